@@ -1,0 +1,113 @@
+//! The formats on the command line and what each job does to one game.
+
+use clap::ValueEnum;
+use notate::chess::{
+    json, pgn::PgnWriter, play, write_positions, write_uci, ChessGame, PositionFormat,
+};
+use notate::shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
+
+/// Formats notate reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// PGN (also .pgn.zst, .pgn.gz, .pgn.bz2)
+    Pgn,
+    /// notate's lossless game JSON, one game per line
+    Json,
+}
+
+/// Formats notate writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// PGN export format
+    Pgn,
+    /// one line of UCI moves per game
+    Uci,
+    /// one FEN per position, games separated by a blank line
+    Fen,
+    /// one EPD per position, games separated by a blank line
+    Epd,
+    /// notate's lossless game JSON, one game per line
+    Json,
+}
+
+/// Position notations for `notate position`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PositionOutput {
+    /// six-field FEN
+    Fen,
+    /// four-field EPD
+    Epd,
+}
+
+/// What the pipeline does with each replayed game.
+#[derive(Clone, Copy, Debug)]
+pub enum Job {
+    /// Replay only.
+    Check,
+    /// Write every game in a format.
+    Convert(OutputFormat),
+    /// Write the position after `ply` plies (`None`: the end) of each game.
+    Position {
+        ply: Option<usize>,
+        to: PositionOutput,
+    },
+}
+
+/// Per-worker state reused from game to game.
+#[derive(Default)]
+pub struct GameWriter {
+    pgn: PgnWriter,
+    text: String,
+}
+
+impl GameWriter {
+    /// Writes one game; an `Err` is a message for a game that this output cannot hold.
+    pub fn write(&mut self, job: Job, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), String> {
+        self.text.clear();
+        match job {
+            Job::Check => {}
+            Job::Convert(OutputFormat::Pgn) => self.pgn.write(game, out),
+            Job::Convert(OutputFormat::Json) => {
+                json::write_json(game, out).map_err(|e| e.to_string())?
+            }
+            Job::Convert(OutputFormat::Uci) => {
+                write_uci(game, &mut self.text).map_err(|e| e.to_string())?;
+                out.extend_from_slice(self.text.as_bytes());
+            }
+            Job::Convert(f @ (OutputFormat::Fen | OutputFormat::Epd)) => {
+                let format = if f == OutputFormat::Fen {
+                    PositionFormat::Fen
+                } else {
+                    PositionFormat::Epd
+                };
+                write_positions(game, format, &mut self.text).map_err(|e| e.to_string())?;
+                out.extend_from_slice(self.text.as_bytes());
+            }
+            Job::Position { ply, to } => {
+                let (mut pos, _) = game.start_position().map_err(|e| e.to_string())?;
+                let plies = &game.moves.plies;
+                let n = ply.unwrap_or(plies.len());
+                if n > plies.len() {
+                    return Err(format!(
+                        "--ply {n}: the game has only {} plies",
+                        plies.len()
+                    ));
+                }
+                for p in &plies[..n] {
+                    play(&mut pos, p.mv.mv);
+                }
+                let line = match to {
+                    PositionOutput::Fen => {
+                        Fen::from_position(&pos, EnPassantMode::Legal).to_string()
+                    }
+                    PositionOutput::Epd => {
+                        Epd::from_position(&pos, EnPassantMode::Legal).to_string()
+                    }
+                };
+                out.extend_from_slice(line.as_bytes());
+                out.push(b'\n');
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,135 @@
+//! Opening inputs: files or stdin, decompressed on the fly, with the format detected.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+
+use crate::formats::InputFormat;
+
+/// An input named on the command line (`-` or nothing is stdin).
+#[derive(Clone, Debug)]
+pub struct InputName {
+    pub path: Option<PathBuf>,
+}
+
+impl InputName {
+    /// The name used in messages.
+    pub fn display(&self) -> String {
+        match &self.path {
+            Some(p) => p.display().to_string(),
+            None => "<stdin>".to_string(),
+        }
+    }
+}
+
+/// Counts the bytes read from the raw (possibly compressed) source, for the progress bar.
+pub struct Counting<R> {
+    inner: R,
+    count: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// The compression of a stream, told by its first bytes.
+fn compression(head: &[u8]) -> Option<&'static str> {
+    if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+        Some("zst")
+    } else if head.starts_with(&[0x1F, 0x8B]) {
+        Some("gz")
+    } else if head.starts_with(b"BZh") {
+        Some("bz2")
+    } else {
+        None
+    }
+}
+
+/// An opened input: a decompressed byte stream and its format.
+pub struct Opened {
+    pub reader: Box<dyn BufRead + Send>,
+    pub format: InputFormat,
+}
+
+/// Opens an input, decompresses it and detects its format unless `from` says it.
+pub fn open(
+    name: &InputName,
+    from: Option<InputFormat>,
+    counter: Arc<AtomicU64>,
+) -> Result<Opened> {
+    let raw: Box<dyn Read + Send> = match &name.path {
+        Some(path) => {
+            Box::new(File::open(path).with_context(|| format!("cannot open {}", path.display()))?)
+        }
+        None => Box::new(io::stdin()),
+    };
+    let mut raw = BufReader::with_capacity(
+        256 << 10,
+        Counting {
+            inner: raw,
+            count: counter,
+        },
+    );
+    let head = raw.fill_buf().context("cannot read input")?.to_vec();
+    let decoded: Box<dyn Read + Send> = match compression(&head) {
+        Some("zst") => Box::new(zstd::Decoder::with_buffer(raw).context("bad zstd stream")?),
+        Some("gz") => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
+        Some("bz2") => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
+        _ => Box::new(raw),
+    };
+    let mut reader: Box<dyn BufRead + Send> =
+        Box::new(BufReader::with_capacity(256 << 10, decoded));
+    let format = match from {
+        Some(f) => f,
+        None => detect(name.path.as_deref(), &mut reader)?,
+    };
+    Ok(Opened { reader, format })
+}
+
+/// The format of an input: from its name, else from its first bytes.
+fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<InputFormat> {
+    let name = path
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let stem = name
+        .trim_end_matches(".zst")
+        .trim_end_matches(".gz")
+        .trim_end_matches(".bz2");
+    if stem.ends_with(".pgn") {
+        return Ok(InputFormat::Pgn);
+    }
+    let head = reader.fill_buf().context("cannot read input")?;
+    let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('{') {
+        if trimmed.starts_with("{\"tags\"") {
+            return Ok(InputFormat::Json);
+        }
+        bail!(
+            "cannot tell the format of {}: JSON, but not notate's game JSON; say it with --from",
+            path.map_or("<stdin>".into(), |p| p.display().to_string())
+        );
+    }
+    if trimmed.is_empty()
+        || trimmed.starts_with('[')
+        || trimmed.starts_with(|c: char| c.is_ascii_digit())
+        || trimmed.starts_with('{')
+        || trimmed.starts_with(';')
+        || trimmed.starts_with('%')
+    {
+        return Ok(InputFormat::Pgn);
+    }
+    bail!(
+        "cannot tell the format of {}; say it with --from (pgn or json)",
+        path.map_or("<stdin>".into(), |p| p.display().to_string())
+    )
+}

@@ -1,0 +1,208 @@
+//! `notate`: read, check and convert chess game records.
+
+mod formats;
+mod input;
+mod pipeline;
+mod report;
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use notate::chess::pgn::Limits;
+
+use formats::{InputFormat, Job, OutputFormat, PositionOutput};
+use input::InputName;
+use pipeline::Settings;
+use report::Reporter;
+
+const EXAMPLES: &str = "\
+Examples:
+  notate convert games.pgn --to json -o games.jsonl
+  notate convert lichess_db_standard_rated_2016-05.pgn.zst --to uci
+  notate convert games.jsonl --from json --to pgn
+  cat games.pgn | notate check
+  notate position game.pgn --ply 20 --to fen
+  notate position game.pgn --ply end";
+
+/// Read, check and convert chess game records.
+#[derive(Parser, Debug)]
+#[command(name = "notate", version, after_help = EXAMPLES, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Convert games from one format to another
+    #[command(
+        after_help = "Examples:\n  notate convert games.pgn --to json -o games.jsonl\n  notate convert games.pgn.zst --to uci\n  notate convert games.jsonl --to pgn"
+    )]
+    Convert {
+        #[command(flatten)]
+        common: Common,
+        /// Output format
+        #[arg(long, value_enum)]
+        to: OutputFormat,
+        /// Write here instead of stdout
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Read and replay every game; report each error
+    #[command(after_help = "Examples:\n  notate check games.pgn\n  notate check --strict *.pgn")]
+    Check {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Print the position after N plies of each game
+    #[command(
+        after_help = "Examples:\n  notate position game.pgn --ply 20\n  notate position games.pgn --ply end --game 3 --to epd"
+    )]
+    Position {
+        #[command(flatten)]
+        common: Common,
+        /// Number of plies from the start, or `end`
+        #[arg(long, value_name = "N|end")]
+        ply: String,
+        /// Position notation
+        #[arg(long, value_enum, default_value = "fen")]
+        to: PositionOutput,
+        /// Only this game of each input (1-based)
+        #[arg(long, value_name = "N")]
+        game: Option<u64>,
+    },
+}
+
+#[derive(Args, Debug)]
+struct Common {
+    /// Input files (`-` or none: stdin); .zst, .gz and .bz2 are decompressed
+    inputs: Vec<PathBuf>,
+    /// Input format (detected from the name and content when omitted)
+    #[arg(long, value_enum)]
+    from: Option<InputFormat>,
+    /// Stop at the first bad game
+    #[arg(long)]
+    strict: bool,
+    /// Worker threads (default: one per core)
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Never show a progress bar
+    #[arg(long)]
+    quiet: bool,
+    /// Largest game in bytes; a larger one is reported and skipped
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_game_bytes)]
+    max_game_bytes: usize,
+    /// Longest comment in bytes; a longer one fails its game
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_comment_bytes)]
+    max_comment_bytes: usize,
+}
+
+fn settings(common: &Common, job: Job, only_game: Option<u64>) -> Settings {
+    Settings {
+        from: common.from,
+        job,
+        strict: common.strict,
+        threads: common
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        limits: Limits {
+            max_game_bytes: common.max_game_bytes,
+            max_comment_bytes: common.max_comment_bytes,
+            ..Limits::default()
+        },
+        chunk_bytes: 256 << 10,
+        only_game,
+    }
+}
+
+fn inputs(common: &Common) -> Vec<InputName> {
+    if common.inputs.is_empty() {
+        return vec![InputName { path: None }];
+    }
+    common
+        .inputs
+        .iter()
+        .map(|p| InputName {
+            path: (p.as_os_str() != "-").then(|| p.clone()),
+        })
+        .collect()
+}
+
+/// A usage error: message and exit status 2.
+fn usage(message: &str) -> ExitCode {
+    eprintln!("notate: {message}");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let (common, job, output, verb, only_game) = match &cli.command {
+        Command::Convert { common, to, output } => {
+            (common, Job::Convert(*to), output.clone(), "converted", None)
+        }
+        Command::Check { common } => (common, Job::Check, None, "checked", None),
+        Command::Position {
+            common,
+            ply,
+            to,
+            game,
+        } => {
+            let ply = match ply.as_str() {
+                "end" => None,
+                n => match n.parse() {
+                    Ok(n) => Some(n),
+                    Err(_) => {
+                        return usage(&format!(
+                            "--ply takes a number or `end`, not {n:?} (try: --ply 20)"
+                        ))
+                    }
+                },
+            };
+            (common, Job::Position { ply, to: *to }, None, "read", *game)
+        }
+    };
+    let inputs = inputs(common);
+    for input in &inputs {
+        if let Some(path) = &input.path {
+            if !path.is_file() {
+                return usage(&format!(
+                    "no such file: {} (give a PGN file, or `-` to read stdin)",
+                    path.display()
+                ));
+            }
+        }
+    }
+    let settings = settings(common, job, only_game);
+    let mut out: Box<dyn Write> = match &output {
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => return usage(&format!("cannot create {}: {e}", path.display())),
+        },
+        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    };
+    let mut reporter = Reporter::new(!common.quiet);
+    match pipeline::run(&inputs, &settings, &mut out, &mut reporter) {
+        Ok((ok, failed)) => {
+            reporter.finish(verb, ok, failed);
+            if failed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            // A closed pipe (`notate … | head`) is not an error worth a message.
+            if e.chain().any(|c| {
+                c.downcast_ref::<io::Error>()
+                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            }) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("notate: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,325 @@
+//! The pipeline: a reader thread cuts inputs into chunks of whole games, workers on every
+//! core parse, replay and write them, and the calling thread puts the results out in input
+//! order. Every queue is bounded, so memory stays flat whatever the input size.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::thread;
+
+use anyhow::{Context, Result};
+use crossbeam_channel::{bounded, Receiver, Sender};
+use notate::chess::error::Locator;
+use notate::chess::pgn::{self, Chunk, GameSplitter, Limits};
+use notate::chess::{json, replay, ChessGame, FailedGame, GameError, Place, Tags};
+use notate::lines::LineSplitter;
+
+use crate::formats::{GameWriter, InputFormat, Job};
+use crate::input::{self, InputName};
+use crate::report::Reporter;
+
+/// Settings of one run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub from: Option<InputFormat>,
+    pub job: Job,
+    pub strict: bool,
+    pub threads: usize,
+    pub limits: Limits,
+    pub chunk_bytes: usize,
+    /// Only this game of each input (1-based), when set.
+    pub only_game: Option<u64>,
+}
+
+/// One game's fate inside a chunk.
+pub enum Fate {
+    /// Written; its output ends at this offset of the chunk's output.
+    Done { out_end: usize, warnings: Warnings },
+    /// Failed: where and why.
+    Failed {
+        place: Place,
+        tags: Tags,
+        error: GameError,
+        warnings: Warnings,
+    },
+}
+
+/// What a game survived, with its tags for the message (kept only when there is something).
+pub type Warnings = Option<Box<(Tags, Vec<(Place, GameError)>)>>;
+
+fn warnings_of(tags: &Tags, list: Vec<(Place, GameError)>) -> Warnings {
+    (!list.is_empty()).then(|| Box::new((tags.clone(), list)))
+}
+
+/// A processed chunk.
+pub struct Done {
+    pub input: usize,
+    pub output: Vec<u8>,
+    pub fates: Vec<Fate>,
+}
+
+enum Work {
+    Chunk {
+        seq: u64,
+        input: usize,
+        format: InputFormat,
+        chunk: Chunk,
+    },
+    /// An input that could not be opened or read.
+    InputError { seq: u64, message: String },
+}
+
+enum Outcome {
+    Done(Done),
+    InputError(String),
+}
+
+/// Runs the pipeline over `inputs`, writing to `out`. Returns (games done, games failed).
+pub fn run(
+    inputs: &[InputName],
+    settings: &Settings,
+    out: &mut dyn Write,
+    reporter: &mut Reporter,
+) -> Result<(u64, u64)> {
+    let threads = settings.threads.max(1);
+    let (work_tx, work_rx) = bounded::<Work>(threads * 2);
+    let (done_tx, done_rx) = bounded::<(u64, Outcome)>(threads * 2);
+    let read_bytes = Arc::new(AtomicU64::new(0));
+    reporter.start(inputs, read_bytes.clone());
+
+    thread::scope(|scope| -> Result<(u64, u64)> {
+        {
+            let inputs = inputs.to_vec();
+            let settings = settings.clone();
+            let read_bytes = read_bytes.clone();
+            scope.spawn(move || read_inputs(&inputs, &settings, work_tx, read_bytes));
+        }
+        for _ in 0..threads {
+            let rx = work_rx.clone();
+            let tx = done_tx.clone();
+            let settings = settings.clone();
+            scope.spawn(move || work(rx, tx, &settings));
+        }
+        drop(work_rx);
+        drop(done_tx);
+        let result = write_in_order(&done_rx, inputs, settings, out, reporter);
+        // On an early stop (--strict, a write error) unblock the other threads.
+        drop(done_rx);
+        result
+    })
+}
+
+fn read_inputs(
+    inputs: &[InputName],
+    settings: &Settings,
+    tx: Sender<Work>,
+    read_bytes: Arc<AtomicU64>,
+) {
+    let mut seq = 0;
+    for (index, name) in inputs.iter().enumerate() {
+        let result = (|| -> Result<()> {
+            let opened = input::open(name, settings.from, read_bytes.clone())?;
+            let format = opened.format;
+            let mut next: Box<dyn FnMut() -> std::io::Result<Option<Chunk>>> = match format {
+                InputFormat::Pgn => {
+                    let mut s = GameSplitter::with_limits(
+                        opened.reader,
+                        settings.chunk_bytes,
+                        settings.limits,
+                    );
+                    Box::new(move || s.next_chunk())
+                }
+                InputFormat::Json => {
+                    let mut s = LineSplitter::new(opened.reader, settings.chunk_bytes);
+                    Box::new(move || s.next_chunk())
+                }
+            };
+            while let Some(chunk) =
+                next().with_context(|| format!("cannot read {}", name.display()))?
+            {
+                let work = Work::Chunk {
+                    seq,
+                    input: index,
+                    format,
+                    chunk,
+                };
+                seq += 1;
+                if tx.send(work).is_err() {
+                    return Ok(());
+                }
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            let message = format!("{e:#}");
+            if tx.send(Work::InputError { seq, message }).is_err() {
+                return;
+            }
+            seq += 1;
+        }
+    }
+}
+
+fn work(rx: Receiver<Work>, tx: Sender<(u64, Outcome)>, settings: &Settings) {
+    let mut writer = GameWriter::default();
+    for item in rx {
+        let (seq, outcome) = match item {
+            Work::InputError { seq, message } => (seq, Outcome::InputError(message)),
+            Work::Chunk {
+                seq,
+                input,
+                format,
+                chunk,
+            } => (
+                seq,
+                Outcome::Done(process(&chunk, input, format, settings, &mut writer)),
+            ),
+        };
+        if tx.send((seq, outcome)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Parses, replays and writes the games of one chunk.
+pub fn process(
+    chunk: &Chunk,
+    input: usize,
+    format: InputFormat,
+    settings: &Settings,
+    writer: &mut GameWriter,
+) -> Done {
+    let mut done = Done {
+        input,
+        output: Vec::with_capacity(chunk.bytes.len()),
+        fates: Vec::new(),
+    };
+    let mut locator = Locator::new(&chunk.bytes, chunk.first_line);
+    let mut finish = |game: Result<ChessGame, FailedGame>,
+                      start: usize,
+                      warnings: Vec<(Place, GameError)>,
+                      done: &mut Done| {
+        let fate = match game {
+            Ok(game) => {
+                let mark = done.output.len();
+                match writer.write(settings.job, &game, &mut done.output) {
+                    Ok(()) => Fate::Done {
+                        out_end: done.output.len(),
+                        warnings: warnings_of(&game.tags, warnings),
+                    },
+                    Err(reason) => {
+                        done.output.truncate(mark);
+                        Fate::Failed {
+                            place: locator.place(start),
+                            warnings: warnings_of(&game.tags, warnings),
+                            tags: game.tags,
+                            error: GameError::new(start, reason),
+                        }
+                    }
+                }
+            }
+            Err(failed) => Fate::Failed {
+                place: locator.place(failed.error.offset),
+                warnings: warnings_of(&failed.tags, warnings),
+                tags: failed.tags,
+                error: failed.error,
+            },
+        };
+        done.fates.push(fate);
+    };
+    match format {
+        InputFormat::Pgn => {
+            for read in pgn::read_chunk(chunk, settings.limits) {
+                finish(
+                    read.game.and_then(replay),
+                    read.start,
+                    read.warnings,
+                    &mut done,
+                );
+            }
+        }
+        InputFormat::Json => {
+            for range in &chunk.games {
+                let game = match std::str::from_utf8(&chunk.bytes[range.clone()]) {
+                    Ok(text) => json::read_json(text, range.start),
+                    Err(e) => Err(GameError::new(range.start + e.valid_up_to(), "not UTF-8")),
+                };
+                let game = game.map_err(|error| FailedGame {
+                    tags: Tags::new(),
+                    error,
+                });
+                finish(game, range.start, Vec::new(), &mut done);
+            }
+        }
+    }
+    done
+}
+
+fn write_in_order(
+    rx: &Receiver<(u64, Outcome)>,
+    inputs: &[InputName],
+    settings: &Settings,
+    out: &mut dyn Write,
+    reporter: &mut Reporter,
+) -> Result<(u64, u64)> {
+    let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
+    let mut next = 0u64;
+    let mut game_numbers = vec![0u64; inputs.len()];
+    let (mut ok, mut failed) = (0u64, 0u64);
+    for (seq, outcome) in rx.iter() {
+        pending.insert(seq, outcome);
+        while let Some(outcome) = pending.remove(&next) {
+            next += 1;
+            match outcome {
+                Outcome::InputError(message) => {
+                    reporter.input_error(&message);
+                    failed += 1;
+                    if settings.strict {
+                        return Ok((ok, failed));
+                    }
+                }
+                Outcome::Done(done) => {
+                    let name = inputs[done.input].display();
+                    let mut written = 0;
+                    for fate in &done.fates {
+                        game_numbers[done.input] += 1;
+                        let number = game_numbers[done.input];
+                        let selected = settings.only_game.is_none_or(|g| g == number);
+                        match fate {
+                            Fate::Done { out_end, warnings } => {
+                                if selected {
+                                    reporter.warnings(&name, number, warnings);
+                                    out.write_all(&done.output[written..*out_end])
+                                        .context("cannot write output")?;
+                                    ok += 1;
+                                }
+                                written = *out_end;
+                            }
+                            Fate::Failed {
+                                place,
+                                tags,
+                                error,
+                                warnings,
+                            } => {
+                                if !selected {
+                                    continue;
+                                }
+                                reporter.warnings(&name, number, warnings);
+                                failed += 1;
+                                reporter.game_error(&name, *place, number, tags, error);
+                                if settings.strict {
+                                    out.flush().context("cannot write output")?;
+                                    return Ok((ok, failed));
+                                }
+                            }
+                        }
+                    }
+                    reporter.progress(ok + failed);
+                }
+            }
+        }
+    }
+    out.flush().context("cannot write output")?;
+    Ok((ok, failed))
+}

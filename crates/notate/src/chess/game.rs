@@ -1,0 +1,486 @@
+//! The chess game record: tags, moves with their annotations, variations and result.
+//!
+//! A [`Game`] is generic over what a move is, because a game is first read (each move as
+//! written, with its place in the file: [`Written`]) and then replayed (each move resolved
+//! on the board: [`Played`]). The tree is the same in both stages.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position};
+
+use super::san::{MoveSpec, SanText};
+
+/// The tag pairs of a game, in file order, values unescaped.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tags(Vec<(String, String)>);
+
+impl Tags {
+    /// No tags.
+    pub fn new() -> Tags {
+        Tags(Vec::new())
+    }
+
+    /// Appends a tag; a repeated name keeps its first place and takes the last value.
+    ///
+    /// ```
+    /// use notate::chess::Tags;
+    /// let mut tags = Tags::new();
+    /// tags.push("White", "Kasparov");
+    /// tags.push("White", "Deep Blue");
+    /// assert_eq!(tags.get("White"), Some("Deep Blue"));
+    /// assert_eq!(tags.len(), 1);
+    /// ```
+    pub fn push(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        let name = name.into();
+        let value = value.into();
+        match self.0.iter_mut().find(|(n, _)| *n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.0.push((name, value)),
+        }
+    }
+
+    /// The value of a tag.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The tags in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+
+    /// How many tags.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `White – Black` for messages, `?` for a missing name.
+    pub fn players(&self) -> String {
+        format!(
+            "{} – {}",
+            self.get("White").unwrap_or("?"),
+            self.get("Black").unwrap_or("?")
+        )
+    }
+}
+
+/// A game's result as a termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// `1-0`
+    #[serde(rename = "1-0")]
+    WhiteWins,
+    /// `0-1`
+    #[serde(rename = "0-1")]
+    BlackWins,
+    /// `1/2-1/2`
+    #[serde(rename = "1/2-1/2")]
+    Draw,
+    /// `*`: unknown or game in progress.
+    #[serde(rename = "*")]
+    Unknown,
+}
+
+impl GameResult {
+    /// The PGN marker.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unknown => "*",
+        }
+    }
+
+    /// Reads a marker (also `½-½`).
+    ///
+    /// ```
+    /// use notate::chess::GameResult;
+    /// assert_eq!(GameResult::parse("1/2-1/2"), Some(GameResult::Draw));
+    /// assert_eq!(GameResult::parse("2-0"), None);
+    /// ```
+    pub fn parse(text: &str) -> Option<GameResult> {
+        Some(match text {
+            "1-0" => GameResult::WhiteWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" | "½-½" => GameResult::Draw,
+            "*" => GameResult::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An engine evaluation from a `[%eval …]` comment command.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Eval {
+    /// Advantage in pawns from White's point of view (`[%eval 0.17]`).
+    Pawns(f64),
+    /// Mate in N moves, negative when Black mates (`[%eval #-3]`).
+    Mate(i32),
+}
+
+/// A `{comment}` or `; comment`, with the commands notate understands parsed out of it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Comment {
+    /// The text exactly as written between the braces (commands included).
+    pub text: String,
+    /// `[%clk h:mm:ss(.f)]`: the mover's remaining time, in milliseconds.
+    pub clock: Option<u64>,
+    /// `[%emt h:mm:ss(.f)]`: the time the move took, in milliseconds.
+    pub emt: Option<u64>,
+    /// `[%eval …]`.
+    pub eval: Option<Eval>,
+}
+
+impl Comment {
+    /// Builds a comment from its text and parses the commands in it.
+    ///
+    /// ```
+    /// use notate::chess::{Comment, Eval};
+    /// let c = Comment::new(" [%eval -0.3] [%clk 0:03:00.5] ".to_string());
+    /// assert_eq!(c.clock, Some(180_500));
+    /// assert_eq!(c.eval, Some(Eval::Pawns(-0.3)));
+    /// ```
+    pub fn new(text: String) -> Comment {
+        let mut comment = Comment {
+            text,
+            ..Comment::default()
+        };
+        if comment.text.contains("[%") {
+            comment.parse_commands();
+        }
+        comment
+    }
+
+    fn parse_commands(&mut self) {
+        let mut rest = self.text.as_str();
+        while let Some(start) = rest.find("[%") {
+            rest = &rest[start + 2..];
+            let Some(end) = rest.find(']') else { break };
+            let command = &rest[..end];
+            rest = &rest[end + 1..];
+            let mut parts = command.split_whitespace();
+            let (Some(name), Some(arg)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            match name {
+                "clk" => self.clock = parse_clock(arg),
+                "emt" => self.emt = parse_clock(arg),
+                "eval" => self.eval = parse_eval(arg),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// `h:mm:ss`, `m:ss` or `ss`, each with optional decimals, to milliseconds.
+pub fn parse_clock(text: &str) -> Option<u64> {
+    let (whole, frac) = match text.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (text, None),
+    };
+    let mut ms = 0u64;
+    for (i, part) in whole.rsplit(':').enumerate() {
+        if i > 2 || part.is_empty() || part.len() > 9 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let value: u64 = part.parse().ok()?;
+        ms = ms.checked_add(value.checked_mul(1000 * 60u64.pow(i as u32))?)?;
+    }
+    if let Some(frac) = frac {
+        if frac.is_empty() || frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let digits: u64 = frac.parse().ok()?;
+        ms += digits * 10u64.pow(3 - frac.len() as u32);
+    }
+    Some(ms)
+}
+
+/// Formats milliseconds as `h:mm:ss` with decimals only when needed.
+pub fn format_clock(ms: u64) -> String {
+    let secs = ms / 1000;
+    let frac = ms % 1000;
+    let base = format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60);
+    if frac == 0 {
+        base
+    } else {
+        let f = format!("{frac:03}");
+        format!("{base}.{}", f.trim_end_matches('0'))
+    }
+}
+
+fn parse_eval(text: &str) -> Option<Eval> {
+    let text = text.split(',').next()?;
+    if let Some(mate) = text.strip_prefix('#') {
+        return mate.parse().ok().map(Eval::Mate);
+    }
+    let value: f64 = text.parse().ok()?;
+    value.is_finite().then_some(Eval::Pawns(value))
+}
+
+/// A move as it was read from a file: its text, what it asks for, and where it stood.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Written {
+    /// The token as written, without annotation glyphs.
+    pub san: SanText,
+    /// What the token asks for (parsed once, when read).
+    pub spec: MoveSpec,
+    /// Byte offset of the token in the text it was read from.
+    pub offset: usize,
+}
+
+/// A move after replay: the token as written and the legal move it resolved to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The token as written (or generated by a reader of a non-PGN format).
+    pub san: SanText,
+    /// The move; `None` is a null move (`--`).
+    pub mv: Option<Move>,
+}
+
+/// One half-move with what is attached to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ply<M> {
+    /// The move.
+    pub mv: M,
+    /// Numeric annotation glyphs (`$1` or `!`, `$14` or `+=` …), in order.
+    pub nags: Vec<u8>,
+    /// Comments after the move.
+    pub comments: Vec<Comment>,
+    /// Alternatives to this move, each starting from the position before it.
+    pub variations: Vec<Line<M>>,
+}
+
+impl<M> Ply<M> {
+    /// A ply with nothing attached.
+    pub fn new(mv: M) -> Ply<M> {
+        Ply {
+            mv,
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// A sequence of plies: the main line or a variation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line<M> {
+    /// Comments before the first move of the line.
+    pub comments: Vec<Comment>,
+    /// The plies.
+    pub plies: Vec<Ply<M>>,
+}
+
+impl<M> Default for Line<M> {
+    fn default() -> Self {
+        Line {
+            comments: Vec::new(),
+            plies: Vec::new(),
+        }
+    }
+}
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game<M> {
+    /// Tag pairs.
+    pub tags: Tags,
+    /// The main line and its variations.
+    pub moves: Line<M>,
+    /// The termination marker of the movetext, if there was one.
+    pub result: Option<GameResult>,
+    /// Comments after the termination marker.
+    pub final_comments: Vec<Comment>,
+}
+
+impl<M> Default for Game<M> {
+    fn default() -> Self {
+        Game {
+            tags: Tags::new(),
+            moves: Line::default(),
+            result: None,
+            final_comments: Vec::new(),
+        }
+    }
+}
+
+/// A game as read from a file, not yet replayed.
+pub type WrittenGame = Game<Written>;
+/// A replayed game: every move resolved and legal.
+pub type ChessGame = Game<Played>;
+
+/// The castling mode of a game: Chess960 when its `Variant` tag says so or its FEN needs it.
+fn castling_mode(tags: &Tags, fen: Option<&Fen>) -> CastlingMode {
+    let variant = tags.get("Variant").unwrap_or("").to_ascii_lowercase();
+    if variant.contains("960") || variant.contains("fischer") || variant.contains("chess 960") {
+        return CastlingMode::Chess960;
+    }
+    match fen {
+        Some(fen) => CastlingMode::detect(fen.as_setup()),
+        None => CastlingMode::Standard,
+    }
+}
+
+/// Why a game's start position cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StartError {
+    /// The `FEN` tag does not parse.
+    #[error("FEN tag {0:?} is not a FEN")]
+    BadFen(String),
+    /// The FEN describes an impossible position.
+    #[error("FEN tag {0:?} is not a legal position: {1}")]
+    IllegalFen(String, String),
+    /// A variant notate does not play.
+    #[error("variant {0:?} is not supported (standard chess and Chess960 are)")]
+    Variant(String),
+}
+
+impl<M> Game<M> {
+    /// The position the game starts from: the `FEN` tag's (with `SetUp "1"` or without
+    /// it, as most programs read it), else the standard start. Chess960 castling rights are
+    /// read in X-FEN and Shredder-FEN.
+    ///
+    /// ```
+    /// use notate::chess::{WrittenGame, Tags};
+    /// use shakmaty::Position;
+    /// let mut game = WrittenGame::default();
+    /// game.tags.push("FEN", "4k3/8/8/8/8/8/8/4K2R b K - 3 40");
+    /// let (pos, _) = game.start_position().unwrap();
+    /// assert_eq!(pos.fullmoves().get(), 40);
+    /// ```
+    pub fn start_position(&self) -> Result<(Chess, CastlingMode), StartError> {
+        if let Some(variant) = self.tags.get("Variant") {
+            let v = variant.to_ascii_lowercase();
+            let known = v.is_empty()
+                || v == "standard"
+                || v == "normal"
+                || v == "from position"
+                || v.contains("960")
+                || v.contains("fischer");
+            if !known {
+                return Err(StartError::Variant(variant.to_string()));
+            }
+        }
+        let Some(text) = self.tags.get("FEN") else {
+            return Ok((Chess::default(), castling_mode(&self.tags, None)));
+        };
+        let fen: Fen = text
+            .trim()
+            .parse()
+            .map_err(|_| StartError::BadFen(text.to_string()))?;
+        let mode = castling_mode(&self.tags, Some(&fen));
+        let pos = fen
+            .into_position(mode)
+            .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
+        Ok((pos, mode))
+    }
+
+    /// The number of plies in the main line.
+    pub fn ply_count(&self) -> usize {
+        self.moves.plies.len()
+    }
+
+    /// The result: the movetext's marker, else the `Result` tag, else `*`.
+    pub fn outcome(&self) -> GameResult {
+        self.result
+            .or_else(|| self.tags.get("Result").and_then(GameResult::parse))
+            .unwrap_or(GameResult::Unknown)
+    }
+
+    /// The `Termination` tag (`normal`, `time forfeit`, …), if any.
+    pub fn termination(&self) -> Option<&str> {
+        self.tags.get("Termination")
+    }
+}
+
+impl ChessGame {
+    /// The main line's moves (`None` for null moves) with the position before each.
+    ///
+    /// ```
+    /// use notate::chess::read_pgn_str;
+    /// let game = read_pgn_str("1. e4 e5 2. Nf3 *").unwrap().remove(0);
+    /// let positions: Vec<_> = game.mainline_positions().unwrap().collect();
+    /// assert_eq!(positions.len(), 3);
+    /// ```
+    pub fn mainline_positions(
+        &self,
+    ) -> Result<impl Iterator<Item = (Chess, Option<Move>)> + '_, StartError> {
+        let (mut pos, _) = self.start_position()?;
+        Ok(self.moves.plies.iter().map(move |ply| {
+            let before = pos.clone();
+            play(&mut pos, ply.mv.mv);
+            (before, ply.mv.mv)
+        }))
+    }
+}
+
+/// Plays a move, or passes for a null move (legal by construction: replay checked it).
+pub fn play(pos: &mut Chess, mv: Option<Move>) {
+    match mv {
+        Some(m) => pos.play_unchecked(m),
+        None => {
+            if let Ok(swapped) = pos.clone().swap_turn() {
+                *pos = swapped;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks() {
+        assert_eq!(parse_clock("0:03:00"), Some(180_000));
+        assert_eq!(parse_clock("1:02:03.4"), Some(3_723_400));
+        assert_eq!(parse_clock("59.25"), Some(59_250));
+        assert_eq!(parse_clock("x"), None);
+        assert_eq!(parse_clock("1:2:3:4"), None);
+        assert_eq!(format_clock(3_723_400), "1:02:03.4");
+        assert_eq!(format_clock(180_000), "0:03:00");
+    }
+
+    #[test]
+    fn commands() {
+        let c = Comment::new("[%eval #-3] [%emt 0:00:05] hello".into());
+        assert_eq!(c.eval, Some(Eval::Mate(-3)));
+        assert_eq!(c.emt, Some(5000));
+        assert_eq!(c.clock, None);
+        let c = Comment::new("[%eval 0.17,20]".into());
+        assert_eq!(c.eval, Some(Eval::Pawns(0.17)));
+    }
+
+    #[test]
+    fn variants() {
+        let mut g = WrittenGame::default();
+        g.tags.push("Variant", "Crazyhouse");
+        assert!(matches!(g.start_position(), Err(StartError::Variant(_))));
+        let mut g = WrittenGame::default();
+        g.tags.push("Variant", "Chess960");
+        g.tags.push(
+            "FEN",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        );
+        let (_, mode) = g.start_position().unwrap();
+        assert_eq!(mode, CastlingMode::Chess960);
+    }
+}

@@ -1,0 +1,272 @@
+//! notate's lossless game JSON: one object per game (JSON Lines), every part of the game
+//! record kept, so that `--from json --to pgn` restores the game exactly.
+//!
+//! ```text
+//! {"tags":{"White":"Morphy","Result":"1-0"},
+//!  "start":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+//!  "comments":[{"text":"before the first move"}],
+//!  "moves":[{"san":"e4","uci":"e2e4","nags":[1],
+//!            "comments":[{"text":" [%clk 0:03:00] ","clock":180000}],
+//!            "variations":[{"moves":[{"san":"d4","uci":"d2d4"}]}]},
+//!           {"san":"e5","uci":"e7e5","written":"e7-e5"}],
+//!  "result":"1-0","final_comments":[{"text":"after the result"}]}
+//! ```
+//!
+//! `san` is canonical SAN with check marks; `written` appears when the file spelled the move
+//! otherwise; `uci` is what a reader replays (`0000` is a null move). Empty lists and absent
+//! values are left out. `start` is the position the game starts from (read back, it must
+//! agree with the `FEN` tag). Comments keep their exact text; `clock` and `emt` are
+//! milliseconds, `eval` is `{"pawns":0.17}` or `{"mate":-3}`.
+
+use serde::{Deserialize, Serialize};
+use shakmaty::{fen::Fen, san::SanPlus, uci::UciMove, Chess, EnPassantMode};
+
+use super::error::GameError;
+use super::game::{play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, Tags};
+use super::san::{MoveSpec, SanText};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonGame {
+    tags: serde_json::Map<String, serde_json::Value>,
+    start: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<JsonComment>,
+    moves: Vec<JsonMove>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    result: Option<GameResult>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    final_comments: Vec<JsonComment>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonLine {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<JsonComment>,
+    moves: Vec<JsonMove>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonMove {
+    san: String,
+    uci: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    written: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    nags: Vec<u8>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<JsonComment>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    variations: Vec<JsonLine>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonComment {
+    text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clock: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    emt: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    eval: Option<Eval>,
+}
+
+fn comments_out(comments: &[Comment]) -> Vec<JsonComment> {
+    comments
+        .iter()
+        .map(|c| JsonComment {
+            text: c.text.clone(),
+            clock: c.clock,
+            emt: c.emt,
+            eval: c.eval,
+        })
+        .collect()
+}
+
+fn line_out(line: &Line<Played>, mut pos: Chess, mode: shakmaty::CastlingMode) -> JsonLine {
+    let mut moves = Vec::with_capacity(line.plies.len());
+    for ply in &line.plies {
+        let variations = ply
+            .variations
+            .iter()
+            .map(|v| line_out(v, pos.clone(), mode))
+            .collect();
+        let (san, uci) = match ply.mv.mv {
+            Some(m) => {
+                let uci = m.to_uci(mode).to_string();
+                (
+                    SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
+                    uci,
+                )
+            }
+            None => {
+                play(&mut pos, None);
+                ("--".to_string(), "0000".to_string())
+            }
+        };
+        let written = (ply.mv.san.as_str() != san).then(|| ply.mv.san.to_string());
+        moves.push(JsonMove {
+            san,
+            uci,
+            written,
+            nags: ply.nags.clone(),
+            comments: comments_out(&ply.comments),
+            variations,
+        });
+    }
+    JsonLine {
+        comments: comments_out(&line.comments),
+        moves,
+    }
+}
+
+/// Appends one game as a line of JSON (with the newline).
+///
+/// ```
+/// use notate::chess::{json, read_pgn_str};
+/// let game = read_pgn_str("[White \"A\"]\n1. e2-e4 {hi} *").unwrap().remove(0);
+/// let mut out = Vec::new();
+/// json::write_json(&game, &mut out).unwrap();
+/// let line = String::from_utf8(out).unwrap();
+/// assert!(line.starts_with(r#"{"tags":{"White":"A"},"start":"#));
+/// assert!(line.contains(r#""san":"e4","uci":"e2e4","written":"e2-e4""#));
+/// assert_eq!(json::read_json(line.trim_end(), 0).unwrap(), game);
+/// ```
+pub fn write_json(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), super::StartError> {
+    let (start, mode) = game.start_position()?;
+    let line = line_out(&game.moves, start.clone(), mode);
+    let json = JsonGame {
+        tags: game
+            .tags
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
+            .collect(),
+        start: Fen::from_position(&start, EnPassantMode::Legal).to_string(),
+        comments: line.comments,
+        moves: line.moves,
+        result: game.result,
+        final_comments: comments_out(&game.final_comments),
+    };
+    serde_json::to_writer(&mut *out, &json).expect("writing JSON to memory");
+    out.push(b'\n');
+    Ok(())
+}
+
+fn comments_in(comments: Vec<JsonComment>) -> Vec<Comment> {
+    // The commands are parsed from the text again, so text and fields cannot disagree.
+    comments.into_iter().map(|c| Comment::new(c.text)).collect()
+}
+
+fn line_in(
+    line: JsonLine,
+    mut pos: Chess,
+    mode: shakmaty::CastlingMode,
+    path: &str,
+    offset: usize,
+) -> Result<Line<Played>, GameError> {
+    let mut plies = Vec::with_capacity(line.moves.len());
+    for (i, m) in line.moves.into_iter().enumerate() {
+        let here = format!("{path}[{i}]");
+        let bad = |what: String| GameError::new(offset, format!("{here}: {what}")).with_ply(i + 1);
+        let mv = if m.uci == "0000" {
+            if MoveSpec::parse(m.san.as_bytes()) != Ok(MoveSpec::Null) {
+                return Err(bad(format!("san {:?} is not a null move", m.san)));
+            }
+            None
+        } else {
+            let uci: UciMove = m
+                .uci
+                .parse()
+                .map_err(|_| bad(format!("uci {:?} is not a UCI move", m.uci)))?;
+            let mv = uci
+                .to_move(&pos)
+                .map_err(|_| bad(format!("uci {:?} is illegal here", m.uci)))?;
+            let by_san = MoveSpec::parse(m.san.as_bytes())
+                .ok()
+                .and_then(|s| s.resolve(&pos).ok())
+                .flatten();
+            if by_san != Some(mv) {
+                return Err(bad(format!(
+                    "san {:?} does not match uci {:?}",
+                    m.san, m.uci
+                )));
+            }
+            Some(mv)
+        };
+        let written = m.written.unwrap_or(m.san);
+        let san =
+            SanText::new(&written).ok_or_else(|| bad(format!("move text {written:?} too long")))?;
+        let variations = m
+            .variations
+            .into_iter()
+            .enumerate()
+            .map(|(j, v)| {
+                line_in(
+                    v,
+                    pos.clone(),
+                    mode,
+                    &format!("{here}.variations[{j}].moves"),
+                    offset,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        play(&mut pos, mv);
+        plies.push(Ply {
+            mv: Played { san, mv },
+            nags: m.nags,
+            comments: comments_in(m.comments),
+            variations,
+        });
+    }
+    Ok(Line {
+        comments: comments_in(line.comments),
+        plies,
+    })
+}
+
+/// Reads one game from its JSON text; `offset` is where the text starts in its file (for
+/// error places). Moves are replayed from `uci` and checked against `san`.
+pub fn read_json(text: &str, offset: usize) -> Result<ChessGame, GameError> {
+    let json: JsonGame = serde_json::from_str(text)
+        .map_err(|e| GameError::new(offset, format!("not notate game JSON: {e}")))?;
+    let mut tags = Tags::new();
+    for (name, value) in json.tags {
+        match value {
+            serde_json::Value::String(v) => tags.push(name, v),
+            _ => {
+                return Err(GameError::new(offset, format!("tags.{name}: not a string")));
+            }
+        }
+    }
+    let probe: Game<Played> = Game {
+        tags,
+        ..Game::default()
+    };
+    let (start, mode) = probe
+        .start_position()
+        .map_err(|e| GameError::new(offset, e.to_string()))?;
+    let start_fen = Fen::from_position(&start, EnPassantMode::Legal).to_string();
+    if start_fen != json.start {
+        return Err(GameError::new(
+            offset,
+            format!(
+                "start {:?} does not match the FEN tag ({start_fen:?})",
+                json.start
+            ),
+        ));
+    }
+    let line = JsonLine {
+        comments: json.comments,
+        moves: json.moves,
+    };
+    let moves = line_in(line, start, mode, "moves", offset)?;
+    Ok(Game {
+        tags: probe.tags,
+        moves,
+        result: json.result,
+        final_comments: comments_in(json.final_comments),
+    })
+}

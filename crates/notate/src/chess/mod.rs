@@ -1,0 +1,35 @@
+//! Standard chess (and Chess960): the game record, PGN, replay, and the formats built on them.
+//!
+//! Data flows one way: bytes → [`pgn`] reader → [`WrittenGame`] → [`replay`] →
+//! [`ChessGame`] → a writer ([`pgn::PgnWriter`], [`write_uci`], [`write_positions`],
+//! [`json`]).
+
+pub mod error;
+pub mod game;
+pub mod json;
+pub mod pgn;
+mod positions;
+mod replay;
+pub mod san;
+
+pub use error::{FailedGame, GameError, Place};
+pub use game::{
+    format_clock, parse_clock, play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply,
+    StartError, Tags, Written, WrittenGame,
+};
+pub use positions::{write_positions, write_uci, PositionFormat};
+pub use replay::replay;
+pub use san::{MoveSpec, SanError, SanText};
+
+/// Reads and replays every game of a PGN string; the first failure is the error.
+///
+/// ```
+/// let games = notate::chess::read_pgn_str("1. e4 e5 *\n\n1. d4 d5 *").unwrap();
+/// assert_eq!(games.len(), 2);
+/// ```
+pub fn read_pgn_str(text: &str) -> Result<Vec<ChessGame>, FailedGame> {
+    pgn::read_pgn_games(text)
+        .into_iter()
+        .map(|g| g.and_then(replay))
+        .collect()
+}

@@ -1,0 +1,703 @@
+//! The PGN tokenizer and game builder.
+//!
+//! Why not pgn-reader's tokenizer: it gives no positions (and notate's errors must name line
+//! and column), and it drops what it cannot read without a word — `g4+/-` loses `g4`, `e2-e4`
+//! movetext loses every move, `^5blergh` vanishes. notate must account for every token (a
+//! move, a glyph, a comment, or an error with its place), so it reads PGN itself, in one pass
+//! without per-token allocation, as fast as pgn-reader (see `scripts/bench`).
+
+use std::ops::Range;
+
+use memchr::memchr;
+
+use super::split::Limits;
+use crate::chess::error::{FailedGame, GameError};
+use crate::chess::game::{Comment, GameResult, Line, Ply, Written, WrittenGame};
+use crate::chess::san::{MoveSpec, SanText};
+
+/// Reads the games of one stretch of PGN text (as cut by [`GameSplitter`](super::GameSplitter)).
+///
+/// ```
+/// use notate::chess::pgn::{GameParser, Limits};
+/// let text = b"[White \"A\"]\n\n1. e4 {best} e5 (1... c5) 2. Nf3 1-0";
+/// let mut parser = GameParser::new(text, 0..text.len(), Limits::default());
+/// let game = parser.next_game().unwrap().unwrap();
+/// assert_eq!(game.moves.plies.len(), 3);
+/// assert_eq!(game.moves.plies[1].variations.len(), 1);
+/// assert!(parser.next_game().is_none());
+/// ```
+pub struct GameParser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    end: usize,
+    limits: Limits,
+    game_start: usize,
+    warnings: Vec<GameError>,
+}
+
+/// Decodes text that should be UTF-8; anything else is read as Latin-1 (byte = code point),
+/// which is what old PGN files written on Windows mostly are. Nothing is dropped.
+pub fn decode_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_owned(),
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// Evaluation and move glyphs people write instead of `$n`, longest first.
+const GLYPHS: &[(&str, u8)] = &[
+    ("+/=", 14),
+    ("=/+", 15),
+    ("+/-", 16),
+    ("-/+", 17),
+    ("=/∞", 44),
+    ("=∞", 44),
+    ("+=", 14),
+    ("=+", 15),
+    ("+-", 18),
+    ("-+", 19),
+    ("+−", 18),
+    ("−+", 19),
+    ("⩲", 14),
+    ("⩱", 15),
+    ("±", 16),
+    ("∓", 17),
+    ("∞", 13),
+    ("□", 7),
+    ("⨀", 22),
+    ("⊙", 22),
+    ("⟳", 32),
+    ("↑", 36),
+    ("→", 40),
+    ("⇆", 132),
+    ("⊕", 138),
+    ("∆", 140),
+    ("Δ", 140),
+    ("N", 146),
+    ("=", 10),
+];
+
+fn glyph_nag(word: &[u8]) -> Option<u8> {
+    GLYPHS
+        .iter()
+        .find(|(g, _)| g.as_bytes() == word)
+        .map(|(_, n)| *n)
+}
+
+/// `!`, `?`, `!!`, `??`, `!?`, `?!` as NAGs 1 to 6.
+fn punctuation_nag(word: &[u8]) -> Option<u8> {
+    Some(match word {
+        b"!" => 1,
+        b"?" => 2,
+        b"!!" => 3,
+        b"??" => 4,
+        b"!?" => 5,
+        b"?!" => 6,
+        _ => return None,
+    })
+}
+
+fn is_word_end(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'\x0b'
+            | b'\x0c'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b';'
+            | b'$'
+            | b'!'
+            | b'?'
+            | b'['
+            | b']'
+    )
+}
+
+/// The lines being built: the main line at the bottom, open variations above it.
+struct Builder {
+    stack: Vec<Frame>,
+}
+
+/// An open line: its plies so far, the ply number before its first move, and whether it is
+/// a variation with no move to hang on (read, then dropped with a warning).
+struct Frame {
+    line: Line<Written>,
+    base: usize,
+    orphan: bool,
+}
+
+impl Builder {
+    fn top(&mut self) -> &mut Line<Written> {
+        let last = self.stack.len() - 1;
+        &mut self.stack[last].line
+    }
+
+    /// The 1-based ply number the next move of the open line would have.
+    fn next_ply(&self) -> usize {
+        let frame = self.stack.last().expect("main line");
+        frame.base + frame.line.plies.len() + 1
+    }
+
+    /// Closes the innermost variation and hangs it on its move.
+    fn close_variation(&mut self) {
+        let frame = self.stack.pop().expect("a variation is open");
+        let empty = frame.line.plies.is_empty() && frame.line.comments.is_empty();
+        if frame.orphan || empty {
+            return;
+        }
+        if let Some(parent) = self.top().plies.last_mut() {
+            parent.variations.push(frame.line);
+        }
+    }
+}
+
+impl<'a> GameParser<'a> {
+    /// A parser for `src[range]` (offsets in errors and moves are offsets into `src`).
+    pub fn new(src: &'a [u8], range: Range<usize>, limits: Limits) -> Self {
+        GameParser {
+            src,
+            pos: range.start,
+            end: range.end.min(src.len()),
+            limits,
+            game_start: range.start,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The next game of the stretch, `None` when only blank text is left.
+    pub fn next_game(&mut self) -> Option<Result<WrittenGame, FailedGame>> {
+        self.skip_blank();
+        if self.pos >= self.end {
+            return None;
+        }
+        self.game_start = self.pos;
+        self.warnings.clear();
+        let mut game = WrittenGame::default();
+        let result = self.read_game(&mut game);
+        Some(match result {
+            Ok(()) => Ok(game),
+            Err(error) => {
+                // The rest of the stretch belongs to the failed game.
+                self.pos = self.end;
+                Err(FailedGame {
+                    tags: game.tags,
+                    error,
+                })
+            }
+        })
+    }
+
+    /// What was skipped in the game [`GameParser::next_game`] returned last: tokens that are
+    /// neither moves, comments nor annotations (each with its place), which the game
+    /// survives. Call after each game.
+    pub fn take_warnings(&mut self) -> Vec<GameError> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Offset of the first byte of the game [`GameParser::next_game`] returned last.
+    pub fn game_start(&self) -> usize {
+        self.game_start
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.pos == 0 || self.src[self.pos - 1] == b'\n'
+    }
+
+    fn skip_to_line_end(&mut self) {
+        self.pos = match memchr(b'\n', &self.src[self.pos..self.end]) {
+            Some(n) => self.pos + n + 1,
+            None => self.end,
+        };
+    }
+
+    /// Skips white space and `%` escape lines.
+    fn skip_blank(&mut self) {
+        while self.pos < self.end {
+            match self.src[self.pos] {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
+                b'%' if self.at_line_start() => self.skip_to_line_end(),
+                _ => break,
+            }
+        }
+    }
+
+    fn read_game(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+        while self.pos < self.end && self.src[self.pos] == b'[' {
+            self.read_tag_line(game)?;
+            self.skip_blank();
+        }
+        self.read_movetext(game)
+    }
+
+    fn read_tag_line(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+        let line_start = self.pos;
+        let line_end =
+            memchr(b'\n', &self.src[self.pos..self.end]).map_or(self.end, |n| self.pos + n);
+        if line_end - line_start > self.limits.max_tag_bytes {
+            return Err(GameError::new(
+                line_start,
+                format!("tag line longer than {} bytes", self.limits.max_tag_bytes),
+            ));
+        }
+        let line = &self.src[..line_end];
+        let mut i = line_start;
+        loop {
+            // At a `[`.
+            let open = i;
+            i += 1;
+            let name_start = i;
+            while i < line_end && !matches!(line[i], b' ' | b'\t' | b'"' | b']') {
+                i += 1;
+            }
+            let name = &line[name_start..i];
+            if name.is_empty() {
+                return Err(GameError::new(open, "tag without a name"));
+            }
+            while i < line_end && matches!(line[i], b' ' | b'\t') {
+                i += 1;
+            }
+            let value = if i < line_end && line[i] == b'"' {
+                match tag_value(line, i + 1, line_end) {
+                    Some((value, close)) => {
+                        i = close;
+                        value
+                    }
+                    None => {
+                        // `[Annotator "Krush, I]`: the value runs to the last `]`.
+                        let close = memchr::memrchr(b']', &line[i..line_end])
+                            .map(|n| i + n)
+                            .ok_or_else(|| GameError::new(open, "tag is not closed by `]`"))?;
+                        self.warnings.push(
+                            GameError::new(i, "tag value has no closing quote; read up to `]`")
+                                .with_token(decode_text(&line[open..=close])),
+                        );
+                        let value = decode_text(&line[i + 1..close]);
+                        i = close;
+                        value
+                    }
+                }
+            } else {
+                // `[Event S ]`: no quotes; take the text up to `]` as the value.
+                let close = memchr(b']', &line[i..line_end])
+                    .map(|n| i + n)
+                    .ok_or_else(|| GameError::new(open, "tag is not closed by `]`"))?;
+                let value = decode_text(line[i..close].trim_ascii());
+                i = close;
+                value
+            };
+            // At the `]`.
+            i += 1;
+            game.tags.push(decode_text(name), value);
+            while i < line_end && matches!(line[i], b' ' | b'\t' | b'\r') {
+                i += 1;
+            }
+            if i >= line_end {
+                break;
+            }
+            if line[i] != b'[' {
+                self.warnings.push(
+                    GameError::new(i, "skipped text after a tag")
+                        .with_token(decode_text(&line[i..line_end]).trim_end().to_string()),
+                );
+                break;
+            }
+        }
+        self.pos = (line_end + 1).min(self.end);
+        Ok(())
+    }
+
+    fn read_movetext(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+        let mut b = Builder {
+            stack: vec![Frame {
+                line: std::mem::take(&mut game.moves),
+                base: 0,
+                orphan: false,
+            }],
+        };
+        let result = self.read_moves(game, &mut b);
+        if result.is_ok() && b.stack.len() > 1 {
+            self.warnings.push(GameError::new(
+                self.pos.saturating_sub(1),
+                "variation not closed by `)`: closed at the end of the game",
+            ));
+        }
+        while b.stack.len() > 1 {
+            b.close_variation();
+        }
+        game.moves = b.stack.swap_remove(0).line;
+        result
+    }
+
+    fn read_comment(&mut self) -> Result<Comment, GameError> {
+        let start = self.pos;
+        let text = if self.src[start] == b'{' {
+            let close = memchr(b'}', &self.src[start + 1..self.end])
+                .map(|n| start + 1 + n)
+                .ok_or_else(|| GameError::new(start, "comment is not closed by `}`"))?;
+            self.pos = close + 1;
+            &self.src[start + 1..close]
+        } else {
+            // `;` to the end of the line.
+            let close =
+                memchr(b'\n', &self.src[start + 1..self.end]).map_or(self.end, |n| start + 1 + n);
+            self.pos = close;
+            let text = &self.src[start + 1..close];
+            text.strip_suffix(b"\r").unwrap_or(text)
+        };
+        if text.len() > self.limits.max_comment_bytes {
+            return Err(GameError::new(
+                start,
+                format!(
+                    "comment longer than {} bytes",
+                    self.limits.max_comment_bytes
+                ),
+            ));
+        }
+        Ok(Comment::new(decode_text(text)))
+    }
+
+    fn read_moves(&mut self, game: &mut WrittenGame, b: &mut Builder) -> Result<(), GameError> {
+        while self.pos < self.end {
+            let start = self.pos;
+            match self.src[start] {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
+                b'%' if self.at_line_start() => self.skip_to_line_end(),
+                b'{' | b';' => {
+                    let comment = self.read_comment()?;
+                    let line = b.top();
+                    match line.plies.last_mut() {
+                        Some(ply) => ply.comments.push(comment),
+                        None => line.comments.push(comment),
+                    }
+                }
+                b'(' => {
+                    let orphan = b.top().plies.is_empty();
+                    if orphan {
+                        self.warnings.push(
+                            GameError::new(start, "variation before any move: skipped")
+                                .with_token("("),
+                        );
+                    }
+                    if b.stack.len() > self.limits.max_variation_depth {
+                        return Err(GameError::new(
+                            start,
+                            format!(
+                                "variations nested deeper than {}",
+                                self.limits.max_variation_depth
+                            ),
+                        ));
+                    }
+                    let base = b.next_ply().saturating_sub(2);
+                    b.stack.push(Frame {
+                        line: Line::default(),
+                        base,
+                        orphan,
+                    });
+                    self.pos += 1;
+                }
+                b')' => {
+                    if b.stack.len() == 1 {
+                        self.warnings.push(
+                            GameError::new(start, "`)` without `(`: skipped").with_token(")"),
+                        );
+                    } else {
+                        b.close_variation();
+                    }
+                    self.pos += 1;
+                }
+                b'$' => {
+                    let digits_end = self.src[start + 1..self.end]
+                        .iter()
+                        .position(|c| !c.is_ascii_digit())
+                        .map_or(self.end, |n| start + 1 + n);
+                    let digits = &self.src[start + 1..digits_end];
+                    let token = decode_text(&self.src[start..digits_end]);
+                    self.pos = digits_end;
+                    match std::str::from_utf8(digits)
+                        .ok()
+                        .and_then(|d| d.parse::<u8>().ok())
+                    {
+                        Some(nag) => self.attach_nag(b, nag, start, &token),
+                        None => self.warnings.push(
+                            GameError::new(
+                                start,
+                                "skipped: a NAG is `$` and a number from 0 to 255",
+                            )
+                            .with_token(token),
+                        ),
+                    }
+                }
+                b'!' | b'?' => {
+                    let run_end = self.src[start..self.end]
+                        .iter()
+                        .position(|c| !matches!(c, b'!' | b'?'))
+                        .map_or(self.end, |n| start + n);
+                    self.pos = run_end;
+                    // `???` and the like: read as the longest known glyphs, left to right.
+                    let mut at = start;
+                    while at < run_end {
+                        let len = if at + 2 <= run_end
+                            && punctuation_nag(&self.src[at..at + 2]).is_some()
+                        {
+                            2
+                        } else {
+                            1
+                        };
+                        let glyph = &self.src[at..at + len];
+                        let nag = punctuation_nag(glyph).expect("! and ? are glyphs");
+                        self.attach_nag(b, nag, at, &decode_text(glyph));
+                        at += len;
+                    }
+                }
+                b'*' => {
+                    self.pos += 1;
+                    if self.end_with_result(game, b, GameResult::Unknown, start)? {
+                        return Ok(());
+                    }
+                }
+                _ => {
+                    let word_end = self.src[start..self.end]
+                        .iter()
+                        .position(|&c| is_word_end(c))
+                        .map_or(self.end, |n| start + n);
+                    // A word always has at least one byte: the byte at `start` ends no word
+                    // unless it is `[`, `]` or `}` (handled as unreadable below).
+                    let word_end = word_end.max(start + 1);
+                    self.pos = word_end;
+                    if self.read_word(game, b, start, word_end)? {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads one word; `true` when it ended the game (a result).
+    fn read_word(
+        &mut self,
+        game: &mut WrittenGame,
+        b: &mut Builder,
+        start: usize,
+        end: usize,
+    ) -> Result<bool, GameError> {
+        let mut word = &self.src[start..end];
+        let mut offset = start;
+        if let Some(result) = result_marker(word) {
+            return self.end_with_result(game, b, result, start);
+        }
+        // Move numbers: `12.`, `12...`, `12` and glued forms `12.e4`, `12...Nf6`, and the
+        // black-move marks `..`, `...`, `…` (also glued: `...Nf6`).
+        let digits = word.iter().take_while(|c| c.is_ascii_digit()).count();
+        if digits == word.len() {
+            return Ok(false);
+        }
+        let dots = word[digits..].iter().take_while(|&&c| c == b'.').count();
+        if digits == 0 || dots > 0 {
+            word = &word[digits + dots..];
+            offset += digits + dots;
+        }
+        if let Some(rest) = word.strip_prefix("…".as_bytes()) {
+            word = rest;
+            offset += 3;
+        }
+        if word.is_empty() {
+            return Ok(false);
+        }
+        let has_ply = !b.top().plies.is_empty();
+        if matches!(word, b"e.p." | b"ep" | b"e.p" | b"+" | b"#" | b"++") {
+            // An en passant or check mark written apart from its move: part of that move.
+            if !has_ply {
+                self.warnings.push(
+                    GameError::new(offset, "skipped: a move mark before any move")
+                        .with_token(decode_text(word)),
+                );
+            }
+            return Ok(false);
+        }
+        if let Some(nag) = glyph_nag(word) {
+            self.attach_nag(b, nag, offset, &decode_text(word));
+            return Ok(false);
+        }
+        let ply = b.next_ply();
+        let Some((mv, nag, result)) = split_move(word) else {
+            let error = GameError::new(offset, "not a move, result or annotation")
+                .with_token(decode_text(word))
+                .with_ply(ply);
+            if looks_like_move(word) {
+                return Err(error);
+            }
+            self.warnings.push(GameError {
+                reason: "skipped: not a move, result or annotation".into(),
+                ..error
+            });
+            return Ok(false);
+        };
+        let spec = MoveSpec::parse(mv).expect("split_move checked it");
+        let san = SanText::from_bytes(mv).ok_or_else(|| {
+            GameError::new(offset, "move token too long")
+                .with_token(decode_text(word))
+                .with_ply(ply)
+        })?;
+        let mut ply_node = Ply::new(Written { san, spec, offset });
+        if let Some(nag) = nag {
+            ply_node.nags.push(nag);
+        }
+        b.top().plies.push(ply_node);
+        match result {
+            Some(result) => self.end_with_result(game, b, result, offset + mv.len()),
+            None => Ok(false),
+        }
+    }
+
+    fn attach_nag(&mut self, b: &mut Builder, nag: u8, at: usize, token: &str) {
+        match b.top().plies.last_mut() {
+            Some(ply) => ply.nags.push(nag),
+            None => self.warnings.push(
+                GameError::new(at, "skipped: an annotation before any move").with_token(token),
+            ),
+        }
+    }
+
+    /// Handles a termination marker; `true` when it ends the game.
+    fn end_with_result(
+        &mut self,
+        game: &mut WrittenGame,
+        b: &mut Builder,
+        result: GameResult,
+        at: usize,
+    ) -> Result<bool, GameError> {
+        if b.stack.len() > 1 {
+            self.warnings.push(
+                GameError::new(at, "skipped: a result inside a variation")
+                    .with_token(result.as_str()),
+            );
+            return Ok(false);
+        }
+        game.result = Some(result);
+        // Comments after the result still belong to this game.
+        loop {
+            self.skip_blank();
+            if self.pos < self.end && matches!(self.src[self.pos], b'{' | b';') {
+                let comment = self.read_comment()?;
+                game.final_comments.push(comment);
+            } else {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// A termination marker, also `1/2` (a draw, as some old files write it).
+fn result_marker(word: &[u8]) -> Option<GameResult> {
+    if word == b"1/2" {
+        return Some(GameResult::Draw);
+    }
+    std::str::from_utf8(word).ok().and_then(GameResult::parse)
+}
+
+/// Whether an unreadable word was meant as a move (`Nf9`, `e9`): then it fails the game
+/// instead of being skipped, so that a typo never shifts every later move to the other side.
+fn looks_like_move(word: &[u8]) -> bool {
+    matches!(
+        word.first(),
+        Some(b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'a'..=b'h' | b'O' | b'0')
+    ) && word.iter().any(|c| c.is_ascii_digit() || *c == b'-')
+        && word.len() <= 10
+}
+
+/// Splits a word into a move, an optional glued glyph (`g4+/-`) and an optional glued
+/// result (`Qh81-0`), dropping a glued en passant mark (`exd6e.p.`, `axb6ep`) and trailing
+/// punctuation (`f5.`, `Bc1,`).
+fn split_move(word: &[u8]) -> Option<(&[u8], Option<u8>, Option<GameResult>)> {
+    if MoveSpec::parse(word).is_ok() {
+        return Some((word, None, None));
+    }
+    let mut w = word;
+    let mut result = None;
+    for marker in ["1/2-1/2", "1-0", "0-1", "1/2"] {
+        if let Some(rest) = w.strip_suffix(marker.as_bytes()) {
+            if rest.len() >= 2 {
+                result = result_marker(marker.as_bytes());
+                w = rest;
+                break;
+            }
+        }
+    }
+    if let Some(rest) = w.strip_suffix(b".").or_else(|| w.strip_suffix(b",")) {
+        if MoveSpec::parse(rest).is_ok() {
+            w = rest;
+        }
+    }
+    for mark in [&b"e.p."[..], b"e.p", b"ep"] {
+        for suffix in [&b""[..], b"+", b"#"] {
+            let mut tail = mark.to_vec();
+            tail.extend_from_slice(suffix);
+            if let Some(rest) = w.strip_suffix(tail.as_slice()) {
+                if MoveSpec::parse(rest).is_ok() {
+                    w = rest;
+                }
+            }
+        }
+    }
+    if MoveSpec::parse(w).is_ok() {
+        return Some((w, None, result));
+    }
+    for (glyph, nag) in GLYPHS {
+        if let Some(rest) = w.strip_suffix(glyph.as_bytes()) {
+            if !rest.is_empty() && MoveSpec::parse(rest).is_ok() {
+                return Some((rest, Some(*nag), result));
+            }
+        }
+    }
+    None
+}
+
+/// Finds the end of a quoted tag value starting at `from`: the first `"` followed by
+/// optional blanks and `]`, honouring `\"` escapes; failing that, ignoring them (so that
+/// `[Event "Tournament \"]` still reads). Returns the unescaped value and the `]` offset.
+fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(String, usize)> {
+    for escapes in [true, false] {
+        let mut i = from;
+        while i < end {
+            match line[i] {
+                b'\\' if escapes && i + 1 < end => i += 2,
+                b'"' => {
+                    let mut j = i + 1;
+                    while j < end && matches!(line[j], b' ' | b'\t') {
+                        j += 1;
+                    }
+                    if j < end && line[j] == b']' {
+                        return Some((unescape(&line[from..i]), j));
+                    }
+                    i += 1;
+                }
+                _ => i += 1,
+            }
+        }
+    }
+    None
+}
+
+fn unescape(raw: &[u8]) -> String {
+    if !raw.contains(&b'\\') {
+        return decode_text(raw);
+    }
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        if raw[i] == b'\\' && i + 1 < raw.len() && matches!(raw[i + 1], b'"' | b'\\') {
+            out.push(raw[i + 1]);
+            i += 2;
+        } else {
+            out.push(raw[i]);
+            i += 1;
+        }
+    }
+    decode_text(&out)
+}

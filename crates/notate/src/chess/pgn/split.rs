@@ -1,0 +1,366 @@
+//! Cutting a PGN byte stream into whole games, so they can be parsed on several cores.
+//!
+//! The scan knows just enough PGN to find where a game starts: a `[` at the start of a line
+//! once movetext has begun (outside `{…}` and `;` comments, `%` escape lines), or a tag
+//! block that follows another one after a blank line (tag-only games, as broadcasts export
+//! them). It jumps with `memchr` from one interesting byte to the next, so it runs far
+//! faster than parsing and never becomes the bottleneck of the pipeline.
+
+use std::io::{self, Read};
+use std::ops::Range;
+
+use memchr::{memchr, memchr3};
+
+/// Where a scan stands between calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// At the start of a line in the tag section (or before the first game).
+    TagsLineStart,
+    /// Inside a tag line.
+    TagLine,
+    /// At the start of a line after a tag section plus a blank line.
+    TagsAfterBlank,
+    /// Movetext, at the start of a line.
+    MoveLineStart,
+    /// Movetext, inside a line.
+    Moves,
+    /// Inside a `{ }` comment.
+    BraceComment,
+    /// Inside a `;` comment or a `%` line.
+    LineComment,
+}
+
+/// The limits that keep a hostile input from using unbounded memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest game, in bytes (default 16 MiB); a larger one is an error for that game.
+    pub max_game_bytes: usize,
+    /// The longest comment, in bytes (default 1 MiB).
+    pub max_comment_bytes: usize,
+    /// The longest tag line, in bytes (default 64 KiB).
+    pub max_tag_bytes: usize,
+    /// The deepest nesting of variations (default 64).
+    pub max_variation_depth: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_game_bytes: 16 << 20,
+            max_comment_bytes: 1 << 20,
+            max_tag_bytes: 64 << 10,
+            max_variation_depth: 64,
+        }
+    }
+}
+
+/// A run of whole games cut from a stream.
+#[derive(Clone, Debug, Default)]
+pub struct Chunk {
+    /// The bytes (whole games only).
+    pub bytes: Vec<u8>,
+    /// Where each game (or oversized stretch) lies in `bytes`.
+    pub games: Vec<Range<usize>>,
+    /// Ranges of `games` that were cut short because they passed `max_game_bytes`.
+    pub oversized: Vec<usize>,
+    /// Line number (from 1) of `bytes[0]` in the stream.
+    pub first_line: u64,
+    /// Offset of `bytes[0]` in the (decompressed) stream.
+    pub first_byte: u64,
+}
+
+/// Reads a stream and hands out [`Chunk`]s of about `chunk_bytes` each.
+///
+/// ```
+/// use notate::chess::pgn::GameSplitter;
+/// let pgn = "[White \"a\"]\n\n1. e4 *\n\n[White \"b\"]\n\n1. d4 *\n";
+/// let mut splitter = GameSplitter::new(pgn.as_bytes(), 1 << 20);
+/// let chunk = splitter.next_chunk().unwrap().unwrap();
+/// assert_eq!(chunk.games.len(), 2);
+/// ```
+pub struct GameSplitter<R> {
+    input: R,
+    buf: Vec<u8>,
+    /// Bytes of `buf` already scanned.
+    scanned: usize,
+    state: State,
+    /// Start of the game being scanned, in `buf`.
+    game_start: usize,
+    /// Game boundaries found in `buf` so far.
+    games: Vec<Range<usize>>,
+    comment_start: usize,
+    eof: bool,
+    first_line: u64,
+    first_byte: u64,
+    chunk_bytes: usize,
+    limits: Limits,
+    bom_checked: bool,
+    skipping: bool,
+    /// No `}` stands in the buffer before this offset.
+    brace_free_until: usize,
+    /// Whether the game being scanned has a tag line.
+    has_tags: bool,
+    /// Where a `;` comment or `%` line returns to.
+    after_line_comment: State,
+}
+
+impl<R: Read> GameSplitter<R> {
+    /// A splitter with default [`Limits`].
+    pub fn new(input: R, chunk_bytes: usize) -> Self {
+        Self::with_limits(input, chunk_bytes, Limits::default())
+    }
+
+    /// A splitter with the given limits.
+    pub fn with_limits(input: R, chunk_bytes: usize, limits: Limits) -> Self {
+        GameSplitter {
+            input,
+            buf: Vec::with_capacity(chunk_bytes + (64 << 10)),
+            scanned: 0,
+            state: State::TagsLineStart,
+            game_start: 0,
+            games: Vec::new(),
+            comment_start: 0,
+            eof: false,
+            first_line: 1,
+            first_byte: 0,
+            chunk_bytes: chunk_bytes.max(1),
+            limits,
+            bom_checked: false,
+            skipping: false,
+            brace_free_until: 0,
+            has_tags: false,
+            after_line_comment: State::MoveLineStart,
+        }
+    }
+
+    /// The next chunk, `None` at the end of the stream.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        loop {
+            if self.skipping {
+                self.skip_oversized()?;
+                continue;
+            }
+            let enough = self.games.last().is_some_and(|g| g.end >= self.chunk_bytes);
+            if enough || (self.eof && self.scanned == self.buf.len()) {
+                if self.eof && self.game_start < self.buf.len() {
+                    let start = self.game_start;
+                    if self.buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
+                        self.games.push(start..self.buf.len());
+                    }
+                    self.game_start = self.buf.len();
+                }
+                if !self.games.is_empty() {
+                    return Ok(Some(self.take_chunk(Vec::new())));
+                }
+                if self.eof {
+                    return Ok(None);
+                }
+            }
+            if self.scanned < self.buf.len() {
+                self.scan();
+                continue;
+            }
+            if self.buf.len() - self.game_start > self.limits.max_game_bytes {
+                // A game too large to hold: hand out its head (for the error message, with
+                // the games before it) and skip the rest of it without keeping it.
+                let head_end = (self.game_start + 512).min(self.buf.len());
+                let oversized = vec![self.games.len()];
+                self.games.push(self.game_start..head_end);
+                let chunk = self.take_chunk(oversized);
+                self.game_start = 0;
+                self.skipping = true;
+                return Ok(Some(chunk));
+            }
+            self.fill()?;
+        }
+    }
+
+    /// Drops the body of an oversized game, up to the start of the next game.
+    fn skip_oversized(&mut self) -> io::Result<()> {
+        if let Some(rest) = self.games.first().cloned() {
+            self.games.remove(0);
+            self.discard(rest.end);
+            self.skipping = false;
+        } else if self.scanned < self.buf.len() {
+            self.scan();
+        } else if self.eof {
+            self.discard(self.buf.len());
+            self.skipping = false;
+        } else {
+            self.discard(self.scanned);
+            self.fill()?;
+        }
+        Ok(())
+    }
+
+    /// Forgets the first `n` bytes of the buffer, keeping line and byte counts right.
+    fn discard(&mut self, n: usize) {
+        self.first_line += memchr::memchr_iter(b'\n', &self.buf[..n]).count() as u64;
+        self.first_byte += n as u64;
+        self.buf.drain(..n);
+        self.scanned -= n;
+        self.game_start = self.game_start.saturating_sub(n);
+        self.comment_start = self.comment_start.saturating_sub(n);
+        self.brace_free_until = self.brace_free_until.saturating_sub(n);
+        for g in &mut self.games {
+            *g = g.start - n..g.end - n;
+        }
+    }
+
+    fn fill(&mut self) -> io::Result<()> {
+        let old = self.buf.len();
+        let want = (64 << 10).max(self.chunk_bytes / 4);
+        self.buf.resize(old + want, 0);
+        let n = loop {
+            match self.input.read(&mut self.buf[old..]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    self.buf.truncate(old);
+                    return Err(e);
+                }
+            }
+        };
+        self.buf.truncate(old + n);
+        if n == 0 {
+            self.eof = true;
+        }
+        if !self.bom_checked && self.buf.len() >= 3 {
+            self.bom_checked = true;
+            if self.buf.starts_with(b"\xEF\xBB\xBF") {
+                // Blank the BOM out: offsets and columns stay those of the file.
+                self.buf[..3].copy_from_slice(b"   ");
+            }
+        }
+        Ok(())
+    }
+
+    fn take_chunk(&mut self, oversized: Vec<usize>) -> Chunk {
+        let end = self.games.last().map_or(0, |g| g.end);
+        let rest = self.buf.split_off(end);
+        let bytes = std::mem::replace(&mut self.buf, rest);
+        let games = std::mem::take(&mut self.games);
+        let chunk = Chunk {
+            first_line: self.first_line,
+            first_byte: self.first_byte,
+            bytes,
+            games,
+            oversized,
+        };
+        self.first_line += memchr::memchr_iter(b'\n', &chunk.bytes).count() as u64;
+        self.first_byte += chunk.bytes.len() as u64;
+        self.scanned -= end;
+        self.game_start = self.game_start.saturating_sub(end);
+        self.comment_start = self.comment_start.saturating_sub(end);
+        self.brace_free_until = self.brace_free_until.saturating_sub(end);
+        chunk
+    }
+
+    fn start_game_at(&mut self, at: usize) {
+        if self.buf[self.game_start..at]
+            .iter()
+            .any(|b| !b.is_ascii_whitespace())
+        {
+            self.games.push(self.game_start..at);
+            self.game_start = at;
+            self.has_tags = false;
+        }
+    }
+
+    /// Scans what has been read, up to where a line or token might continue in unread bytes.
+    fn scan(&mut self) {
+        let buf_len = self.buf.len();
+        let mut i = self.scanned;
+        while i < buf_len {
+            match self.state {
+                State::TagsLineStart | State::TagsAfterBlank | State::MoveLineStart => {
+                    let b = self.buf[i];
+                    match b {
+                        b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+                        b'\n' => {
+                            // At a line start in the tag section, so this line was blank.
+                            if self.state == State::TagsLineStart && self.has_tags {
+                                self.state = State::TagsAfterBlank;
+                            }
+                            i += 1;
+                        }
+                        b'[' => {
+                            if self.state != State::TagsLineStart {
+                                self.start_game_at(i);
+                            }
+                            self.has_tags = true;
+                            self.state = State::TagLine;
+                            i += 1;
+                        }
+                        b'%' => {
+                            self.after_line_comment = if self.state == State::MoveLineStart {
+                                State::MoveLineStart
+                            } else {
+                                State::TagsLineStart
+                            };
+                            self.state = State::LineComment;
+                            i += 1;
+                        }
+                        _ => {
+                            self.state = State::Moves;
+                        }
+                    }
+                }
+                State::TagLine => match memchr(b'\n', &self.buf[i..]) {
+                    Some(n) => {
+                        i += n + 1;
+                        self.state = State::TagsLineStart;
+                    }
+                    None => i = buf_len,
+                },
+                State::Moves => match memchr3(b'{', b';', b'\n', &self.buf[i..]) {
+                    Some(n) => {
+                        i += n;
+                        match self.buf[i] {
+                            b'{' => {
+                                self.state = State::BraceComment;
+                                self.comment_start = i;
+                            }
+                            b';' => {
+                                self.after_line_comment = State::MoveLineStart;
+                                self.state = State::LineComment;
+                            }
+                            _ => self.state = State::MoveLineStart,
+                        }
+                        i += 1;
+                    }
+                    None => i = buf_len,
+                },
+                State::BraceComment => {
+                    // Bytes before `brace_free_until` are known to hold no `}`: never search
+                    // them twice (an input full of `{` must still scan in linear time).
+                    let from = i.max(self.brace_free_until);
+                    match memchr(b'}', &self.buf[from..]) {
+                        Some(n) => {
+                            i = from + n + 1;
+                            self.state = State::Moves;
+                        }
+                        None => {
+                            i = buf_len;
+                            self.brace_free_until = buf_len;
+                            if buf_len - self.comment_start > self.limits.max_comment_bytes {
+                                // An unclosed brace must not swallow the rest of the file: give up
+                                // on the comment (the parser reports it) and scan on as movetext.
+                                i = self.comment_start + 1;
+                                self.state = State::Moves;
+                            }
+                        }
+                    }
+                }
+                State::LineComment => match memchr(b'\n', &self.buf[i..]) {
+                    Some(n) => {
+                        i += n + 1;
+                        self.state = self.after_line_comment;
+                    }
+                    None => i = buf_len,
+                },
+            }
+        }
+        self.scanned = i;
+    }
+}

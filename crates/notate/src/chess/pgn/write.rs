@@ -1,0 +1,175 @@
+//! PGN writing: export format (Seven Tag Roster first, SAN with computed check marks,
+//! lines of at most 80 columns).
+
+use shakmaty::{san::SanPlus, Chess, Color, Position};
+
+use crate::chess::game::{play, ChessGame, Comment, Line, Played};
+
+/// The Seven Tag Roster, in export order.
+pub const SEVEN_TAG_ROSTER: [&str; 7] =
+    ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+const MAX_LINE: usize = 80;
+
+/// Writes games as PGN, reusing its buffers from game to game.
+///
+/// ```
+/// use notate::chess::{pgn::{read_pgn_games, PgnWriter}, replay};
+/// let game = replay(read_pgn_games("[White \"A\"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0").remove(0).unwrap()).unwrap();
+/// let mut out = Vec::new();
+/// PgnWriter::new().write(&game, &mut out);
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.contains("4. Qxf7# 1-0"));
+/// ```
+#[derive(Default)]
+pub struct PgnWriter {
+    line_len: usize,
+    open_paren: bool,
+}
+
+/// Writes one game as PGN (see [`PgnWriter`]).
+pub fn write_pgn(game: &ChessGame, out: &mut Vec<u8>) {
+    PgnWriter::new().write(game, out);
+}
+
+fn escape_tag(value: &str, out: &mut Vec<u8>) {
+    for c in value.bytes() {
+        if c == b'"' || c == b'\\' {
+            out.push(b'\\');
+        }
+        // A raw newline would end the tag line: write it as a space.
+        out.push(if c == b'\n' || c == b'\r' { b' ' } else { c });
+    }
+}
+
+impl PgnWriter {
+    /// A writer.
+    pub fn new() -> Self {
+        PgnWriter::default()
+    }
+
+    /// Appends one game (tags, blank line, movetext, blank line) to `out`.
+    pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) {
+        for name in SEVEN_TAG_ROSTER {
+            if let Some(value) = game.tags.get(name) {
+                Self::tag(name, value, out);
+            }
+        }
+        for (name, value) in game.tags.iter() {
+            if !SEVEN_TAG_ROSTER.contains(&name) {
+                Self::tag(name, value, out);
+            }
+        }
+        if !game.tags.is_empty() {
+            out.push(b'\n');
+        }
+        self.line_len = 0;
+        // A start position that cannot be used never reaches a writer: replay rejects it.
+        let start = game.start_position().map(|(p, _)| p).unwrap_or_default();
+        self.line(&game.moves, start, out);
+        self.token(game.outcome().as_str(), out);
+        for c in &game.final_comments {
+            self.comment(c, out);
+        }
+        out.extend_from_slice(b"\n\n");
+    }
+
+    fn tag(name: &str, value: &str, out: &mut Vec<u8>) {
+        out.push(b'[');
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" \"");
+        escape_tag(value, out);
+        out.extend_from_slice(b"\"]\n");
+    }
+
+    fn token(&mut self, token: &str, out: &mut Vec<u8>) {
+        // An open parenthesis is written glued to the token after it.
+        let open = std::mem::take(&mut self.open_paren);
+        let width = token.chars().count() + usize::from(open);
+        if self.line_len > 0 {
+            if self.line_len + 1 + width > MAX_LINE {
+                out.push(b'\n');
+                self.line_len = 0;
+            } else {
+                out.push(b' ');
+                self.line_len += 1;
+            }
+        }
+        if open {
+            out.push(b'(');
+        }
+        out.extend_from_slice(token.as_bytes());
+        // Comments may hold newlines of their own.
+        match token.rfind('\n') {
+            Some(i) => self.line_len = token[i + 1..].chars().count(),
+            None => self.line_len += width,
+        }
+    }
+
+    fn close_paren(&mut self, out: &mut Vec<u8>) {
+        if self.line_len + 1 > MAX_LINE {
+            out.push(b'\n');
+            self.line_len = 0;
+        }
+        out.push(b')');
+        self.line_len += 1;
+    }
+
+    fn comment(&mut self, comment: &Comment, out: &mut Vec<u8>) {
+        if comment.text.contains('}') {
+            // Cannot stand in braces: a rest-of-line comment keeps it.
+            let text = format!(";{}", comment.text);
+            self.token(&text, out);
+            out.push(b'\n');
+            self.line_len = 0;
+        } else {
+            self.token(&format!("{{{}}}", comment.text), out);
+        }
+    }
+
+    fn line(&mut self, line: &Line<Played>, mut pos: Chess, out: &mut Vec<u8>) {
+        for c in &line.comments {
+            self.comment(c, out);
+        }
+        let mut need_number = true;
+        for ply in &line.plies {
+            let number = pos.fullmoves().get();
+            if pos.turn() == Color::White {
+                self.token(&format!("{number}."), out);
+            } else if need_number {
+                self.token(&format!("{number}..."), out);
+            }
+            let before = (!ply.variations.is_empty()).then(|| pos.clone());
+            let san = match ply.mv.mv {
+                Some(m) => SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
+                None => {
+                    play(&mut pos, None);
+                    "--".to_string()
+                }
+            };
+            self.token(&san, out);
+            for nag in &ply.nags {
+                self.token(&format!("${nag}"), out);
+            }
+            for c in &ply.comments {
+                self.comment(c, out);
+            }
+            need_number = !ply.comments.is_empty() || !ply.variations.is_empty();
+            if let Some(before) = before {
+                for v in &ply.variations {
+                    self.open_paren = true;
+                    self.line(v, before.clone(), out);
+                    if self.open_paren {
+                        // An empty variation: `(` was never written.
+                        self.open_paren = false;
+                        self.token("(", out);
+                        out.push(b')');
+                        self.line_len += 1;
+                        continue;
+                    }
+                    self.close_paren(out);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Replay: every move of a read game resolved on the board, variations included.
+
+use shakmaty::{fen::Fen, Chess, EnPassantMode};
+
+use super::error::{FailedGame, GameError};
+use super::game::{play, ChessGame, Game, Line, Played, Ply, Written, WrittenGame};
+use super::san::SanError;
+
+/// Replays a game read from PGN: resolves each move (main line and variations) with full
+/// legality. An illegal, ambiguous or impossible move fails the whole game.
+///
+/// ```
+/// use notate::chess::{pgn::read_pgn_games, replay};
+/// let game = read_pgn_games("1. e4 e5 2. Ke2 *").remove(0).unwrap();
+/// let played = replay(game).unwrap();
+/// assert_eq!(played.moves.plies[2].mv.mv.unwrap().to().to_string(), "e2");
+/// let bad = read_pgn_games("1. e4 e5 2. Ke3 *").remove(0).unwrap();
+/// let err = replay(bad).unwrap_err();
+/// assert_eq!(err.error.ply, Some(3));
+/// ```
+pub fn replay(game: WrittenGame) -> Result<ChessGame, FailedGame> {
+    let Game {
+        tags,
+        moves,
+        result,
+        final_comments,
+    } = game;
+    let probe: Game<Written> = Game {
+        tags,
+        ..Game::default()
+    };
+    let start = probe.start_position();
+    let tags = probe.tags;
+    let pos = match start {
+        Ok((pos, _)) => pos,
+        Err(e) => {
+            let at = moves.plies.first().map_or(0, |p| p.mv.offset);
+            return Err(FailedGame {
+                tags,
+                error: GameError::new(at, e.to_string()),
+            });
+        }
+    };
+    match replay_line(moves, pos, 0) {
+        Ok(moves) => Ok(Game {
+            tags,
+            moves,
+            result,
+            final_comments,
+        }),
+        Err(error) => Err(FailedGame { tags, error }),
+    }
+}
+
+fn replay_line(
+    line: Line<Written>,
+    mut pos: Chess,
+    base: usize,
+) -> Result<Line<Played>, GameError> {
+    let mut plies = Vec::with_capacity(line.plies.len());
+    for (i, ply) in line.plies.into_iter().enumerate() {
+        let Ply {
+            mv: written,
+            nags,
+            comments,
+            variations,
+        } = ply;
+        let number = base + i + 1;
+        let mv = written.spec.resolve(&pos).map_err(|e| {
+            let reason = match e {
+                SanError::Syntax => "not a move".to_string(),
+                other => format!(
+                    "{other} in {}",
+                    Fen::from_position(&pos, EnPassantMode::Legal)
+                ),
+            };
+            GameError::new(written.offset, reason)
+                .with_token(written.san.as_str())
+                .with_ply(number)
+        })?;
+        let variations = if variations.is_empty() {
+            Vec::new()
+        } else {
+            variations
+                .into_iter()
+                .map(|v| replay_line(v, pos.clone(), number - 1))
+                .collect::<Result<_, _>>()?
+        };
+        play(&mut pos, mv);
+        plies.push(Ply {
+            mv: Played {
+                san: written.san,
+                mv,
+            },
+            nags,
+            comments,
+            variations,
+        });
+    }
+    Ok(Line {
+        comments: line.comments,
+        plies,
+    })
+}

@@ -1,0 +1,434 @@
+//! Moves as people write them: strict SAN plus the lenient forms real PGN files contain.
+//!
+//! notate reads every move python-chess reads: besides standard SAN that is castling with
+//! zeros (`0-0`), a capture mark onto an empty square (`Rxd1`), a pawn capture without `x`
+//! (`cd5`), long algebraic (`e2-e4`, `Ng1-f3`, `e2e4`), promotions without `=` (`e8Q`), and
+//! null moves (`--`, `Z0`, `0000`, `@@@@`). It still rejects what is really illegal or
+//! ambiguous. shakmaty's own SAN parser is strict, which is right for a rules library but
+//! would reject 28 real games of the corpus that python-chess reads, so the parsing is here.
+
+use std::fmt;
+
+use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
+
+/// The longest move token notate keeps (`Qh4xe1=Q+` is 9 bytes; long forms need a few more).
+pub const MAX_SAN_LEN: usize = 15;
+
+/// A move token exactly as it was written, stored inline (no allocation per move).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SanText {
+    len: u8,
+    bytes: [u8; MAX_SAN_LEN],
+}
+
+impl SanText {
+    /// Copies `text`; `None` if it is longer than [`MAX_SAN_LEN`] bytes.
+    ///
+    /// ```
+    /// use notate::chess::SanText;
+    /// assert_eq!(SanText::new("Nf3+").unwrap().as_str(), "Nf3+");
+    /// assert!(SanText::new("this is no move at all").is_none());
+    /// ```
+    pub fn new(text: &str) -> Option<SanText> {
+        Self::from_bytes(text.as_bytes())
+    }
+
+    /// Like [`SanText::new`] for bytes that must be UTF-8 (checked).
+    pub fn from_bytes(bytes: &[u8]) -> Option<SanText> {
+        if bytes.len() > MAX_SAN_LEN || std::str::from_utf8(bytes).is_err() {
+            return None;
+        }
+        let mut out = SanText {
+            len: bytes.len() as u8,
+            bytes: [0; MAX_SAN_LEN],
+        };
+        out.bytes[..bytes.len()].copy_from_slice(bytes);
+        Some(out)
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // Only ever filled from checked UTF-8 (`from_bytes`).
+        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    }
+}
+
+impl std::ops::Deref for SanText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Debug for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a move token asks for, before it is matched against a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveSpec {
+    /// A piece or pawn move, possibly with origin hints.
+    Normal {
+        /// The piece letter, `None` for a pawn or a fully specified `e2e4`.
+        role: Option<Role>,
+        /// Origin file hint.
+        file: Option<File>,
+        /// Origin rank hint.
+        rank: Option<Rank>,
+        /// Whether the token had `x` or `:` (informational: python-chess ignores it too).
+        capture: bool,
+        /// Destination.
+        to: Square,
+        /// Promotion piece.
+        promotion: Option<Role>,
+    },
+    /// `O-O` or `O-O-O` (also with zeros).
+    Castle(CastlingSide),
+    /// A null move.
+    Null,
+}
+
+/// Why a move token could not be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// The token is no move in any notation notate knows.
+    #[error("not a move")]
+    Syntax,
+    /// No legal move matches.
+    #[error("illegal move")]
+    Illegal,
+    /// Several legal moves match.
+    #[error("ambiguous move")]
+    Ambiguous,
+    /// A null move while in check.
+    #[error("null move while in check")]
+    NullInCheck,
+}
+
+fn role_of(letter: u8) -> Option<Role> {
+    Some(match letter {
+        b'N' | b'n' => Role::Knight,
+        b'B' | b'b' => Role::Bishop,
+        b'R' | b'r' => Role::Rook,
+        b'Q' | b'q' => Role::Queen,
+        b'K' | b'k' => Role::King,
+        _ => return None,
+    })
+}
+
+fn file_of(b: u8) -> Option<File> {
+    (b'a'..=b'h')
+        .contains(&b)
+        .then(|| File::new(u32::from(b - b'a')))
+}
+
+fn rank_of(b: u8) -> Option<Rank> {
+    (b'1'..=b'8')
+        .contains(&b)
+        .then(|| Rank::new(u32::from(b - b'1')))
+}
+
+/// Splits a trailing `+`, `#` or `++` off a token: (move part, suffix).
+pub fn split_suffix(token: &[u8]) -> (&[u8], &[u8]) {
+    let mut end = token.len();
+    while end > 0 && matches!(token[end - 1], b'+' | b'#') && token.len() - end < 2 {
+        end -= 1;
+    }
+    token.split_at(end)
+}
+
+impl MoveSpec {
+    /// Parses a move token (suffix `+`/`#` allowed, annotation glyphs already removed).
+    ///
+    /// ```
+    /// use notate::chess::MoveSpec;
+    /// assert!(MoveSpec::parse(b"Ng1-f3").is_ok());
+    /// assert!(MoveSpec::parse(b"0-0-0+").is_ok());
+    /// assert!(MoveSpec::parse(b"^5blergh").is_err());
+    /// ```
+    pub fn parse(token: &[u8]) -> Result<MoveSpec, SanError> {
+        let (body, _) = split_suffix(token);
+        match body {
+            b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(MoveSpec::Null),
+            b"O-O" | b"0-0" | b"o-o" => return Ok(MoveSpec::Castle(CastlingSide::KingSide)),
+            b"O-O-O" | b"0-0-0" | b"o-o-o" => return Ok(MoveSpec::Castle(CastlingSide::QueenSide)),
+            _ => {}
+        }
+        // Read from the end: [=]promotion, target square, [-x:], rank, file, piece.
+        let mut end = body.len();
+        let mut promotion = None;
+        if end >= 3 {
+            if let Some(role) = role_of(body[end - 1]).filter(|r| *r != Role::King) {
+                if body[end - 2] == b'=' {
+                    promotion = Some(role);
+                    end -= 2;
+                } else if rank_of(body[end - 2]).is_some() {
+                    // `e8Q`, and `e7e8q` in UCI style.
+                    promotion = Some(role);
+                    end -= 1;
+                }
+            }
+        }
+        if end < 2 {
+            return Err(SanError::Syntax);
+        }
+        let to_file = file_of(body[end - 2]).ok_or(SanError::Syntax)?;
+        let to_rank = rank_of(body[end - 1]).ok_or(SanError::Syntax)?;
+        let to = Square::from_coords(to_file, to_rank);
+        end -= 2;
+        let mut capture = false;
+        if end > 0 && matches!(body[end - 1], b'x' | b'-' | b':') {
+            capture = body[end - 1] != b'-';
+            end -= 1;
+        }
+        let mut rank = None;
+        if end > 0 {
+            if let Some(r) = rank_of(body[end - 1]) {
+                rank = Some(r);
+                end -= 1;
+            }
+        }
+        let mut file = None;
+        if end > 0 {
+            if let Some(f) = file_of(body[end - 1]) {
+                file = Some(f);
+                end -= 1;
+            }
+        }
+        let mut role = None;
+        if end > 0 {
+            match body[end - 1] {
+                b'N' | b'B' | b'R' | b'Q' | b'K' => {
+                    role = role_of(body[end - 1]);
+                    end -= 1;
+                }
+                b'P' => end -= 1,
+                _ => {}
+            }
+        }
+        if end != 0 {
+            return Err(SanError::Syntax);
+        }
+        if role.is_some() && promotion.is_some() {
+            return Err(SanError::Syntax);
+        }
+        Ok(MoveSpec::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
+    }
+
+    /// Finds the one legal move the spec names; `Ok(None)` is a null move.
+    pub fn resolve(self, pos: &Chess) -> Result<Option<Move>, SanError> {
+        match self {
+            MoveSpec::Null => {
+                if pos.is_check() {
+                    Err(SanError::NullInCheck)
+                } else {
+                    Ok(None)
+                }
+            }
+            MoveSpec::Castle(side) => pos
+                .castling_moves(side)
+                .first()
+                .copied()
+                .map(Some)
+                .ok_or(SanError::Illegal),
+            MoveSpec::Normal {
+                role: None,
+                file: Some(file),
+                rank: Some(rank),
+                to,
+                promotion,
+                ..
+            } => resolve_from_square(pos, Square::from_coords(file, rank), to, promotion),
+            MoveSpec::Normal {
+                role,
+                file,
+                rank,
+                to,
+                promotion,
+                ..
+            } => {
+                let role = role.unwrap_or(Role::Pawn);
+                // A pawn move names its file only when it captures; without one it stays on
+                // the target file (python-chess's rule, so `d5` is never `cxd5`).
+                let file = if role == Role::Pawn && file.is_none() {
+                    Some(to.file())
+                } else {
+                    file
+                };
+                let mut found = None;
+                for m in pos.san_candidates(role, to) {
+                    let Some(from) = m.from() else { continue };
+                    if file.is_some_and(|f| f != from.file())
+                        || rank.is_some_and(|r| r != from.rank())
+                        || m.promotion() != promotion
+                        || m.is_castle()
+                    {
+                        continue;
+                    }
+                    if found.is_some() {
+                        return Err(SanError::Ambiguous);
+                    }
+                    found = Some(m);
+                }
+                if found.is_none() && role == Role::King {
+                    // `Kg1` for castling, as python-chess reads it.
+                    return king_castle(pos, to).map(Some).ok_or(SanError::Illegal);
+                }
+                found.map(Some).ok_or(SanError::Illegal)
+            }
+        }
+    }
+}
+
+fn king_castle(pos: &Chess, to: Square) -> Option<Move> {
+    [CastlingSide::KingSide, CastlingSide::QueenSide]
+        .into_iter()
+        .flat_map(|side| pos.castling_moves(side))
+        .find(|m| match *m {
+            Move::Castle { king, rook } => {
+                let side = if rook.file() < king.file() {
+                    CastlingSide::QueenSide
+                } else {
+                    CastlingSide::KingSide
+                };
+                side.king_to(pos.turn()) == to || rook == to
+            }
+            _ => false,
+        })
+}
+
+fn resolve_from_square(
+    pos: &Chess,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Result<Option<Move>, SanError> {
+    let Some(role) = pos.board().role_at(from) else {
+        return Err(SanError::Illegal);
+    };
+    if role == Role::King {
+        if let Some(m) = king_castle(pos, to).filter(|m| m.from() == Some(from)) {
+            return Ok(Some(m));
+        }
+    }
+    pos.san_candidates(role, to)
+        .into_iter()
+        .find(|m| m.from() == Some(from) && m.promotion() == promotion && !m.is_castle())
+        .map(Some)
+        .ok_or(SanError::Illegal)
+}
+
+/// Parses and resolves a token in one call.
+///
+/// ```
+/// use notate::chess::san::play_token;
+/// use shakmaty::Chess;
+/// let m = play_token(&Chess::default(), b"e2-e4").unwrap().unwrap();
+/// assert_eq!(m.to().to_string(), "e4");
+/// ```
+pub fn play_token(pos: &Chess, token: &[u8]) -> Result<Option<Move>, SanError> {
+    MoveSpec::parse(token)?.resolve(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::CastlingMode;
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn uci(pos: &Chess, token: &str) -> Result<String, SanError> {
+        play_token(pos, token.as_bytes()).map(|m| match m {
+            Some(m) => m.to_uci(CastlingMode::Standard).to_string(),
+            None => "0000".into(),
+        })
+    }
+
+    #[test]
+    fn standard_and_lenient_forms() {
+        let start = Chess::default();
+        for (token, want) in [
+            ("e4", "e2e4"),
+            ("Nf3", "g1f3"),
+            ("e2-e4", "e2e4"),
+            ("e2e4", "e2e4"),
+            ("Ng1-f3", "g1f3"),
+            ("Ng1f3+", "g1f3"),
+            ("Pe4", "e2e4"),
+            ("--", "0000"),
+            ("Z0", "0000"),
+        ] {
+            assert_eq!(uci(&start, token).as_deref(), Ok(want), "{token}");
+        }
+        assert_eq!(uci(&start, "e5"), Err(SanError::Illegal));
+        assert_eq!(uci(&start, "Nd2"), Err(SanError::Illegal));
+        assert_eq!(uci(&start, "^5blergh"), Err(SanError::Syntax));
+    }
+
+    #[test]
+    fn capture_marks_and_pawn_captures() {
+        let p = pos("rnbqkbnr/ppp1pppp/8/3p4/2P5/8/PP1PPPPP/RNBQKBNR w KQkq - 0 2");
+        assert_eq!(uci(&p, "cxd5").as_deref(), Ok("c4d5"));
+        assert_eq!(uci(&p, "cd5").as_deref(), Ok("c4d5"));
+        assert_eq!(uci(&p, "c:d5").as_deref(), Ok("c4d5"));
+        // `d5` alone is a pawn push on the d-file, never the capture.
+        assert_eq!(uci(&p, "d5"), Err(SanError::Illegal));
+        // A capture mark onto an empty square is read as the move.
+        assert_eq!(uci(&p, "Nxf3").as_deref(), Ok("g1f3"));
+    }
+
+    #[test]
+    fn castling_promotion_and_ambiguity() {
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert_eq!(uci(&p, "0-0").as_deref(), Ok("e1g1"));
+        assert_eq!(uci(&p, "O-O-O+").as_deref(), Ok("e1c1"));
+        assert_eq!(uci(&p, "e1g1").as_deref(), Ok("e1g1"));
+        assert_eq!(uci(&p, "Kg1").as_deref(), Ok("e1g1"));
+        let p = pos("8/4P3/8/8/8/2k5/8/K7 w - - 0 1");
+        assert_eq!(uci(&p, "e8Q").as_deref(), Ok("e7e8q"));
+        assert_eq!(uci(&p, "e8=N+").as_deref(), Ok("e7e8n"));
+        assert_eq!(uci(&p, "e7e8r").as_deref(), Ok("e7e8r"));
+        assert_eq!(uci(&p, "e8"), Err(SanError::Illegal));
+        let p = pos("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+        assert_eq!(uci(&p, "Nd2"), Err(SanError::Ambiguous));
+        assert_eq!(uci(&p, "Nbd2").as_deref(), Ok("b1d2"));
+        // Pinned knight: plain `Ne2` is unambiguous.
+        let p = pos("4k3/4r3/8/8/8/8/2N1N3/4K3 w - - 0 1");
+        assert_eq!(uci(&p, "Nd4").as_deref(), Ok("c2d4"));
+        let p = pos("4k3/8/8/8/8/8/2N1N3/4K3 w - - 0 1");
+        assert_eq!(uci(&p, "Nd4"), Err(SanError::Ambiguous));
+    }
+
+    #[test]
+    fn null_move_in_check_is_an_error() {
+        let p = pos("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+        assert_eq!(uci(&p, "--"), Err(SanError::NullInCheck));
+    }
+
+    #[test]
+    fn san_text_is_inline_and_bounded() {
+        assert_eq!(SanText::new("exd8=Q#").unwrap().len(), 7);
+        assert!(SanText::new(&"x".repeat(MAX_SAN_LEN + 1)).is_none());
+    }
+}

@@ -1,0 +1,95 @@
+//! Cutting a stream of JSON Lines (or any one-record-per-line format) into chunks.
+
+use std::io::{self, Read};
+
+use crate::chess::pgn::Chunk;
+
+/// Reads a stream and hands out [`Chunk`]s of whole lines, one record per non-blank line.
+///
+/// ```
+/// use notate::lines::LineSplitter;
+/// let mut lines = LineSplitter::new(&b"{\"a\":1}\n\n{\"a\":2}"[..], 1 << 16);
+/// let chunk = lines.next_chunk().unwrap().unwrap();
+/// assert_eq!(chunk.games.len(), 2);
+/// assert_eq!(&chunk.bytes[chunk.games[1].clone()], b"{\"a\":2}");
+/// ```
+pub struct LineSplitter<R> {
+    input: R,
+    buf: Vec<u8>,
+    eof: bool,
+    first_line: u64,
+    first_byte: u64,
+    chunk_bytes: usize,
+}
+
+impl<R: Read> LineSplitter<R> {
+    /// A splitter handing out chunks of about `chunk_bytes`.
+    pub fn new(input: R, chunk_bytes: usize) -> Self {
+        LineSplitter {
+            input,
+            buf: Vec::new(),
+            eof: false,
+            first_line: 1,
+            first_byte: 0,
+            chunk_bytes: chunk_bytes.max(1),
+        }
+    }
+
+    /// The next chunk, `None` at the end.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        while !self.eof && self.buf.len() < self.chunk_bytes {
+            let old = self.buf.len();
+            self.buf.resize(old + self.chunk_bytes, 0);
+            let n = loop {
+                match self.input.read(&mut self.buf[old..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        self.buf.truncate(old);
+                        return Err(e);
+                    }
+                }
+            };
+            self.buf.truncate(old + n);
+            self.eof = n == 0;
+        }
+        let end = if self.eof {
+            self.buf.len()
+        } else {
+            match memchr::memrchr(b'\n', &self.buf) {
+                Some(i) => i + 1,
+                // One line longer than a chunk: read on until it ends.
+                None => {
+                    self.chunk_bytes *= 2;
+                    return self.next_chunk();
+                }
+            }
+        };
+        if end == 0 {
+            return Ok(None);
+        }
+        let rest = self.buf.split_off(end);
+        let bytes = std::mem::replace(&mut self.buf, rest);
+        let mut games = Vec::new();
+        let mut start = 0;
+        for nl in memchr::memchr_iter(b'\n', &bytes).chain(std::iter::once(bytes.len())) {
+            if start < nl && bytes[start..nl].iter().any(|b| !b.is_ascii_whitespace()) {
+                games.push(start..nl);
+            }
+            start = nl + 1;
+            if start >= bytes.len() {
+                break;
+            }
+        }
+        let chunk = Chunk {
+            first_line: self.first_line,
+            first_byte: self.first_byte,
+            games,
+            oversized: Vec::new(),
+            bytes,
+        };
+        self.first_line += memchr::memchr_iter(b'\n', &chunk.bytes).count() as u64;
+        self.first_byte += chunk.bytes.len() as u64;
+        Ok(Some(chunk))
+    }
+}
