@@ -111,6 +111,12 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>) -> Settings {
         limits: Limits {
             max_game_bytes: common.max_game_bytes,
             max_comment_bytes: common.max_comment_bytes,
+            keep_comments: !matches!(
+                job,
+                Job::Check
+                    | Job::Position { .. }
+                    | Job::Convert(OutputFormat::Uci | OutputFormat::Fen | OutputFormat::Epd)
+            ),
             ..Limits::default()
         },
         chunk_bytes: 256 << 10,

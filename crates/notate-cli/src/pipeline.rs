@@ -85,6 +85,7 @@ pub fn run(
     let threads = settings.threads.max(1);
     let (work_tx, work_rx) = bounded::<Work>(threads * 2);
     let (done_tx, done_rx) = bounded::<(u64, Outcome)>(threads * 2);
+    let (spare_tx, spare_rx) = bounded::<Vec<u8>>(threads * 4);
     let read_bytes = Arc::new(AtomicU64::new(0));
     reporter.start(inputs, read_bytes.clone());
 
@@ -93,16 +94,18 @@ pub fn run(
             let inputs = inputs.to_vec();
             let settings = settings.clone();
             let read_bytes = read_bytes.clone();
-            scope.spawn(move || read_inputs(&inputs, &settings, work_tx, read_bytes));
+            scope.spawn(move || read_inputs(&inputs, &settings, work_tx, spare_rx, read_bytes));
         }
         for _ in 0..threads {
             let rx = work_rx.clone();
             let tx = done_tx.clone();
             let settings = settings.clone();
-            scope.spawn(move || work(rx, tx, &settings));
+            let spare = spare_tx.clone();
+            scope.spawn(move || work(rx, tx, spare, &settings));
         }
         drop(work_rx);
         drop(done_tx);
+        drop(spare_tx);
         let result = write_in_order(&done_rx, inputs, settings, out, reporter);
         // On an early stop (--strict, a write error) unblock the other threads.
         drop(done_rx);
@@ -114,6 +117,7 @@ fn read_inputs(
     inputs: &[InputName],
     settings: &Settings,
     tx: Sender<Work>,
+    spare: Receiver<Vec<u8>>,
     read_bytes: Arc<AtomicU64>,
 ) {
     let mut seq = 0;
@@ -161,7 +165,12 @@ fn read_inputs(
     }
 }
 
-fn work(rx: Receiver<Work>, tx: Sender<(u64, Outcome)>, settings: &Settings) {
+fn work(
+    rx: Receiver<Work>,
+    tx: Sender<(u64, Outcome)>,
+    spare: Sender<Vec<u8>>,
+    settings: &Settings,
+) {
     let mut writer = GameWriter::default();
     for item in rx {
         let (seq, outcome) = match item {
@@ -192,7 +201,7 @@ pub fn process(
 ) -> Done {
     let mut done = Done {
         input,
-        output: Vec::with_capacity(chunk.bytes.len()),
+        output: Vec::new(),
         fates: Vec::new(),
     };
     let mut locator = Locator::new(&chunk.bytes, chunk.first_line);

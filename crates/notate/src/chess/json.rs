@@ -215,7 +215,7 @@ fn line_in(
             .collect::<Result<_, _>>()?;
         play(&mut pos, mv);
         plies.push(Ply {
-            mv: Played { san, mv },
+            mv: Played { san, mv, offset },
             nags: m.nags,
             comments: comments_in(m.comments),
             variations,

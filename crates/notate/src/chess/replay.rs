@@ -57,46 +57,53 @@ fn replay_line(
     mut pos: Chess,
     base: usize,
 ) -> Result<Line<Played>, GameError> {
-    let mut plies = Vec::with_capacity(line.plies.len());
-    for (i, ply) in line.plies.into_iter().enumerate() {
-        let Ply {
-            mv: written,
-            nags,
-            comments,
-            variations,
-        } = ply;
-        let number = base + i + 1;
-        let mv = written.spec.resolve(&pos).map_err(|e| {
-            let reason = match e {
-                SanError::Syntax => "not a move".to_string(),
-                other => format!(
-                    "{other} in {}",
-                    Fen::from_position(&pos, EnPassantMode::Legal)
-                ),
+    // `Ply<Written>` and `Ply<Played>` have the same size, so this collect reuses the
+    // vector in place: no allocation per line.
+    let plies = line
+        .plies
+        .into_iter()
+        .enumerate()
+        .map(|(i, ply)| {
+            let Ply {
+                mv: written,
+                nags,
+                comments,
+                variations,
+            } = ply;
+            let number = base + i + 1;
+            let mv = written.spec.resolve(&pos).map_err(|e| {
+                let reason = match e {
+                    SanError::Syntax => "not a move".to_string(),
+                    other => format!(
+                        "{other} in {}",
+                        Fen::from_position(&pos, EnPassantMode::Legal)
+                    ),
+                };
+                GameError::new(written.offset, reason)
+                    .with_token(written.san.as_str())
+                    .with_ply(number)
+            })?;
+            let variations = if variations.is_empty() {
+                Vec::new()
+            } else {
+                variations
+                    .into_iter()
+                    .map(|v| replay_line(v, pos.clone(), number - 1))
+                    .collect::<Result<_, _>>()?
             };
-            GameError::new(written.offset, reason)
-                .with_token(written.san.as_str())
-                .with_ply(number)
-        })?;
-        let variations = if variations.is_empty() {
-            Vec::new()
-        } else {
-            variations
-                .into_iter()
-                .map(|v| replay_line(v, pos.clone(), number - 1))
-                .collect::<Result<_, _>>()?
-        };
-        play(&mut pos, mv);
-        plies.push(Ply {
-            mv: Played {
-                san: written.san,
-                mv,
-            },
-            nags,
-            comments,
-            variations,
-        });
-    }
+            play(&mut pos, mv);
+            Ok(Ply {
+                mv: Played {
+                    san: written.san,
+                    mv,
+                    offset: written.offset,
+                },
+                nags,
+                comments,
+                variations,
+            })
+        })
+        .collect::<Result<Vec<_>, GameError>>()?;
     Ok(Line {
         comments: line.comments,
         plies,

@@ -46,6 +46,19 @@ impl SanText {
         Some(out)
     }
 
+    /// Like [`SanText::from_bytes`] for ASCII bytes (checked, faster than UTF-8 validation).
+    pub fn from_ascii(bytes: &[u8]) -> Option<SanText> {
+        if bytes.len() > MAX_SAN_LEN || !bytes.is_ascii() {
+            return None;
+        }
+        let mut out = SanText {
+            len: bytes.len() as u8,
+            bytes: [0; MAX_SAN_LEN],
+        };
+        out.bytes[..bytes.len()].copy_from_slice(bytes);
+        Some(out)
+    }
+
     /// The text.
     pub fn as_str(&self) -> &str {
         // Only ever filled from checked UTF-8 (`from_bytes`).
