@@ -87,13 +87,13 @@ impl Place {
 }
 
 /// Turns increasing byte offsets of one text into places, scanning each byte once (so that
-/// a chunk full of bad games still costs linear time).
+/// a chunk full of bad games, or a line full of bad tokens, still costs linear time).
 pub struct Locator<'a> {
     text: &'a [u8],
     first_line: u64,
     offset: usize,
     line: u64,
-    line_start: usize,
+    column: u64,
 }
 
 impl<'a> Locator<'a> {
@@ -104,7 +104,7 @@ impl<'a> Locator<'a> {
             first_line,
             offset: 0,
             line: first_line,
-            line_start: 0,
+            column: 1,
         }
     }
 
@@ -112,9 +112,10 @@ impl<'a> Locator<'a> {
     ///
     /// ```
     /// use notate::chess::error::Locator;
-    /// let mut at = Locator::new(b"a\nbc\nd", 10);
+    /// let mut at = Locator::new("a\nbé\nd".as_bytes(), 10);
     /// assert_eq!(at.place(3).line, 11);
-    /// assert_eq!(at.place(5).line, 12);
+    /// assert_eq!(at.place(6).column, 1);
+    /// assert_eq!(at.place(5).column, 3);
     /// assert_eq!(at.place(0).line, 10);
     /// ```
     pub fn place(&mut self, offset: usize) -> Place {
@@ -122,18 +123,22 @@ impl<'a> Locator<'a> {
         if offset < self.offset {
             *self = Locator::new(self.text, self.first_line);
         }
-        for i in memchr::memchr_iter(b'\n', &self.text[self.offset..offset]) {
+        let stretch = &self.text[self.offset..offset];
+        let mut from = 0;
+        for i in memchr::memchr_iter(b'\n', stretch) {
             self.line += 1;
-            self.line_start = self.offset + i + 1;
+            self.column = 1;
+            from = i + 1;
         }
+        // Columns count characters: every byte that does not continue a UTF-8 sequence.
+        self.column += stretch[from..]
+            .iter()
+            .filter(|&&b| b & 0xC0 != 0x80)
+            .count() as u64;
         self.offset = offset;
-        let column = String::from_utf8_lossy(&self.text[self.line_start..offset])
-            .chars()
-            .count() as u64
-            + 1;
         Place {
             line: self.line,
-            column,
+            column: self.column,
         }
     }
 }

@@ -136,9 +136,9 @@ impl<R: Read> Iterator for PgnReader<R> {
 ///
 /// ```
 /// use notate::chess::pgn::read_pgn_games;
-/// let games = read_pgn_games("1. e4 ^5blergh e5 *");
+/// let games = read_pgn_games("1. e4 Nf9 *");
 /// let failed = games[0].as_ref().unwrap_err();
-/// assert_eq!(failed.error.token.as_deref(), Some("^5blergh"));
+/// assert_eq!(failed.error.token.as_deref(), Some("Nf9"));
 /// ```
 pub fn read_pgn_games(text: &str) -> Vec<Result<WrittenGame, FailedGame>> {
     PgnReader::new(text.as_bytes())

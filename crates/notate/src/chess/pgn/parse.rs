@@ -44,6 +44,9 @@ pub fn decode_text(bytes: &[u8]) -> String {
     }
 }
 
+/// A game with more skipped tokens than this is not PGN: it fails instead.
+pub const MAX_WARNINGS_PER_GAME: usize = 100;
+
 /// Evaluation and move glyphs people write instead of `$n`, longest first.
 const GLYPHS: &[(&str, u8)] = &[
     ("+/=", 14),
@@ -370,6 +373,12 @@ impl<'a> GameParser<'a> {
     fn read_moves(&mut self, game: &mut WrittenGame, b: &mut Builder) -> Result<(), GameError> {
         while self.pos < self.end {
             let start = self.pos;
+            if self.warnings.len() > MAX_WARNINGS_PER_GAME {
+                return Err(GameError::new(
+                    start,
+                    format!("more than {MAX_WARNINGS_PER_GAME} unreadable tokens: is this PGN?"),
+                ));
+            }
             match self.src[start] {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
@@ -723,4 +732,123 @@ fn unescape(raw: &[u8]) -> String {
         }
     }
     decode_text(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::pgn::read_pgn_games;
+
+    fn sans(text: &str) -> Vec<String> {
+        let game = read_pgn_games(text).remove(0).expect("reads");
+        game.moves
+            .plies
+            .iter()
+            .map(|p| p.mv.san.to_string())
+            .collect()
+    }
+
+    fn warnings(text: &str) -> Vec<String> {
+        let bytes = text.as_bytes();
+        let mut parser = GameParser::new(bytes, 0..bytes.len(), Limits::default());
+        let _ = parser.next_game();
+        parser
+            .take_warnings()
+            .into_iter()
+            .map(|w| format!("{} {:?}", w.offset, w.token))
+            .collect()
+    }
+
+    #[test]
+    fn tolerant_of_real_exports() {
+        assert_eq!(
+            sans("\u{feff}[A \"b\"]\r\n\r\n1. e4 e5 2. 0-0 *"),
+            ["e4", "e5", "0-0"]
+        );
+        assert_eq!(
+            sans("1.e4 e5 2.Nf3 ; rest of line {\n Nc6 *"),
+            ["e4", "e5", "Nf3", "Nc6"]
+        );
+        assert_eq!(
+            sans("1. e4 {c} Nf6 2. e5 d5 3. exd6 e.p. *"),
+            ["e4", "Nf6", "e5", "d5", "exd6"]
+        );
+        assert_eq!(
+            sans("1. e4 e5 2. Nf3 2... Nc6 3. .. a6"),
+            ["e4", "e5", "Nf3", "Nc6", "a6"]
+        );
+        assert_eq!(sans("{before} 1. e2-e4 e7e5 *"), ["e2-e4", "e7e5"]);
+        assert_eq!(
+            sans("1. e4 Nf6 2. e5 d5 3. exd6e.p. *"),
+            ["e4", "Nf6", "e5", "d5", "exd6"]
+        );
+    }
+
+    #[test]
+    fn glyphs_are_read_not_dropped() {
+        let game = read_pgn_games("1. g4+/- e5!? 2. Nf3 $14 ± *")
+            .remove(0)
+            .unwrap();
+        let plies = &game.moves.plies;
+        assert_eq!(plies[0].mv.san.as_str(), "g4");
+        assert_eq!(plies[0].nags, [16]);
+        assert_eq!(plies[1].nags, [5]);
+        assert_eq!(plies[2].nags, [14, 16]);
+    }
+
+    #[test]
+    fn garbage_is_a_warning_with_its_place() {
+        assert_eq!(warnings("1. e4 ^5blergh e5 *"), ["6 Some(\"^5blergh\")"]);
+        assert_eq!(sans("1. e4 ^5blergh e5 *"), ["e4", "e5"]);
+        // A typo that looks like a move fails the game instead.
+        let failed = read_pgn_games("1. e4 Nf9 2. d4 *").remove(0).unwrap_err();
+        assert_eq!(failed.error.token.as_deref(), Some("Nf9"));
+        assert_eq!(failed.error.ply, Some(2));
+    }
+
+    #[test]
+    fn tags_with_quotes_brackets_and_backslashes() {
+        let games = read_pgn_games(concat!(
+            "[Event \"The \\\"Big\\\" Match\"]\n[Site \"Room [A]\"]\n",
+            "[White \"Smith, John \"The King\"\"]\n[Black \"Tournament \\\"]\n[Round S ]\n\n1. e4 *"
+        ));
+        let tags = &games[0].as_ref().unwrap().tags;
+        assert_eq!(tags.get("Event"), Some("The \"Big\" Match"));
+        assert_eq!(tags.get("Site"), Some("Room [A]"));
+        assert_eq!(tags.get("White"), Some("Smith, John \"The King\""));
+        assert_eq!(tags.get("Black"), Some("Tournament \\"));
+        assert_eq!(tags.get("Round"), Some("S"));
+    }
+
+    #[test]
+    fn games_without_moves_and_several_games() {
+        let games = read_pgn_games("[A \"1\"]\n\n[A \"2\"]\n\n1-0\n\n[A \"3\"]\n1. e4 *\n1. d4 *");
+        assert_eq!(games.len(), 4);
+        assert!(games[0].as_ref().unwrap().moves.plies.is_empty());
+        assert_eq!(
+            games[1].as_ref().unwrap().result,
+            Some(GameResult::WhiteWins)
+        );
+        assert_eq!(games[3].as_ref().unwrap().tags.len(), 0);
+    }
+
+    #[test]
+    fn variations_nest_and_comments_follow_their_move() {
+        let game = read_pgn_games("1. e4 {a} (1. d4 {b} (1. c4) d5) 1... e5 {c} 1-0 {after}")
+            .remove(0)
+            .unwrap();
+        let e4 = &game.moves.plies[0];
+        assert_eq!(e4.comments[0].text, "a");
+        assert_eq!(e4.variations[0].plies.len(), 2);
+        assert_eq!(e4.variations[0].plies[0].variations.len(), 1);
+        assert_eq!(game.final_comments[0].text, "after");
+    }
+
+    #[test]
+    fn unclosed_comment_fails_the_game() {
+        let failed = read_pgn_games("1. e4 {never closed e5 *")
+            .remove(0)
+            .unwrap_err();
+        assert_eq!(failed.error.offset, 6);
+    }
 }

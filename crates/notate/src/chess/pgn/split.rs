@@ -100,6 +100,8 @@ pub struct GameSplitter<R> {
     limits: Limits,
     bom_checked: bool,
     skipping: bool,
+    /// Games of the current chunk found longer than `max_game_bytes`.
+    oversized: Vec<usize>,
     spare: Option<Vec<u8>>,
     /// No `}` stands in the buffer before this offset.
     brace_free_until: usize,
@@ -132,6 +134,7 @@ impl<R: Read> GameSplitter<R> {
             limits,
             bom_checked: false,
             skipping: false,
+            oversized: Vec::new(),
             spare: None,
             brace_free_until: 0,
             has_tags: false,
@@ -159,12 +162,13 @@ impl<R: Read> GameSplitter<R> {
                 if self.eof && self.game_start < self.buf.len() {
                     let start = self.game_start;
                     if self.buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
-                        self.games.push(start..self.buf.len());
+                        self.push_game(start..self.buf.len());
                     }
                     self.game_start = self.buf.len();
                 }
                 if !self.games.is_empty() {
-                    return Ok(Some(self.take_chunk(Vec::new())));
+                    let oversized = std::mem::take(&mut self.oversized);
+                    return Ok(Some(self.take_chunk(oversized)));
                 }
                 if self.eof {
                     return Ok(None);
@@ -178,7 +182,8 @@ impl<R: Read> GameSplitter<R> {
                 // A game too large to hold: hand out its head (for the error message, with
                 // the games before it) and skip the rest of it without keeping it.
                 let head_end = (self.game_start + 512).min(self.buf.len());
-                let oversized = vec![self.games.len()];
+                let mut oversized = std::mem::take(&mut self.oversized);
+                oversized.push(self.games.len());
                 self.games.push(self.game_start..head_end);
                 let chunk = self.take_chunk(oversized);
                 self.game_start = 0;
@@ -276,12 +281,23 @@ impl<R: Read> GameSplitter<R> {
         chunk
     }
 
+    /// Records a whole game; one over the size limit is kept as its head only (for the error).
+    fn push_game(&mut self, range: Range<usize>) {
+        if self.skipping || range.len() <= self.limits.max_game_bytes {
+            self.games.push(range);
+        } else {
+            self.oversized.push(self.games.len());
+            self.games
+                .push(range.start..range.start + 512.min(range.len()));
+        }
+    }
+
     fn start_game_at(&mut self, at: usize) {
         if self.buf[self.game_start..at]
             .iter()
             .any(|b| !b.is_ascii_whitespace())
         {
-            self.games.push(self.game_start..at);
+            self.push_game(self.game_start..at);
             self.game_start = at;
             self.has_tags = false;
         }

@@ -1,0 +1,138 @@
+//! The `notate` command as a user runs it: exit codes, error lines, summaries, formats.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn notate(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const TWO_GAMES: &str = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n[White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. Nf9 *\n";
+
+#[test]
+fn a_bad_game_is_reported_and_the_rest_converted() {
+    let out = notate(&["convert", "--to", "uci"], TWO_GAMES);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "e2e4 e7e5 g1f3 b8c6\n");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "<stdin>:9:13: game 2 (C – D), ply 3 \"Nf9\": not a move, result or annotation"
+        ),
+        "{err}"
+    );
+    assert!(err.ends_with("converted 1 game, 1 failed\n"), "{err}");
+}
+
+#[test]
+fn illegal_moves_name_file_line_column_game_and_ply() {
+    let dir = std::env::temp_dir().join(format!("notate-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("g.pgn");
+    std::fs::write(&path, "[White \"X\"]\n\n1. e4 e5\n2. Ke3 *\n").unwrap();
+    let out = notate(&["check", path.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    let want = format!(
+        "{}:4:4: game 1 (X – ?), ply 3 \"Ke3\": illegal move in ",
+        path.display()
+    );
+    assert!(err.starts_with(&want), "{err}");
+}
+
+#[test]
+fn strict_stops_at_the_first_error() {
+    let input = format!("{TWO_GAMES}\n1. e4 *\n");
+    let out = notate(&["convert", "--to", "uci", "--strict"], &input);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).ends_with("converted 1 game, 1 failed\n"));
+}
+
+#[test]
+fn usage_errors_exit_2_and_say_what_to_do() {
+    let out = notate(&["convert", "--to", "nonsense"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let out = notate(&["check", "/no/such/file.pgn"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no such file"));
+    let out = notate(&["position", "--ply", "x"], "");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn json_round_trip_through_the_command() {
+    let pgn = "[White \"A\"]\n\n1. e4 {hi [%clk 0:01:00]} (1. d4 $1) e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    let json = notate(&["convert", "--to", "json"], pgn);
+    assert_eq!(json.status.code(), Some(0));
+    let back = notate(&["convert", "--to", "pgn"], &text(&json.stdout));
+    assert_eq!(back.status.code(), Some(0), "{}", text(&back.stderr));
+    assert_eq!(
+        text(&back.stdout),
+        "[White \"A\"]\n\n1. e4 {hi [%clk 0:01:00]} (1. d4 $1) 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+    );
+}
+
+#[test]
+fn positions_fen_and_epd() {
+    let pgn = "1. e4 e5 2. Nf3 *\n\n1. d4 *\n";
+    let out = notate(&["position", "--ply", "2"], pgn);
+    let stdout = text(&out.stdout);
+    assert_eq!(
+        stdout.lines().next(),
+        Some("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+    );
+    assert_eq!(out.status.code(), Some(1), "game 2 has one ply only");
+    let out = notate(
+        &["position", "--ply", "end", "--game", "2", "--to", "epd"],
+        pgn,
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = notate(&["convert", "--to", "fen"], "1. e4 *");
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(text(&out.stdout).lines().count(), 3);
+}
+
+#[test]
+fn compressed_input_is_read_on_the_fly() {
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(TWO_GAMES.as_bytes()).unwrap();
+    let dir = std::env::temp_dir().join(format!("notate-gz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("games.pgn.gz");
+    std::fs::write(&path, gz.finish().unwrap()).unwrap();
+    let out = notate(&["convert", path.to_str().unwrap(), "--to", "uci"], "");
+    assert_eq!(text(&out.stdout), "e2e4 e7e5 g1f3 b8c6\n");
+}
+
+#[test]
+fn warnings_are_reported_and_counted() {
+    let out = notate(&["check"], "1. e4 ^5blergh e5 *\n");
+    assert_eq!(out.status.code(), Some(0));
+    let err = text(&out.stderr);
+    assert!(err.contains("<stdin>:1:7: game 1 (? – ?), ply 2 \"^5blergh\": skipped: not a move, result or annotation (warning)"), "{err}");
+    assert!(
+        err.ends_with("checked 1 game, 0 failed, 1 warning\n"),
+        "{err}"
+    );
+}

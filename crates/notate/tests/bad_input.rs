@@ -1,0 +1,131 @@
+//! Bad input never panics, costs linear time, and every failure names its place.
+
+use notate::chess::pgn::{read_chunk, GameSplitter, Limits, PgnReader};
+use notate::chess::{json, replay};
+use proptest::prelude::*;
+
+/// Reads everything, replays every game, and checks that each error points into the input.
+fn read_everything(bytes: &[u8]) -> usize {
+    let mut games = 0;
+    for read in PgnReader::new(bytes) {
+        let read = read.expect("reading from memory");
+        games += 1;
+        for (place, _) in &read.warnings {
+            assert!(place.line >= 1 && place.column >= 1);
+        }
+        match read.game.and_then(replay) {
+            Ok(game) => {
+                let mut out = Vec::new();
+                notate::chess::pgn::write_pgn(&game, &mut out);
+                json::write_json(&game, &mut out).unwrap();
+            }
+            Err(failed) => {
+                assert!(failed.error.offset <= bytes.len(), "{failed:?}");
+                assert!(!failed.error.reason.is_empty());
+            }
+        }
+    }
+    games
+}
+
+const SAMPLE: &str =
+    include_str!("../../../../shared/corpus/pgn-reader-benches/lichess_db_10k.pgn");
+const ANNOTATED: &str = include_str!("../../../../shared/vectors/egd/f02_polgar_vs_kasparov.pgn");
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
+        read_everything(&bytes);
+    }
+
+    #[test]
+    fn pgn_alphabet_never_panics(text in "[\\[\\]{}()$!?;%*.0-9a-hNBRQKOx=+#\\- \\n\"\\\\]{0,400}") {
+        read_everything(text.as_bytes());
+    }
+
+    #[test]
+    fn mutated_games_never_panic(
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..12),
+        annotated in any::<bool>(),
+    ) {
+        let mut bytes = if annotated { ANNOTATED } else { SAMPLE }.as_bytes().to_vec();
+        for (at, byte, kind) in edits {
+            let i = at.index(bytes.len().max(1));
+            match kind {
+                0 if i < bytes.len() => bytes[i] = byte,
+                1 => bytes.insert(i.min(bytes.len()), byte),
+                _ if i < bytes.len() => { bytes.remove(i); }
+                _ => {}
+            }
+        }
+        read_everything(&bytes);
+    }
+
+    #[test]
+    fn chunking_never_changes_what_is_read(cut in 1usize..4096) {
+        // However the stream is cut into chunks, the same games come out.
+        let whole: Vec<_> = read_chunk(
+            &GameSplitter::new(SAMPLE.as_bytes(), 1 << 30).next_chunk().unwrap().unwrap(),
+            Limits::default(),
+        ).into_iter().map(|r| r.game.map(|g| g.moves.plies.len()).map_err(|f| f.error)).collect();
+        let mut splitter = GameSplitter::new(SAMPLE.as_bytes(), cut);
+        let mut pieces = Vec::new();
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            pieces.extend(read_chunk(&chunk, Limits::default()).into_iter().map(|r| r.game.map(|g| g.moves.plies.len()).map_err(|f| f.error)));
+        }
+        prop_assert_eq!(whole.len(), pieces.len());
+    }
+
+    #[test]
+    fn json_reader_takes_any_string(text in ".{0,300}") {
+        let _ = json::read_json(&text, 0);
+    }
+}
+
+#[test]
+fn hostile_inputs_are_linear() {
+    // Each is 4 MB of one pathological pattern; all must finish quickly (a quadratic scan of
+    // any of them would take minutes). No timing asserted: a hang is the failure.
+    for pattern in [
+        &b"{"[..],
+        b"(",
+        b")",
+        b"[",
+        b"1. ",
+        b"e4 ",
+        b"$1 ",
+        b"\n",
+        b"[a \"",
+        b"{ [\n",
+    ] {
+        let input: Vec<u8> = pattern.iter().copied().cycle().take(4 << 20).collect();
+        read_everything(&input);
+    }
+}
+
+#[test]
+fn oversized_game_is_reported_and_skipped() {
+    let mut text = String::from("[Event \"big\"]\n\n1. e4 {");
+    text.push_str(&"x".repeat(3000));
+    text.push_str("} e5 *\n\n[Event \"next\"]\n\n1. d5 *\n");
+    let limits = Limits {
+        max_game_bytes: 1000,
+        ..Limits::default()
+    };
+    let mut splitter = GameSplitter::with_limits(text.as_bytes(), 512, limits);
+    let mut results = Vec::new();
+    while let Some(chunk) = splitter.next_chunk().unwrap() {
+        results.extend(read_chunk(&chunk, limits));
+    }
+    assert_eq!(results.len(), 2);
+    let failed = results[0].game.as_ref().unwrap_err();
+    assert_eq!(failed.tags.get("Event"), Some("big"));
+    assert!(failed.error.reason.contains("longer than 1000 bytes"));
+    let next = results[1].game.as_ref().unwrap();
+    assert_eq!(next.tags.get("Event"), Some("next"));
+    // Places after the skipped game are still right.
+    let next = replay(next.clone()).unwrap_err();
+    assert_eq!(next.error.offset, results[1].start + 19);
+}

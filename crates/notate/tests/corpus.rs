@@ -1,0 +1,182 @@
+//! Every file of the shared corpus reads; every game converts or is reported; PGN and JSON
+//! written by notate read back to the same game.
+
+use std::path::{Path, PathBuf};
+
+use notate::chess::pgn::{PgnReader, PgnWriter};
+use notate::chess::{json, replay, ChessGame, Line, Played};
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus")
+}
+
+fn pgn_files() -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![corpus()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("shared/corpus is beside the project") {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "pgn") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 60, "corpus incomplete: {}", files.len());
+    files
+}
+
+/// (file, game number, ply, token) of every game notate rejects in the corpus.
+fn read_all(
+    path: &Path,
+) -> (
+    Vec<ChessGame>,
+    Vec<(u64, Option<usize>, Option<String>, String)>,
+) {
+    let mut ok = Vec::new();
+    let mut failed = Vec::new();
+    let file = std::fs::File::open(path).unwrap();
+    for (i, read) in PgnReader::new(file).enumerate() {
+        let read = read.unwrap();
+        match read.game.and_then(replay) {
+            Ok(game) => ok.push(game),
+            Err(f) => failed.push((i as u64 + 1, f.error.ply, f.error.token, f.error.reason)),
+        }
+    }
+    (ok, failed)
+}
+
+#[test]
+fn every_game_converts_or_is_reported_precisely() {
+    let mut rejected = Vec::new();
+    let mut games = 0;
+    for path in pgn_files() {
+        let (ok, failed) = read_all(&path);
+        games += ok.len() + failed.len();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for (game, ply, token, reason) in failed {
+            rejected.push(format!(
+                "{name} {game} {ply:?} {token:?} {}",
+                reason.split(" in ").next().unwrap()
+            ));
+        }
+    }
+    let expected = [
+        r#"antichess-programfox.pgn 1 None None variant "Antichess" is not supported (standard chess and Chess960 are)"#,
+        r#"antichess-programfox.pgn 2 Some(49) Some("fxe8=K") not a move, result or annotation"#,
+        r#"knightvuillaume-jannlee-zh-lichess.pgn 1 Some(17) Some("B@f4") not a move, result or annotation"#,
+        r#"saturs-jannlee-zh-lichess.pgn 1 Some(22) Some("B@b6") not a move, result or annotation"#,
+        r#"black2move.pgn 1 Some(1) Some("0-0-0") illegal move"#,
+        r#"ambiguous.pgn 1 Some(25) Some("Rd1") ambiguous move"#,
+        r#"chessdoctor.pgn 36 Some(57) Some("Be3") illegal move"#,
+        r#"chessdoctor.pgn 38 Some(20) Some("Ne7") ambiguous move"#,
+        r#"chessdoctor.pgn 39 Some(4) Some("Bb4+") illegal move"#,
+        r#"chessdoctor.pgn 43 Some(1) Some("Bd3") illegal move"#,
+        r#"europe_echecs.pgn 20 Some(23) Some("c5") illegal move"#,
+        r#"europe_echecs.pgn 210 Some(70) Some("cxd3") illegal move"#,
+        r#"hayes.pgn 1 Some(52) Some("Kg6") illegal move"#,
+        r#"immortal_games.pgn 1 Some(10) Some("Nd7") ambiguous move"#,
+        r#"immortal_games.pgn 17 Some(30) Some("Rf8") ambiguous move"#,
+        r#"immortal_games.pgn 25 Some(25) Some("Rd1") ambiguous move"#,
+        r#"immortal_games.pgn 34 Some(18) Some("Nd7") ambiguous move"#,
+        r#"perle.pgn 39 Some(26) Some("Qd5") illegal move"#,
+    ];
+    let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    want.sort();
+    rejected.sort();
+    assert_eq!(rejected, want);
+    assert!(games > 12_000, "{games}");
+}
+
+/// Compares two lines move by move, with their annotations.
+fn same_line(a: &Line<Played>, b: &Line<Played>) -> bool {
+    let texts = |c: &[notate::chess::Comment]| c.iter().map(|c| c.text.clone()).collect::<Vec<_>>();
+    texts(&a.comments) == texts(&b.comments)
+        && a.plies.len() == b.plies.len()
+        && a.plies.iter().zip(&b.plies).all(|(x, y)| {
+            x.mv.mv == y.mv.mv
+                && x.nags == y.nags
+                && texts(&x.comments) == texts(&y.comments)
+                && x.variations.len() == y.variations.len()
+                && x.variations
+                    .iter()
+                    .zip(&y.variations)
+                    .all(|(v, w)| same_line(v, w))
+        })
+}
+
+#[test]
+fn pgn_and_json_round_trips_keep_every_game() {
+    let mut checked = 0;
+    for path in pgn_files() {
+        let (games, _) = read_all(&path);
+        let mut pgn = Vec::new();
+        let mut writer = PgnWriter::new();
+        for game in &games {
+            writer.write(game, &mut pgn);
+        }
+        let text = String::from_utf8(pgn).unwrap();
+        // Movetext lines wrap at 80 columns; only a comment (kept exactly) may run longer.
+        let mut in_comment = false;
+        for line in text.lines() {
+            let exempt =
+                in_comment || line.contains('{') || line.contains(';') || line.starts_with('[');
+            for c in line.chars() {
+                match c {
+                    '{' => in_comment = true,
+                    '}' => in_comment = false,
+                    _ => {}
+                }
+            }
+            assert!(
+                exempt || line.chars().count() <= 80,
+                "{}: line over 80 columns: {line}",
+                path.display()
+            );
+        }
+        let (again, failed) = read_all_text(&text);
+        assert!(failed.is_empty(), "{}: {failed:?}", path.display());
+        assert_eq!(games.len(), again.len(), "{}", path.display());
+        for (a, b) in games.iter().zip(&again) {
+            // PGN export puts the Seven Tag Roster first: same tags, maybe in another order.
+            let sorted = |t: &notate::chess::Tags| {
+                let mut v: Vec<(String, String)> =
+                    t.iter().map(|(n, v)| (n.into(), v.into())).collect();
+                v.sort();
+                v
+            };
+            assert_eq!(sorted(&a.tags), sorted(&b.tags), "{}", path.display());
+            assert_eq!(a.outcome(), b.outcome());
+            assert!(
+                same_line(&a.moves, &b.moves),
+                "{}: {:?}",
+                path.display(),
+                a.tags
+            );
+            let mut out = Vec::new();
+            json::write_json(a, &mut out).unwrap();
+            let back = json::read_json(std::str::from_utf8(&out).unwrap().trim_end(), 0).unwrap();
+            assert_eq!(&back, a, "{}: JSON round trip", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 12_000);
+}
+
+fn read_all_text(text: &str) -> (Vec<ChessGame>, Vec<String>) {
+    let mut ok = Vec::new();
+    let mut failed = Vec::new();
+    for read in PgnReader::new(text.as_bytes()) {
+        let read = read.unwrap();
+        if !read.warnings.is_empty() {
+            failed.push(format!("warnings: {:?}", read.warnings));
+        }
+        match read.game.and_then(replay) {
+            Ok(g) => ok.push(g),
+            Err(f) => failed.push(format!("{f:?}")),
+        }
+    }
+    (ok, failed)
+}
