@@ -132,7 +132,13 @@ fn read_inputs(
                         settings.chunk_bytes,
                         settings.limits,
                     );
-                    Box::new(move || s.next_chunk())
+                    let spare = spare.clone();
+                    Box::new(move || {
+                        if let Ok(bytes) = spare.try_recv() {
+                            s.recycle(bytes);
+                        }
+                        s.next_chunk()
+                    })
                 }
                 InputFormat::Json => {
                     let mut s = LineSplitter::new(opened.reader, settings.chunk_bytes);
@@ -180,10 +186,12 @@ fn work(
                 input,
                 format,
                 chunk,
-            } => (
-                seq,
-                Outcome::Done(process(&chunk, input, format, settings, &mut writer)),
-            ),
+            } => {
+                let done = process(&chunk, input, format, settings, &mut writer);
+                // The buffer goes back to the reader for a later chunk.
+                let _ = spare.try_send(chunk.bytes);
+                (seq, Outcome::Done(done))
+            }
         };
         if tx.send((seq, outcome)).is_err() {
             return;

@@ -29,12 +29,10 @@ fn pgn_files() -> Vec<PathBuf> {
 }
 
 /// (file, game number, ply, token) of every game notate rejects in the corpus.
-fn read_all(
-    path: &Path,
-) -> (
-    Vec<ChessGame>,
-    Vec<(u64, Option<usize>, Option<String>, String)>,
-) {
+/// A rejected game: number in its file, ply, token, reason.
+type Rejected = (u64, Option<usize>, Option<String>, String);
+
+fn read_all(path: &Path) -> (Vec<ChessGame>, Vec<Rejected>) {
     let mut ok = Vec::new();
     let mut failed = Vec::new();
     let file = std::fs::File::open(path).unwrap();

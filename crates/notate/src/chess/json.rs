@@ -163,7 +163,6 @@ fn comments_in(comments: Vec<JsonComment>) -> Vec<Comment> {
 fn line_in(
     line: JsonLine,
     mut pos: Chess,
-    mode: shakmaty::CastlingMode,
     path: &str,
     offset: usize,
 ) -> Result<Line<Played>, GameError> {
@@ -207,7 +206,6 @@ fn line_in(
                 line_in(
                     v,
                     pos.clone(),
-                    mode,
                     &format!("{here}.variations[{j}].moves"),
                     offset,
                 )
@@ -245,7 +243,7 @@ pub fn read_json(text: &str, offset: usize) -> Result<ChessGame, GameError> {
         tags,
         ..Game::default()
     };
-    let (start, mode) = probe
+    let (start, _) = probe
         .start_position()
         .map_err(|e| GameError::new(offset, e.to_string()))?;
     let start_fen = Fen::from_position(&start, EnPassantMode::Legal).to_string();
@@ -262,7 +260,7 @@ pub fn read_json(text: &str, offset: usize) -> Result<ChessGame, GameError> {
         comments: json.comments,
         moves: json.moves,
     };
-    let moves = line_in(line, start, mode, "moves", offset)?;
+    let moves = line_in(line, start, "moves", offset)?;
     Ok(Game {
         tags: probe.tags,
         moves,
