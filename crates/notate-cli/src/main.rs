@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use notate::chess::pgn::Limits;
+use notate::chess::pgn::ReadOptions;
 
 use formats::{InputFormat, Job, OutputFormat, PositionOutput};
 use input::InputName;
@@ -93,10 +93,10 @@ struct Common {
     #[arg(long)]
     quiet: bool,
     /// Largest game in bytes; a larger one is reported and skipped
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_game_bytes)]
+    #[arg(long, value_name = "BYTES", default_value_t = ReadOptions::default().max_game_bytes)]
     max_game_bytes: usize,
     /// Longest comment in bytes; a longer one fails its game
-    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_comment_bytes)]
+    #[arg(long, value_name = "BYTES", default_value_t = ReadOptions::default().max_comment_bytes)]
     max_comment_bytes: usize,
 }
 
@@ -108,7 +108,7 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>) -> Settings {
         threads: common
             .threads
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
-        limits: Limits {
+        limits: ReadOptions {
             max_game_bytes: common.max_game_bytes,
             max_comment_bytes: common.max_comment_bytes,
             keep_comments: !matches!(
@@ -117,7 +117,8 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>) -> Settings {
                     | Job::Position { .. }
                     | Job::Convert(OutputFormat::Uci | OutputFormat::Fen | OutputFormat::Epd)
             ),
-            ..Limits::default()
+            validate_only: matches!(job, Job::Check),
+            ..ReadOptions::default()
         },
         chunk_bytes: 256 << 10,
         only_game,

@@ -11,7 +11,7 @@ use std::thread;
 use anyhow::{Context, Result};
 use crossbeam_channel::{bounded, Receiver, Sender};
 use notate::chess::error::Locator;
-use notate::chess::pgn::{self, Chunk, GameSplitter, Limits};
+use notate::chess::pgn::{self, Chunk, GameSplitter, ReadOptions};
 use notate::chess::{json, replay, ChessGame, FailedGame, GameError, Place, Tags};
 use notate::lines::LineSplitter;
 
@@ -26,7 +26,7 @@ pub struct Settings {
     pub job: Job,
     pub strict: bool,
     pub threads: usize,
-    pub limits: Limits,
+    pub limits: ReadOptions,
     pub chunk_bytes: usize,
     /// Only this game of each input (1-based), when set.
     pub only_game: Option<u64>,

@@ -1,6 +1,6 @@
 //! Bad input never panics, costs linear time, and every failure names its place.
 
-use notate::chess::pgn::{read_chunk, GameSplitter, Limits, PgnReader};
+use notate::chess::pgn::{read_chunk, GameSplitter, PgnReader, ReadOptions};
 use notate::chess::{json, replay};
 use proptest::prelude::*;
 
@@ -68,12 +68,12 @@ proptest! {
         // However the stream is cut into chunks, the same games come out.
         let whole: Vec<_> = read_chunk(
             &GameSplitter::new(SAMPLE.as_bytes(), 1 << 30).next_chunk().unwrap().unwrap(),
-            Limits::default(),
+            ReadOptions::default(),
         ).into_iter().map(|r| r.game.map(|g| g.moves.plies.len()).map_err(|f| f.error)).collect();
         let mut splitter = GameSplitter::new(SAMPLE.as_bytes(), cut);
         let mut pieces = Vec::new();
         while let Some(chunk) = splitter.next_chunk().unwrap() {
-            pieces.extend(read_chunk(&chunk, Limits::default()).into_iter().map(|r| r.game.map(|g| g.moves.plies.len()).map_err(|f| f.error)));
+            pieces.extend(read_chunk(&chunk, ReadOptions::default()).into_iter().map(|r| r.game.map(|g| g.moves.plies.len()).map_err(|f| f.error)));
         }
         prop_assert_eq!(whole.len(), pieces.len());
     }
@@ -110,9 +110,9 @@ fn oversized_game_is_reported_and_skipped() {
     let mut text = String::from("[Event \"big\"]\n\n1. e4 {");
     text.push_str(&"x".repeat(3000));
     text.push_str("} e5 *\n\n[Event \"next\"]\n\n1. d5 *\n");
-    let limits = Limits {
+    let limits = ReadOptions {
         max_game_bytes: 1000,
-        ..Limits::default()
+        ..ReadOptions::default()
     };
     let mut splitter = GameSplitter::with_limits(text.as_bytes(), 512, limits);
     let mut results = Vec::new();

@@ -9,7 +9,7 @@ pub mod game;
 pub mod json;
 pub mod pgn;
 mod positions;
-mod replay;
+pub(crate) mod replay;
 pub mod san;
 
 pub use error::{FailedGame, GameError, Place};

@@ -109,3 +109,17 @@ fn replay_line(
         plies,
     })
 }
+
+/// The error for a move that does not resolve in `pos`.
+pub(crate) fn move_error(pos: &Chess, e: SanError, written: &Written, ply: usize) -> GameError {
+    let reason = match e {
+        SanError::Syntax => "not a move".to_string(),
+        other => format!(
+            "{other} in {}",
+            Fen::from_position(pos, EnPassantMode::Legal)
+        ),
+    };
+    GameError::new(written.offset, reason)
+        .with_token(written.san.as_str())
+        .with_ply(ply)
+}

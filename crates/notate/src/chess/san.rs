@@ -152,8 +152,11 @@ fn rank_of(b: u8) -> Option<Rank> {
 /// Splits a trailing `+`, `#` or `++` off a token: (move part, suffix).
 pub fn split_suffix(token: &[u8]) -> (&[u8], &[u8]) {
     let mut end = token.len();
-    while end > 0 && matches!(token[end - 1], b'+' | b'#') && token.len() - end < 2 {
+    if end > 0 && matches!(token[end - 1], b'+' | b'#') {
         end -= 1;
+        if end > 0 && token[end - 1] == b'+' {
+            end -= 1;
+        }
     }
     token.split_at(end)
 }
@@ -284,7 +287,9 @@ impl MoveSpec {
                     file
                 };
                 let mut found = None;
-                for m in pos.san_candidates(role, to) {
+                // By reference: a MoveList is a large array, not worth moving.
+                let candidates = pos.san_candidates(role, to);
+                for &m in &candidates {
                     let Some(from) = m.from() else { continue };
                     if file.is_some_and(|f| f != from.file())
                         || rank.is_some_and(|r| r != from.rank())
@@ -340,8 +345,9 @@ fn resolve_from_square(
         }
     }
     pos.san_candidates(role, to)
-        .into_iter()
+        .iter()
         .find(|m| m.from() == Some(from) && m.promotion() == promotion && !m.is_castle())
+        .copied()
         .map(Some)
         .ok_or(SanError::Illegal)
 }

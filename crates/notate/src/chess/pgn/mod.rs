@@ -7,7 +7,7 @@ mod write;
 use std::io::Read;
 
 pub use parse::{decode_text, GameParser};
-pub use split::{Chunk, GameSplitter, Limits};
+pub use split::{Chunk, GameSplitter, ReadOptions};
 pub use write::{write_pgn, PgnWriter};
 
 use super::error::{FailedGame, GameError, Locator, Place};
@@ -29,14 +29,14 @@ pub struct ReadGame {
 /// Reads the games of a chunk in order, with error places in the whole stream.
 ///
 /// ```
-/// use notate::chess::pgn::{read_chunk, GameSplitter, Limits};
+/// use notate::chess::pgn::{read_chunk, GameSplitter, ReadOptions};
 /// let mut splitter = GameSplitter::new(&b"1. e4 e5 *\n\n[X \"y\"]\n1. Nf9 *"[..], 1 << 16);
 /// let chunk = splitter.next_chunk().unwrap().unwrap();
-/// let games = read_chunk(&chunk, Limits::default());
+/// let games = read_chunk(&chunk, ReadOptions::default());
 /// assert!(games[0].game.is_ok());
 /// assert_eq!(games[1].error_place.unwrap().line, 4);
 /// ```
-pub fn read_chunk(chunk: &Chunk, limits: Limits) -> Vec<ReadGame> {
+pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
     let mut out = Vec::new();
     let mut locator = Locator::new(&chunk.bytes, chunk.first_line);
     for (index, range) in chunk.games.iter().enumerate() {
@@ -96,17 +96,17 @@ pub fn place(chunk: &Chunk, offset: usize) -> Place {
 pub struct PgnReader<R> {
     splitter: GameSplitter<R>,
     pending: std::collections::VecDeque<ReadGame>,
-    limits: Limits,
+    limits: ReadOptions,
 }
 
 impl<R: Read> PgnReader<R> {
     /// A reader with default limits.
     pub fn new(input: R) -> Self {
-        Self::with_limits(input, Limits::default())
+        Self::with_limits(input, ReadOptions::default())
     }
 
     /// A reader with the given limits.
-    pub fn with_limits(input: R, limits: Limits) -> Self {
+    pub fn with_limits(input: R, limits: ReadOptions) -> Self {
         PgnReader {
             splitter: GameSplitter::with_limits(input, 256 << 10, limits),
             pending: Default::default(),

@@ -10,17 +10,19 @@ use std::ops::Range;
 
 use memchr::memchr;
 
-use super::split::Limits;
+use super::split::ReadOptions;
 use crate::chess::error::{FailedGame, GameError};
-use crate::chess::game::{Comment, GameResult, Line, Ply, Written, WrittenGame};
+use shakmaty::Chess;
+
+use crate::chess::game::{play, Comment, GameResult, Line, Ply, Written, WrittenGame};
 use crate::chess::san::{MoveSpec, SanText};
 
 /// Reads the games of one stretch of PGN text (as cut by [`GameSplitter`](super::GameSplitter)).
 ///
 /// ```
-/// use notate::chess::pgn::{GameParser, Limits};
+/// use notate::chess::pgn::{GameParser, ReadOptions};
 /// let text = b"[White \"A\"]\n\n1. e4 {best} e5 (1... c5) 2. Nf3 1-0";
-/// let mut parser = GameParser::new(text, 0..text.len(), Limits::default());
+/// let mut parser = GameParser::new(text, 0..text.len(), ReadOptions::default());
 /// let game = parser.next_game().unwrap().unwrap();
 /// assert_eq!(game.moves.plies.len(), 3);
 /// assert_eq!(game.moves.plies[1].variations.len(), 1);
@@ -30,7 +32,7 @@ pub struct GameParser<'a> {
     src: &'a [u8],
     pos: usize,
     end: usize,
-    limits: Limits,
+    limits: ReadOptions,
     game_start: usize,
     warnings: Vec<GameError>,
 }
@@ -38,9 +40,14 @@ pub struct GameParser<'a> {
 /// Decodes text that should be UTF-8; anything else is read as Latin-1 (byte = code point),
 /// which is what old PGN files written on Windows mostly are. Nothing is dropped.
 pub fn decode_text(bytes: &[u8]) -> String {
+    decode_cow(bytes).into_owned()
+}
+
+/// [`decode_text`] without a copy when the bytes are UTF-8 already.
+fn decode_cow(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_owned(),
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => std::borrow::Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
 }
 
@@ -100,26 +107,18 @@ fn punctuation_nag(word: &[u8]) -> Option<u8> {
     })
 }
 
-fn is_word_end(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t'
-            | b'\n'
-            | b'\r'
-            | b'\x0b'
-            | b'\x0c'
-            | b'{'
-            | b'}'
-            | b'('
-            | b')'
-            | b';'
-            | b'$'
-            | b'!'
-            | b'?'
-            | b'['
-            | b']'
-    )
-}
+/// Bytes that end a word (a move, number, result or glyph), as a table: the word scan is
+/// the innermost loop of reading.
+const WORD_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let ends = b" \t\n\r\x0b\x0c{}();$!?[]";
+    let mut i = 0;
+    while i < ends.len() {
+        table[ends[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// The lines being built: the main line at the bottom, open variations above it.
 struct Builder {
@@ -132,6 +131,17 @@ struct Frame {
     line: Line<Written>,
     base: usize,
     orphan: bool,
+    /// In validate-only reading: the board of this line (moves are played, not kept).
+    board: Option<Board>,
+}
+
+/// A line's position before its last move (where a variation starts) and that move, kept
+/// unplayed until the next move comes: so no position is ever copied for a move.
+#[derive(Clone)]
+struct Board {
+    before_last: Chess,
+    last: Option<Option<shakmaty::Move>>,
+    plies: usize,
 }
 
 impl Builder {
@@ -143,7 +153,75 @@ impl Builder {
     /// The 1-based ply number the next move of the open line would have.
     fn next_ply(&self) -> usize {
         let frame = self.stack.last().expect("main line");
-        frame.base + frame.line.plies.len() + 1
+        let plies = match &frame.board {
+            Some(board) => board.plies,
+            None => frame.line.plies.len(),
+        };
+        frame.base + plies + 1
+    }
+
+    /// Whether the open line has a move yet.
+    fn has_ply(&self) -> bool {
+        let frame = self.stack.last().expect("main line");
+        match &frame.board {
+            Some(board) => board.plies > 0,
+            None => !frame.line.plies.is_empty(),
+        }
+    }
+
+    /// Adds a move (`token`, read as `spec`, at `offset`) to the open line: kept, or
+    /// (validate-only) checked at once without keeping its text.
+    fn push(&mut self, token: &[u8], spec: MoveSpec, offset: usize) -> Result<(), GameError> {
+        let next = self.next_ply();
+        let written = |token: &[u8]| -> Result<Written, GameError> {
+            let san = SanText::from_ascii(token).ok_or_else(|| {
+                GameError::new(offset, "move token too long")
+                    .with_token(decode_text(token))
+                    .with_ply(next)
+            })?;
+            Ok(Written { san, spec, offset })
+        };
+        let frame = self.stack.last_mut().expect("main line");
+        match &mut frame.board {
+            None => {
+                frame.line.plies.push(Ply::new(written(token)?));
+                Ok(())
+            }
+            Some(board) => {
+                if let Some(last) = board.last.take() {
+                    play(&mut board.before_last, last);
+                }
+                let mv = spec
+                    .resolve(&board.before_last)
+                    .map_err(|e| match written(token) {
+                        Ok(w) => crate::chess::replay::move_error(&board.before_last, e, &w, next),
+                        Err(too_long) => too_long,
+                    })?;
+                board.last = Some(mv);
+                board.plies += 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// Opens a variation on the open line's last move.
+    fn open_variation(&mut self, orphan: bool) {
+        let base = self.next_ply().saturating_sub(2);
+        let board = self
+            .stack
+            .last()
+            .and_then(|f| f.board.as_ref())
+            .map(|b| Board {
+                before_last: b.before_last.clone(),
+                last: None,
+                plies: 0,
+            });
+        self.stack.push(Frame {
+            line: Line::default(),
+            base,
+            orphan,
+            board,
+        });
     }
 
     /// Closes the innermost variation and hangs it on its move.
@@ -161,7 +239,7 @@ impl Builder {
 
 impl<'a> GameParser<'a> {
     /// A parser for `src[range]` (offsets in errors and moves are offsets into `src`).
-    pub fn new(src: &'a [u8], range: Range<usize>, limits: Limits) -> Self {
+    pub fn new(src: &'a [u8], range: Range<usize>, limits: ReadOptions) -> Self {
         GameParser {
             src,
             pos: range.start,
@@ -279,7 +357,7 @@ impl<'a> GameParser<'a> {
                             GameError::new(i, "tag value has no closing quote; read up to `]`")
                                 .with_token(decode_text(&line[open..=close])),
                         );
-                        let value = decode_text(&line[i + 1..close]);
+                        let value = decode_cow(&line[i + 1..close]);
                         i = close;
                         value
                     }
@@ -289,13 +367,13 @@ impl<'a> GameParser<'a> {
                 let close = memchr(b']', &line[i..line_end])
                     .map(|n| i + n)
                     .ok_or_else(|| GameError::new(open, "tag is not closed by `]`"))?;
-                let value = decode_text(line[i..close].trim_ascii());
+                let value = decode_cow(line[i..close].trim_ascii());
                 i = close;
                 value
             };
             // At the `]`.
             i += 1;
-            game.tags.push(decode_text(name), value);
+            game.tags.push(decode_cow(name), value);
             while i < line_end && matches!(line[i], b' ' | b'\t' | b'\r') {
                 i += 1;
             }
@@ -316,13 +394,26 @@ impl<'a> GameParser<'a> {
 
     fn read_movetext(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
         let mut line = std::mem::take(&mut game.moves);
-        // Typical movetext spends 8 to 40 bytes per ply: reserve once instead of growing.
-        line.plies.reserve((self.end - self.pos) / 12);
+        let board = if self.limits.validate_only {
+            let (pos, _) = game
+                .start_position()
+                .map_err(|e| GameError::new(self.pos, e.to_string()))?;
+            Some(Board {
+                before_last: pos,
+                last: None,
+                plies: 0,
+            })
+        } else {
+            // Typical movetext spends 8 to 40 bytes per ply: reserve once instead of growing.
+            line.plies.reserve((self.end - self.pos) / 12);
+            None
+        };
         let mut b = Builder {
             stack: vec![Frame {
                 line,
                 base: 0,
                 orphan: false,
+                board,
             }],
         };
         let result = self.read_moves(game, &mut b);
@@ -387,14 +478,16 @@ impl<'a> GameParser<'a> {
                     if !self.limits.keep_comments {
                         continue;
                     }
-                    let line = b.top();
-                    match line.plies.last_mut() {
-                        Some(ply) => ply.comments.push(comment),
-                        None => line.comments.push(comment),
+                    if b.has_ply() {
+                        if let Some(ply) = b.top().plies.last_mut() {
+                            ply.comments.push(comment);
+                        }
+                    } else {
+                        b.top().comments.push(comment);
                     }
                 }
                 b'(' => {
-                    let orphan = b.top().plies.is_empty();
+                    let orphan = !b.has_ply();
                     if orphan {
                         self.warnings.push(
                             GameError::new(start, "variation before any move: skipped")
@@ -410,12 +503,7 @@ impl<'a> GameParser<'a> {
                             ),
                         ));
                     }
-                    let base = b.next_ply().saturating_sub(2);
-                    b.stack.push(Frame {
-                        line: Line::default(),
-                        base,
-                        orphan,
-                    });
+                    b.open_variation(orphan);
                     self.pos += 1;
                 }
                 b')' => {
@@ -481,7 +569,7 @@ impl<'a> GameParser<'a> {
                 _ => {
                     let word_end = self.src[start..self.end]
                         .iter()
-                        .position(|&c| is_word_end(c))
+                        .position(|&c| WORD_END[c as usize])
                         .map_or(self.end, |n| start + n);
                     // A word always has at least one byte: the byte at `start` ends no word
                     // unless it is `[`, `]` or `}` (handled as unreadable below).
@@ -509,12 +597,7 @@ impl<'a> GameParser<'a> {
         // The common case first: a plain move.
         if word[0].is_ascii_alphabetic() {
             if let Ok(spec) = MoveSpec::parse(word) {
-                let san = SanText::from_ascii(word).ok_or_else(|| {
-                    GameError::new(offset, "move token too long")
-                        .with_token(decode_text(word))
-                        .with_ply(b.next_ply())
-                })?;
-                b.top().plies.push(Ply::new(Written { san, spec, offset }));
+                b.push(word, spec, offset)?;
                 return Ok(false);
             }
         }
@@ -539,7 +622,7 @@ impl<'a> GameParser<'a> {
         if word.is_empty() {
             return Ok(false);
         }
-        let has_ply = !b.top().plies.is_empty();
+        let has_ply = b.has_ply();
         if matches!(word, b"e.p." | b"ep" | b"e.p" | b"+" | b"#" | b"++") {
             // An en passant or check mark written apart from its move: part of that move.
             if !has_ply {
@@ -569,16 +652,10 @@ impl<'a> GameParser<'a> {
             return Ok(false);
         };
         let spec = MoveSpec::parse(mv).expect("split_move checked it");
-        let san = SanText::from_ascii(mv).ok_or_else(|| {
-            GameError::new(offset, "move token too long")
-                .with_token(decode_text(word))
-                .with_ply(ply)
-        })?;
-        let mut ply_node = Ply::new(Written { san, spec, offset });
+        b.push(mv, spec, offset)?;
         if let Some(nag) = nag {
-            ply_node.nags.push(nag);
+            self.attach_nag(b, nag, offset, &decode_text(word));
         }
-        b.top().plies.push(ply_node);
         match result {
             Some(result) => self.end_with_result(game, b, result, offset + mv.len()),
             None => Ok(false),
@@ -586,11 +663,12 @@ impl<'a> GameParser<'a> {
     }
 
     fn attach_nag(&mut self, b: &mut Builder, nag: u8, at: usize, token: &str) {
-        match b.top().plies.last_mut() {
-            Some(ply) => ply.nags.push(nag),
-            None => self.warnings.push(
+        if !b.has_ply() {
+            self.warnings.push(
                 GameError::new(at, "skipped: an annotation before any move").with_token(token),
-            ),
+            );
+        } else if let Some(ply) = b.top().plies.last_mut() {
+            ply.nags.push(nag);
         }
     }
 
@@ -627,6 +705,9 @@ impl<'a> GameParser<'a> {
 
 /// A termination marker, also `1/2` (a draw, as some old files write it).
 fn result_marker(word: &[u8]) -> Option<GameResult> {
+    if !matches!(word.first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
+        return None;
+    }
     if word == b"1/2" {
         return Some(GameResult::Draw);
     }
@@ -693,7 +774,7 @@ fn split_move(word: &[u8]) -> Option<(&[u8], Option<u8>, Option<GameResult>)> {
 /// Finds the end of a quoted tag value starting at `from`: the first `"` followed by
 /// optional blanks and `]`, honouring `\"` escapes; failing that, ignoring them (so that
 /// `[Event "Tournament \"]` still reads). Returns the unescaped value and the `]` offset.
-fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(String, usize)> {
+fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(std::borrow::Cow<'_, str>, usize)> {
     for escapes in [true, false] {
         let mut i = from;
         while i < end {
@@ -716,9 +797,9 @@ fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(String, usize)> {
     None
 }
 
-fn unescape(raw: &[u8]) -> String {
+fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, str> {
     if !raw.contains(&b'\\') {
-        return decode_text(raw);
+        return decode_cow(raw);
     }
     let mut out = Vec::with_capacity(raw.len());
     let mut i = 0;
@@ -731,7 +812,7 @@ fn unescape(raw: &[u8]) -> String {
             i += 1;
         }
     }
-    decode_text(&out)
+    std::borrow::Cow::Owned(decode_text(&out))
 }
 
 #[cfg(test)]
@@ -750,7 +831,7 @@ mod tests {
 
     fn warnings(text: &str) -> Vec<String> {
         let bytes = text.as_bytes();
-        let mut parser = GameParser::new(bytes, 0..bytes.len(), Limits::default());
+        let mut parser = GameParser::new(bytes, 0..bytes.len(), ReadOptions::default());
         let _ = parser.next_game();
         parser
             .take_warnings()

@@ -30,9 +30,10 @@ enum State {
     LineComment,
 }
 
-/// The limits that keep a hostile input from using unbounded memory.
+/// How games are read: the limits that keep a hostile input from using unbounded memory,
+/// and what is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct ReadOptions {
     /// The largest game, in bytes (default 16 MiB); a larger one is an error for that game.
     pub max_game_bytes: usize,
     /// The longest comment, in bytes (default 1 MiB).
@@ -44,16 +45,21 @@ pub struct Limits {
     /// Whether comments are kept (default); a job that needs none (`notate check`) reads
     /// faster without them. Comments are still checked for their closing brace and length.
     pub keep_comments: bool,
+    /// Replay while reading and keep no moves (default off): the games come out with their
+    /// tags only, every move (variations too) checked. This is `notate check`, which then
+    /// builds no move tree at all; anything that writes moves reads them and replays after.
+    pub validate_only: bool,
 }
 
-impl Default for Limits {
+impl Default for ReadOptions {
     fn default() -> Self {
-        Limits {
+        ReadOptions {
             max_game_bytes: 16 << 20,
             max_comment_bytes: 1 << 20,
             max_tag_bytes: 64 << 10,
             max_variation_depth: 64,
             keep_comments: true,
+            validate_only: false,
         }
     }
 }
@@ -97,7 +103,7 @@ pub struct GameSplitter<R> {
     first_line: u64,
     first_byte: u64,
     chunk_bytes: usize,
-    limits: Limits,
+    limits: ReadOptions,
     bom_checked: bool,
     skipping: bool,
     /// Games of the current chunk found longer than `max_game_bytes`.
@@ -112,13 +118,13 @@ pub struct GameSplitter<R> {
 }
 
 impl<R: Read> GameSplitter<R> {
-    /// A splitter with default [`Limits`].
+    /// A splitter with default [`ReadOptions`].
     pub fn new(input: R, chunk_bytes: usize) -> Self {
-        Self::with_limits(input, chunk_bytes, Limits::default())
+        Self::with_limits(input, chunk_bytes, ReadOptions::default())
     }
 
     /// A splitter with the given limits.
-    pub fn with_limits(input: R, chunk_bytes: usize, limits: Limits) -> Self {
+    pub fn with_limits(input: R, chunk_bytes: usize, limits: ReadOptions) -> Self {
         GameSplitter {
             input,
             buf: Vec::with_capacity(chunk_bytes + (64 << 10)),
@@ -228,7 +234,8 @@ impl<R: Read> GameSplitter<R> {
 
     fn fill(&mut self) -> io::Result<()> {
         let old = self.buf.len();
-        let want = (64 << 10).max(self.chunk_bytes / 4);
+        // Reads of at least 256 KiB go past the input's BufReader without a copy.
+        let want = (256 << 10).max(self.chunk_bytes / 4);
         self.buf.resize(old + want, 0);
         let n = loop {
             match self.input.read(&mut self.buf[old..]) {
