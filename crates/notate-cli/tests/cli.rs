@@ -58,6 +58,19 @@ fn illegal_moves_name_file_line_column_game_and_ply() {
 }
 
 #[test]
+fn check_goes_on_after_a_bad_game() {
+    let input = "1. e4 e5 2. Ke3 *\n1. d4 d5 *\n\n[White \"Z\"]\n\n1. c4 *\n";
+    let out = notate(&["check"], input);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("<stdin>:1:13: game 1 (? – ?), ply 3 \"Ke3\": illegal move in "),
+        "{err}"
+    );
+    assert!(err.ends_with("checked 2 games, 1 failed\n"), "{err}");
+}
+
+#[test]
 fn strict_stops_at_the_first_error() {
     let input = format!("{TWO_GAMES}\n1. e4 *\n");
     let out = notate(&["convert", "--to", "uci", "--strict"], &input);

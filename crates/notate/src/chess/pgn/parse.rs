@@ -123,6 +123,9 @@ const WORD_END: [bool; 256] = {
 /// The lines being built: the main line at the bottom, open variations above it.
 struct Builder {
     stack: Vec<Frame>,
+    /// Validate-only: the first bad move. Reading goes on to the end of the game (so that a
+    /// game after it in the same stretch is still found) without checking more moves.
+    failed: Option<GameError>,
 }
 
 /// An open line: its plies so far, the ply number before its first move, and whether it is
@@ -187,18 +190,25 @@ impl Builder {
                 frame.line.plies.push(Ply::new(written(token)?));
                 Ok(())
             }
+            Some(_) if self.failed.is_some() => Ok(()),
             Some(board) => {
                 if let Some(last) = board.last.take() {
                     play(&mut board.before_last, last);
                 }
-                let mv = spec
-                    .resolve(&board.before_last)
-                    .map_err(|e| match written(token) {
-                        Ok(w) => crate::chess::replay::move_error(&board.before_last, e, &w, next),
-                        Err(too_long) => too_long,
-                    })?;
-                board.last = Some(mv);
-                board.plies += 1;
+                match spec.resolve(&board.before_last) {
+                    Ok(mv) => {
+                        board.last = Some(mv);
+                        board.plies += 1;
+                    }
+                    Err(e) => {
+                        self.failed = Some(match written(token) {
+                            Ok(w) => {
+                                crate::chess::replay::move_error(&board.before_last, e, &w, next)
+                            }
+                            Err(too_long) => too_long,
+                        });
+                    }
+                }
                 Ok(())
             }
         }
@@ -262,8 +272,15 @@ impl<'a> GameParser<'a> {
         let result = self.read_game(&mut game);
         Some(match result {
             Ok(()) => Ok(game),
+            Err(error) if error.ply.is_some() && self.limits.validate_only => {
+                // A bad move found while validating: the game was read to its end.
+                Err(FailedGame {
+                    tags: game.tags,
+                    error,
+                })
+            }
             Err(error) => {
-                // The rest of the stretch belongs to the failed game.
+                // A syntax error: the rest of the stretch belongs to the failed game.
                 self.pos = self.end;
                 Err(FailedGame {
                     tags: game.tags,
@@ -394,12 +411,14 @@ impl<'a> GameParser<'a> {
 
     fn read_movetext(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
         let mut line = std::mem::take(&mut game.moves);
+        // A game that cannot start (bad FEN, unknown variant) fails here, at its movetext,
+        // however it is read.
+        let (start, _) = game
+            .start_position()
+            .map_err(|e| GameError::new(self.pos, e.to_string()))?;
         let board = if self.limits.validate_only {
-            let (pos, _) = game
-                .start_position()
-                .map_err(|e| GameError::new(self.pos, e.to_string()))?;
             Some(Board {
-                before_last: pos,
+                before_last: start,
                 last: None,
                 plies: 0,
             })
@@ -415,8 +434,12 @@ impl<'a> GameParser<'a> {
                 orphan: false,
                 board,
             }],
+            failed: None,
         };
-        let result = self.read_moves(game, &mut b);
+        let mut result = self.read_moves(game, &mut b);
+        if let (Ok(()), Some(failed)) = (&result, b.failed.take()) {
+            result = Err(failed);
+        }
         if result.is_ok() && b.stack.len() > 1 {
             self.warnings.push(GameError::new(
                 self.pos.saturating_sub(1),
@@ -931,5 +954,44 @@ mod tests {
             .remove(0)
             .unwrap_err();
         assert_eq!(failed.error.offset, 6);
+    }
+}
+
+#[cfg(test)]
+mod validate_tests {
+    use super::*;
+
+    fn validate(text: &str) -> Vec<Result<usize, (Option<usize>, String)>> {
+        let options = ReadOptions {
+            validate_only: true,
+            ..ReadOptions::default()
+        };
+        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        let mut out = Vec::new();
+        while let Some(game) = parser.next_game() {
+            out.push(
+                game.map(|g| g.tags.len())
+                    .map_err(|f| (f.error.ply, f.error.token.unwrap_or_default())),
+            );
+        }
+        out
+    }
+
+    #[test]
+    fn a_bad_move_fails_only_its_game() {
+        assert_eq!(
+            validate("1. e4 e5 2. Ke3 *\n"),
+            [Err((Some(3), "Ke3".into()))]
+        );
+        assert_eq!(
+            validate("1. e4 e5 2. Ke3 *\n\n1. d4 d5 *"),
+            [Err((Some(3), "Ke3".into())), Ok(0)]
+        );
+        // Variations are checked too, from the position before their move.
+        assert_eq!(
+            validate("1. e4 (1. d4 d5 2. Ke3) e5 *"),
+            [Err((Some(3), "Ke3".into()))]
+        );
+        assert_eq!(validate("1. e4 (1. d4 d5 (1... e5)) e5 *"), [Ok(0)]);
     }
 }
