@@ -35,20 +35,19 @@ impl SanText {
 
     /// Like [`SanText::new`] for bytes that must be UTF-8 (checked).
     pub fn from_bytes(bytes: &[u8]) -> Option<SanText> {
-        if bytes.len() > MAX_SAN_LEN || std::str::from_utf8(bytes).is_err() {
-            return None;
-        }
-        let mut out = SanText {
-            len: bytes.len() as u8,
-            bytes: [0; MAX_SAN_LEN],
-        };
-        out.bytes[..bytes.len()].copy_from_slice(bytes);
-        Some(out)
+        std::str::from_utf8(bytes)
+            .ok()
+            .and_then(|_| Self::copy(bytes))
     }
 
     /// Like [`SanText::from_bytes`] for ASCII bytes (checked, faster than UTF-8 validation).
     pub fn from_ascii(bytes: &[u8]) -> Option<SanText> {
-        if bytes.len() > MAX_SAN_LEN || !bytes.is_ascii() {
+        bytes.is_ascii().then(|| Self::copy(bytes)).flatten()
+    }
+
+    /// Copies bytes already known to be UTF-8; `None` when too long.
+    fn copy(bytes: &[u8]) -> Option<SanText> {
+        if bytes.len() > MAX_SAN_LEN {
             return None;
         }
         let mut out = SanText {
