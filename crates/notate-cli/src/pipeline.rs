@@ -216,6 +216,7 @@ pub fn process(
     let mut finish = |game: Result<ChessGame, FailedGame>,
                       start: usize,
                       warnings: Vec<(Place, GameError)>,
+                      known_place: Option<Place>,
                       done: &mut Done| {
         let fate = match game {
             Ok(game) => {
@@ -237,7 +238,8 @@ pub fn process(
                 }
             }
             Err(failed) => Fate::Failed {
-                place: locator.place(failed.error.offset),
+                // The reader has placed its own errors already; replay errors are placed here.
+                place: known_place.unwrap_or_else(|| locator.place(failed.error.offset)),
                 warnings: warnings_of(&failed.tags, warnings),
                 tags: failed.tags,
                 error: failed.error,
@@ -252,6 +254,7 @@ pub fn process(
                     read.game.and_then(replay),
                     read.start,
                     read.warnings,
+                    read.error_place,
                     &mut done,
                 );
             }
@@ -266,7 +269,7 @@ pub fn process(
                     tags: Tags::new(),
                     error,
                 });
-                finish(game, range.start, Vec::new(), &mut done);
+                finish(game, range.start, Vec::new(), None, &mut done);
             }
         }
     }

@@ -372,7 +372,7 @@ pub type ChessGame = Game<Played>;
 /// The castling mode of a game: Chess960 when its `Variant` tag says so or its FEN needs it.
 fn castling_mode(tags: &Tags, fen: Option<&Fen>) -> CastlingMode {
     let variant = tags.get("Variant").unwrap_or("").to_ascii_lowercase();
-    if variant.contains("960") || variant.contains("fischer") || variant.contains("chess 960") {
+    if variant.contains("960") || variant.contains("fischer") {
         return CastlingMode::Chess960;
     }
     match fen {

@@ -78,11 +78,6 @@ pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
     out
 }
 
-/// The place of a chunk offset in the whole stream.
-pub fn place(chunk: &Chunk, offset: usize) -> Place {
-    Place::locate(&chunk.bytes, offset, chunk.first_line)
-}
-
 /// Reads every game of a stream, one at a time, in order (single-threaded; the `notate`
 /// command does the same on all cores).
 ///
