@@ -2,7 +2,10 @@
 
 use clap::ValueEnum;
 use notate::chess::{
-    json, pgn::PgnWriter, play, write_positions, write_uci, ChessGame, PositionFormat,
+    egd::{EgdOptions, EgdWriter},
+    json,
+    pgn::PgnWriter,
+    play, write_positions, write_uci, ChessGame, GameError, PositionFormat,
 };
 use notate::shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
 
@@ -13,6 +16,8 @@ pub enum InputFormat {
     Pgn,
     /// notate's lossless game JSON, one game per line
     Json,
+    /// EGD (Extended Game Description), one game per line
+    Egd,
 }
 
 /// Formats notate writes.
@@ -28,6 +33,8 @@ pub enum OutputFormat {
     Epd,
     /// notate's lossless game JSON, one game per line
     Json,
+    /// EGD (Extended Game Description): every half-move with FENs, LRAN, piece codes
+    Egd,
 }
 
 /// Position notations for `notate position`.
@@ -57,15 +64,38 @@ pub enum Job {
 #[derive(Default)]
 pub struct GameWriter {
     pgn: PgnWriter,
+    egd: EgdWriter,
     text: String,
 }
 
 impl GameWriter {
-    /// Writes one game; an `Err` is a message for a game that this output cannot hold.
-    pub fn write(&mut self, job: Job, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), String> {
+    /// A writer; `egd` says how EGD is written.
+    pub fn new(egd: EgdOptions) -> GameWriter {
+        GameWriter {
+            egd: EgdWriter::new(egd),
+            ..GameWriter::default()
+        }
+    }
+
+    /// Writes one game; an `Err` is a game that this output cannot hold (an error without a
+    /// ply is placed at the game's start).
+    pub fn write(
+        &mut self,
+        job: Job,
+        game: &ChessGame,
+        out: &mut Vec<u8>,
+    ) -> Result<(), GameError> {
+        if let Job::Convert(OutputFormat::Egd) = job {
+            return self.egd.write(game, out);
+        }
+        self.write_text(job, game, out)
+            .map_err(|reason| GameError::new(0, reason))
+    }
+
+    fn write_text(&mut self, job: Job, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), String> {
         self.text.clear();
         match job {
-            Job::Check => {}
+            Job::Check | Job::Convert(OutputFormat::Egd) => {}
             Job::Convert(OutputFormat::Pgn) => self.pgn.write(game, out),
             Job::Convert(OutputFormat::Json) => {
                 json::write_json(game, out).map_err(|e| e.to_string())?

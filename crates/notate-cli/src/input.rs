@@ -107,6 +107,9 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
     if stem.ends_with(".pgn") {
         return Ok(InputFormat::Pgn);
     }
+    if stem.ends_with(".egd") || stem.ends_with(".egd.jsonl") {
+        return Ok(InputFormat::Egd);
+    }
     let head = reader.fill_buf().context("cannot read input")?;
     let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
@@ -114,8 +117,11 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
         if trimmed.starts_with("{\"tags\"") {
             return Ok(InputFormat::Json);
         }
+        if trimmed.starts_with("{\"game_tags\"") {
+            return Ok(InputFormat::Egd);
+        }
         bail!(
-            "cannot tell the format of {}: JSON, but not notate's game JSON; say it with --from",
+            "cannot tell the format of {}: JSON, but neither notate's game JSON nor EGD; say it with --from",
             path.map_or("<stdin>".into(), |p| p.display().to_string())
         );
     }
@@ -129,7 +135,7 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
         return Ok(InputFormat::Pgn);
     }
     bail!(
-        "cannot tell the format of {}; say it with --from (pgn or json)",
+        "cannot tell the format of {}; say it with --from (pgn, json or egd)",
         path.map_or("<stdin>".into(), |p| p.display().to_string())
     )
 }

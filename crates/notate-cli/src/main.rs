@@ -10,7 +10,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use notate::chess::egd::EgdOptions;
 use notate::chess::pgn::ReadOptions;
 
 use formats::{InputFormat, Job, OutputFormat, PositionOutput};
@@ -23,6 +24,8 @@ Examples:
   notate convert games.pgn --to json -o games.jsonl
   notate convert lichess_db_standard_rated_2016-05.pgn.zst --to uci
   notate convert games.jsonl --from json --to pgn
+  notate convert games.pgn --to egd --egd-extended -o games.egd.jsonl
+  notate convert games.egd.jsonl --to pgn
   cat games.pgn | notate check
   notate position game.pgn --ply 20 --to fen
   notate position game.pgn --ply end";
@@ -39,7 +42,7 @@ struct Cli {
 enum Command {
     /// Convert games from one format to another
     #[command(
-        after_help = "Examples:\n  notate convert games.pgn --to json -o games.jsonl\n  notate convert games.pgn.zst --to uci\n  notate convert games.jsonl --to pgn"
+        after_help = "Examples:\n  notate convert games.pgn --to json -o games.jsonl\n  notate convert games.pgn.zst --to uci\n  notate convert games.pgn --to egd --egd-extended\n  notate convert games.jsonl --to pgn"
     )]
     Convert {
         #[command(flatten)]
@@ -50,6 +53,12 @@ enum Command {
         /// Write here instead of stdout
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// EGD: add draw-rule features and each move's NAGs, glyphs, comment, clock and eval
+        #[arg(long)]
+        egd_extended: bool,
+        /// EGD: indent the JSON (one key per line) instead of one game per line
+        #[arg(long)]
+        pretty: bool,
     },
     /// Read and replay every game; report each error
     #[command(after_help = "Examples:\n  notate check games.pgn\n  notate check --strict *.pgn")]
@@ -100,7 +109,7 @@ struct Common {
     max_comment_bytes: usize,
 }
 
-fn settings(common: &Common, job: Job, only_game: Option<u64>) -> Settings {
+fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) -> Settings {
     Settings {
         from: common.from,
         job,
@@ -111,17 +120,18 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>) -> Settings {
         limits: ReadOptions {
             max_game_bytes: common.max_game_bytes,
             max_comment_bytes: common.max_comment_bytes,
-            keep_comments: !matches!(
-                job,
-                Job::Check
-                    | Job::Position { .. }
-                    | Job::Convert(OutputFormat::Uci | OutputFormat::Fen | OutputFormat::Epd)
-            ),
+            keep_comments: match job {
+                Job::Check | Job::Position { .. } => false,
+                Job::Convert(OutputFormat::Uci | OutputFormat::Fen | OutputFormat::Epd) => false,
+                Job::Convert(OutputFormat::Egd) => egd.extended,
+                Job::Convert(OutputFormat::Pgn | OutputFormat::Json) => true,
+            },
             validate_only: matches!(job, Job::Check),
             ..ReadOptions::default()
         },
         chunk_bytes: 256 << 10,
         only_game,
+        egd,
     }
 }
 
@@ -146,8 +156,26 @@ fn usage(message: &str) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let mut egd = EgdOptions::default();
     let (common, job, output, verb, only_game) = match &cli.command {
-        Command::Convert { common, to, output } => {
+        Command::Convert {
+            common,
+            to,
+            output,
+            egd_extended,
+            pretty,
+        } => {
+            if (*egd_extended || *pretty) && *to != OutputFormat::Egd {
+                return usage(&format!(
+                    "--egd-extended and --pretty are options of --to egd, not --to {}",
+                    to.to_possible_value()
+                        .map_or("?".into(), |v| v.get_name().to_string())
+                ));
+            }
+            egd = EgdOptions {
+                extended: *egd_extended,
+                pretty: *pretty,
+            };
             (common, Job::Convert(*to), output.clone(), "converted", None)
         }
         Command::Check { common } => (common, Job::Check, None, "checked", None),
@@ -182,7 +210,7 @@ fn main() -> ExitCode {
             }
         }
     }
-    let settings = settings(common, job, only_game);
+    let settings = settings(common, job, only_game, egd);
     let mut out: Box<dyn Write> = match &output {
         Some(path) => match File::create(path) {
             Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),

@@ -10,6 +10,7 @@ use std::thread;
 
 use anyhow::{Context, Result};
 use crossbeam_channel::{bounded, Receiver, Sender};
+use notate::chess::egd::{self, EgdOptions};
 use notate::chess::error::Locator;
 use notate::chess::pgn::{self, Chunk, GameSplitter, ReadOptions};
 use notate::chess::{json, replay, ChessGame, FailedGame, GameError, Place, Tags};
@@ -30,6 +31,8 @@ pub struct Settings {
     pub chunk_bytes: usize,
     /// Only this game of each input (1-based), when set.
     pub only_game: Option<u64>,
+    /// How EGD is written.
+    pub egd: EgdOptions,
 }
 
 /// One game's fate inside a chunk.
@@ -140,7 +143,7 @@ fn read_inputs(
                         s.next_chunk()
                     })
                 }
-                InputFormat::Json => {
+                InputFormat::Json | InputFormat::Egd => {
                     let mut s = LineSplitter::new(opened.reader, settings.chunk_bytes);
                     Box::new(move || s.next_chunk())
                 }
@@ -177,7 +180,7 @@ fn work(
     spare: Sender<Vec<u8>>,
     settings: &Settings,
 ) {
-    let mut writer = GameWriter::default();
+    let mut writer = GameWriter::new(settings.egd);
     for item in rx {
         let (seq, outcome) = match item {
             Work::InputError { seq, message } => (seq, Outcome::InputError(message)),
@@ -226,13 +229,17 @@ pub fn process(
                         out_end: done.output.len(),
                         warnings: warnings_of(&game.tags, warnings),
                     },
-                    Err(reason) => {
+                    Err(mut error) => {
+                        // No partial record: the game's output goes.
                         done.output.truncate(mark);
+                        if error.ply.is_none() {
+                            error.offset = start;
+                        }
                         Fate::Failed {
-                            place: locator.place(start),
+                            place: locator.place(error.offset),
                             warnings: warnings_of(&game.tags, warnings),
                             tags: game.tags,
-                            error: GameError::new(start, reason),
+                            error,
                         }
                     }
                 }
@@ -259,10 +266,14 @@ pub fn process(
                 );
             }
         }
-        InputFormat::Json => {
+        InputFormat::Json | InputFormat::Egd => {
+            let read = match format {
+                InputFormat::Egd => egd::read_egd,
+                _ => json::read_json,
+            };
             for range in &chunk.games {
                 let game = match std::str::from_utf8(&chunk.bytes[range.clone()]) {
-                    Ok(text) => json::read_json(text, range.start),
+                    Ok(text) => read(text, range.start),
                     Err(e) => Err(GameError::new(range.start + e.valid_up_to(), "not UTF-8")),
                 };
                 let game = game.map_err(|error| FailedGame {

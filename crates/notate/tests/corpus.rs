@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use notate::chess::egd::{self, EgdOptions, EgdWriter};
 use notate::chess::pgn::{PgnReader, PgnWriter};
 use notate::chess::{json, replay, ChessGame, Line, Played};
 
@@ -213,4 +214,60 @@ fn validate_only_reading_agrees_with_read_then_replay() {
             path.display()
         );
     }
+}
+
+/// PGN → EGD → PGN over the whole corpus keeps the tags (EGD adds `Result` when the game
+/// had no such tag) and the main line's moves. Games with a null move cannot be EGD: they
+/// are refused, and counted.
+#[test]
+fn egd_round_trip_keeps_tags_and_moves() {
+    let (mut checked, mut null_games) = (0, 0);
+    let mut writer = EgdWriter::new(EgdOptions::default());
+    for path in pgn_files() {
+        let (games, _) = read_all(&path);
+        for game in &games {
+            let mut egd_line = Vec::new();
+            if let Err(e) = writer.write(game, &mut egd_line) {
+                assert!(e.reason.contains("null move"), "{}: {e:?}", path.display());
+                assert!(egd_line.is_empty(), "no partial line");
+                null_games += 1;
+                continue;
+            }
+            let text = std::str::from_utf8(&egd_line).unwrap().trim_end();
+            let back = egd::read_egd(text, 0)
+                .unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", path.display()));
+            let mut pgn = Vec::new();
+            PgnWriter::new().write(&back, &mut pgn);
+            let (again, failed) = read_all_text(std::str::from_utf8(&pgn).unwrap());
+            assert!(failed.is_empty(), "{}: {failed:?}", path.display());
+            let again = &again[0];
+            let mut want: Vec<(String, String)> = game
+                .tags
+                .iter()
+                .map(|(n, v)| (n.into(), v.into()))
+                .collect();
+            if game.tags.get("Result").is_none() {
+                want.push(("Result".into(), game.outcome().to_string()));
+            }
+            let mut have: Vec<(String, String)> = again
+                .tags
+                .iter()
+                .map(|(n, v)| (n.into(), v.into()))
+                .collect();
+            want.sort();
+            have.sort();
+            assert_eq!(have, want, "{}", path.display());
+            let moves = |g: &ChessGame| g.moves.plies.iter().map(|p| p.mv.mv).collect::<Vec<_>>();
+            assert_eq!(
+                moves(again),
+                moves(game),
+                "{}: {:?}",
+                path.display(),
+                game.tags
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 12_000, "{checked}");
+    assert!(null_games < 20, "{null_games}");
 }

@@ -4,6 +4,7 @@
 //! [`ChessGame`] → a writer ([`pgn::PgnWriter`], [`write_uci`], [`write_positions`],
 //! [`json`]).
 
+pub mod egd;
 pub mod error;
 pub mod game;
 pub mod json;

@@ -35,6 +35,10 @@ pub struct GameParser<'a> {
     limits: ReadOptions,
     game_start: usize,
     warnings: Vec<GameError>,
+    /// Where the first comment of the current game that holds a `{` starts.
+    brace_in_comment: Option<usize>,
+    /// Whether comments are read with nested braces (the second try at such a game).
+    nested_comments: bool,
 }
 
 /// Decodes text that should be UTF-8; anything else is read as Latin-1 (byte = code point),
@@ -257,6 +261,8 @@ impl<'a> GameParser<'a> {
             limits,
             game_start: range.start,
             warnings: Vec::new(),
+            brace_in_comment: None,
+            nested_comments: false,
         }
     }
 
@@ -268,8 +274,35 @@ impl<'a> GameParser<'a> {
         }
         self.game_start = self.pos;
         self.warnings.clear();
+        self.brace_in_comment = None;
+        self.nested_comments = false;
         let mut game = WrittenGame::default();
-        let result = self.read_game(&mut game);
+        let mut result = self.read_game(&mut game);
+        if let (Some(at), true) = (
+            self.brace_in_comment,
+            result.is_err() || !self.warnings.is_empty(),
+        ) {
+            // Some programs write comments with `{…}` inside (`{ see (1. c5 {English}) }`),
+            // which the standard reads as a comment that ends early and garbage after it.
+            // When that reading stumbles, the game is read again with nested braces, and the
+            // second reading is taken only if it is clean.
+            let (first_pos, first_warnings) = (self.pos, std::mem::take(&mut self.warnings));
+            self.pos = self.game_start;
+            self.nested_comments = true;
+            let mut second = WrittenGame::default();
+            let retry = self.read_game(&mut second);
+            if retry.is_ok() && self.warnings.is_empty() {
+                self.warnings.push(GameError::new(
+                    at,
+                    "a comment holds `{…}`: read with nested braces",
+                ));
+                game = second;
+                result = retry;
+            } else {
+                self.pos = first_pos;
+                self.warnings = first_warnings;
+            }
+        }
         Some(match result {
             Ok(()) => Ok(game),
             Err(error) if error.ply.is_some() && self.limits.validate_only => {
@@ -456,11 +489,18 @@ impl<'a> GameParser<'a> {
     fn read_comment(&mut self) -> Result<Comment, GameError> {
         let start = self.pos;
         let text = if self.src[start] == b'{' {
-            let close = memchr(b'}', &self.src[start + 1..self.end])
-                .map(|n| start + 1 + n)
-                .ok_or_else(|| GameError::new(start, "comment is not closed by `}`"))?;
+            let close = if self.nested_comments {
+                self.nested_comment_end(start)
+            } else {
+                memchr(b'}', &self.src[start + 1..self.end]).map(|n| start + 1 + n)
+            }
+            .ok_or_else(|| GameError::new(start, "comment is not closed by `}`"))?;
             self.pos = close + 1;
-            &self.src[start + 1..close]
+            let text = &self.src[start + 1..close];
+            if self.brace_in_comment.is_none() && memchr(b'{', text).is_some() {
+                self.brace_in_comment = Some(start);
+            }
+            text
         } else {
             // `;` to the end of the line.
             let close =
@@ -482,6 +522,24 @@ impl<'a> GameParser<'a> {
             return Ok(Comment::default());
         }
         Ok(Comment::new(decode_text(text)))
+    }
+
+    /// The `}` that closes the `{` at `start`, counting the pairs inside.
+    fn nested_comment_end(&self, start: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (i, &b) in self.src[start..self.end].iter().enumerate() {
+            match b {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(start + i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     fn read_moves(&mut self, game: &mut WrittenGame, b: &mut Builder) -> Result<(), GameError> {
@@ -908,6 +966,16 @@ mod tests {
         let failed = read_pgn_games("1. e4 Nf9 2. d4 *").remove(0).unwrap_err();
         assert_eq!(failed.error.token.as_deref(), Some("Nf9"));
         assert_eq!(failed.error.ply, Some(2));
+    }
+
+    #[test]
+    fn comments_with_nested_braces_are_read_again() {
+        let text = "1. e4 c5 { Also (1. c5 { English } ) and (1.d4 (1..d5 c3)) } 2. e5 *";
+        assert_eq!(sans(text), ["e4", "c5", "e5"]);
+        assert_eq!(warnings(text), ["9 None"], "the second reading is reported");
+        // A brace in a well-formed game changes nothing.
+        assert_eq!(sans("1. e4 { a { b } 2. e5 { c } *"), ["e4", "e5"]);
+        assert!(warnings("1. e4 { a { b } 2. e5 { c } *").is_empty());
     }
 
     #[test]

@@ -1,0 +1,771 @@
+//! EGD (Extended Game Description): one denormalized JSON object per game, every half-move
+//! with the position before it, the move described every way a query could want, and the
+//! position after it. Compatible with the Ruby gem `egd`, without its bugs.
+//!
+//! ```text
+//! {"game_tags":{"Result":"*"},
+//!  "moves":{"1w":{"start_position":{"fen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","features":{}},
+//!                 "move":{"player":"w","san":"e4","lran":"e2-e4","from_square":"e2",
+//!                         "to_square":"e4","piece":"p","move_type":"move"},
+//!                 "end_position":{"fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1","features":{}}}}}
+//! ```
+//!
+//! The writer is hand-written rather than built on serde: EGD is ten to thirty times larger
+//! than its PGN, so each FEN is computed once (a move's end position is the next move's
+//! start position) and every byte goes straight into the output buffer.
+
+use shakmaty::{
+    fen::Fen, san::San, zobrist::Zobrist128, Bitboard, CastlingMode, CastlingSide, Chess, Color,
+    EnPassantMode, Move, Position, Role, Square,
+};
+
+use super::error::GameError;
+use super::game::{play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, Tags};
+use super::san::{MoveSpec, SanText};
+
+/// What the EGD writer adds to the reference format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EgdOptions {
+    /// Draw-rule features in both positions and annotations in each move (`--egd-extended`).
+    pub extended: bool,
+    /// Indented output, one key per line (`--pretty`).
+    pub pretty: bool,
+}
+
+/// Writes replayed games as EGD, reusing its buffers from game to game.
+///
+/// ```
+/// use notate::chess::{egd::{EgdOptions, EgdWriter}, read_pgn_str};
+/// let game = read_pgn_str("1. e4 e5 *").unwrap().remove(0);
+/// let mut out = Vec::new();
+/// EgdWriter::new(EgdOptions::default()).write(&game, &mut out).unwrap();
+/// let line = String::from_utf8(out).unwrap();
+/// assert!(line.starts_with(r#"{"game_tags":{"Result":"*"},"moves":{"1w":{"start_position""#));
+/// assert!(line.contains(r#""lran":"e7-e5","from_square":"e7","to_square":"e5","piece":"p""#));
+/// assert!(line.ends_with("}}}}\n"));
+/// ```
+#[derive(Debug, Default)]
+pub struct EgdWriter {
+    options: EgdOptions,
+    /// The FEN of the position before the current move, then after it.
+    fen_before: Vec<u8>,
+    fen_after: Vec<u8>,
+    /// The features object of the position before the current move, then after it.
+    features_before: Vec<u8>,
+    features_after: Vec<u8>,
+    /// Hashes of every position of the game so far, for the repetition count.
+    history: Vec<u128>,
+    scratch: String,
+}
+
+impl EgdWriter {
+    /// A writer with these options.
+    pub fn new(options: EgdOptions) -> EgdWriter {
+        EgdWriter {
+            options,
+            ..EgdWriter::default()
+        }
+    }
+
+    /// Appends one game as EGD (a line, or indented text with `pretty`), newline-terminated.
+    /// On an error nothing is appended: a null move (EGD has none) or an unusable start
+    /// position.
+    pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+        let mark = out.len();
+        let result = self.write_compact(game, out);
+        if result.is_err() {
+            out.truncate(mark);
+            return result;
+        }
+        if self.options.pretty {
+            let value: serde_json::Value =
+                serde_json::from_slice(&out[mark..]).expect("the EGD writer writes valid JSON");
+            out.truncate(mark);
+            serde_json::to_writer_pretty(&mut *out, &value).expect("writing JSON to memory");
+        }
+        out.push(b'\n');
+        Ok(())
+    }
+
+    fn write_compact(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+        let (mut pos, mode) = game
+            .start_position()
+            .map_err(|e| GameError::new(0, e.to_string()))?;
+        if let Some((i, ply)) =
+            (game.moves.plies.iter().enumerate()).find(|(_, p)| p.mv.mv.is_none())
+        {
+            return Err(
+                GameError::new(ply.mv.offset, "a null move: EGD has no way to write one")
+                    .with_ply(i + 1)
+                    .with_token(ply.mv.san.as_str()),
+            );
+        }
+        let extended = self.options.extended;
+
+        out.extend_from_slice(b"{\"game_tags\":{\"Result\":");
+        let result = match game.tags.get("Result") {
+            Some(value) => value,
+            None => game.result.unwrap_or(GameResult::Unknown).as_str(),
+        };
+        write_str(out, result);
+        for (name, value) in game.tags.iter().filter(|(name, _)| *name != "Result") {
+            out.push(b',');
+            write_str(out, name);
+            out.push(b':');
+            write_str(out, value);
+        }
+        out.extend_from_slice(b"},\"moves\":{");
+
+        self.fen_before.clear();
+        write_fen(&pos, mode, &mut self.fen_before);
+        self.features_before.clear();
+        self.history.clear();
+        if extended {
+            self.history.push(hash(&pos));
+            let check = pos.is_check();
+            self.write_features(&pos, check, check && pos.is_checkmate());
+            std::mem::swap(&mut self.features_before, &mut self.features_after);
+        }
+        for (i, ply) in game.moves.plies.iter().enumerate() {
+            let mv = ply.mv.mv.expect("null moves were refused above");
+            let before_turn = pos.turn();
+            if i > 0 {
+                out.push(b',');
+            }
+            out.push(b'"');
+            write_u32(out, pos.fullmoves().get());
+            out.extend_from_slice(if before_turn == Color::White {
+                b"w\":{\"start_position\":{\"fen\":\""
+            } else {
+                b"b\":{\"start_position\":{\"fen\":\""
+            });
+            out.extend_from_slice(&self.fen_before);
+            out.extend_from_slice(b"\",\"features\":{");
+            out.extend_from_slice(&self.features_before);
+            out.extend_from_slice(b"}},\"move\":{\"player\":");
+            out.extend_from_slice(if before_turn == Color::White {
+                b"\"w\""
+            } else {
+                b"\"b\""
+            });
+            let written = ply.mv.san.as_bytes();
+            let keep_written = is_standard_san(written);
+            if !keep_written {
+                self.scratch.clear();
+                use std::fmt::Write as _;
+                let _ = write!(self.scratch, "{}", San::from_move(&pos, mv));
+            }
+            play(&mut pos, Some(mv));
+            let check = pos.is_check();
+            let checkmate = check && pos.is_checkmate();
+            out.extend_from_slice(b",\"san\":\"");
+            if keep_written {
+                out.extend_from_slice(written);
+            } else {
+                // A spelling that is not SAN (`0-0`, `e2-e4`, `e8Q`) is written as SAN, with
+                // the check mark the position calls for.
+                out.extend_from_slice(self.scratch.as_bytes());
+                if checkmate {
+                    out.push(b'#');
+                } else if check {
+                    out.push(b'+');
+                }
+            }
+            write_move_fields(mv, out);
+            if extended {
+                write_annotations(ply, out);
+            }
+            self.fen_after.clear();
+            write_fen(&pos, mode, &mut self.fen_after);
+            out.extend_from_slice(b"},\"end_position\":{\"fen\":\"");
+            out.extend_from_slice(&self.fen_after);
+            out.extend_from_slice(b"\",\"features\":{");
+            if extended {
+                self.history.push(hash(&pos));
+                self.write_features(&pos, check, checkmate);
+                out.extend_from_slice(&self.features_after);
+                std::mem::swap(&mut self.features_before, &mut self.features_after);
+            } else if checkmate {
+                out.extend_from_slice(b"\"check\":true,\"checkmate\":true");
+            } else if check {
+                out.extend_from_slice(b"\"check\":true");
+            }
+            out.extend_from_slice(b"}}}");
+            std::mem::swap(&mut self.fen_before, &mut self.fen_after);
+        }
+        out.extend_from_slice(b"}}");
+        Ok(())
+    }
+
+    /// The extended features of `pos` (the last entry of `history`) into `features_after`.
+    fn write_features(&mut self, pos: &Chess, check: bool, checkmate: bool) {
+        let f = &mut self.features_after;
+        f.clear();
+        if checkmate {
+            f.extend_from_slice(b"\"check\":true,\"checkmate\":true,");
+        } else if check {
+            f.extend_from_slice(b"\"check\":true,");
+        }
+        let halfmoves = pos.halfmoves();
+        // A repetition needs the same side to move, so only every other position since the
+        // last capture or pawn move can be one.
+        let last = self.history.len() - 1;
+        let window = (halfmoves as usize).min(last);
+        let current = self.history[last];
+        let repetition = 1
+            + (2..=window)
+                .step_by(2)
+                .filter(|&back| self.history[last - back] == current)
+                .count();
+        f.extend_from_slice(b"\"halfmove_clock\":");
+        write_u32(f, halfmoves);
+        f.extend_from_slice(b",\"repetition\":");
+        write_u32(f, repetition as u32);
+        let flags = [
+            ("threefold_repetition_claimable", repetition >= 3),
+            ("fifty_move_draw_claimable", halfmoves >= 100 && !checkmate),
+            ("seventy_five_move_draw", halfmoves >= 150 && !checkmate),
+            ("fivefold_repetition", repetition >= 5),
+            ("insufficient_material", pos.is_insufficient_material()),
+            ("stalemate", !check && pos.is_stalemate()),
+        ];
+        for (name, value) in flags {
+            f.extend_from_slice(b",\"");
+            f.extend_from_slice(name.as_bytes());
+            f.extend_from_slice(if value { b"\":true" } else { b"\":false" });
+        }
+    }
+}
+
+/// The repetition identity of a position (FIDE's: pieces, side to move, castling rights and
+/// an en passant capture that is really possible).
+fn hash(pos: &Chess) -> u128 {
+    pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
+}
+
+/// `lran`, squares, piece codes and move type, after `"san":"…`.
+fn write_move_fields(mv: Move, out: &mut Vec<u8>) {
+    let (from, to, kind) = match mv {
+        Move::Castle { king, rook } => {
+            let side = if rook > king {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            let to = Square::from_coords(side.king_to_file(), king.rank());
+            out.extend_from_slice(if side == CastlingSide::KingSide {
+                b"\",\"lran\":\"O-O\""
+            } else {
+                b"\",\"lran\":\"O-O-O\""
+            });
+            write_squares(out, king, to);
+            out.extend_from_slice(if side == CastlingSide::KingSide {
+                b",\"piece\":\"K\",\"move_type\":\"short_castle\""
+            } else {
+                b",\"piece\":\"K\",\"move_type\":\"long_castle\""
+            });
+            return;
+        }
+        Move::EnPassant { from, to } => {
+            out.extend_from_slice(b"\",\"lran\":\"");
+            write_square(out, from);
+            out.push(b'x');
+            write_square(out, to);
+            out.push(b'"');
+            write_squares(out, from, to);
+            out.extend_from_slice(
+                b",\"piece\":\"p\",\"move_type\":\"ep_capture\",\"captured_piece\":\"p\"",
+            );
+            return;
+        }
+        Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } => (from, to, (role, capture, promotion)),
+        Move::Put { .. } => unreachable!("standard chess has no drops"),
+    };
+    let (role, capture, promotion) = kind;
+    out.extend_from_slice(b"\",\"lran\":\"");
+    if role != Role::Pawn {
+        out.push(role.upper_char() as u8);
+    }
+    write_square(out, from);
+    match capture {
+        Some(victim) => {
+            out.push(b'x');
+            if victim != Role::Pawn {
+                out.push(victim.upper_char() as u8);
+            }
+        }
+        None => out.push(b'-'),
+    }
+    write_square(out, to);
+    if let Some(p) = promotion {
+        out.push(b'=');
+        out.push(p.upper_char() as u8);
+    }
+    out.push(b'"');
+    write_squares(out, from, to);
+    out.extend_from_slice(b",\"piece\":\"");
+    write_piece_code(out, role, to);
+    out.extend_from_slice(match (capture.is_some(), promotion.is_some()) {
+        (false, false) => b"\",\"move_type\":\"move\"".as_slice(),
+        (true, false) => b"\",\"move_type\":\"capture\"",
+        (false, true) => b"\",\"move_type\":\"promotion\"",
+        (true, true) => b"\",\"move_type\":\"promotion_capture\"",
+    });
+    if let Some(victim) = capture {
+        out.extend_from_slice(b",\"captured_piece\":\"");
+        write_piece_code(out, victim, to);
+        out.push(b'"');
+    }
+    if let Some(p) = promotion {
+        out.extend_from_slice(b",\"promotion\":\"");
+        write_piece_code(out, p, to);
+        out.push(b'"');
+    }
+}
+
+/// `,"from_square":"e2","to_square":"e4"`
+fn write_squares(out: &mut Vec<u8>, from: Square, to: Square) {
+    out.extend_from_slice(b",\"from_square\":\"");
+    write_square(out, from);
+    out.extend_from_slice(b"\",\"to_square\":\"");
+    write_square(out, to);
+    out.push(b'"');
+}
+
+fn write_square(out: &mut Vec<u8>, sq: Square) {
+    out.push(sq.file().char() as u8);
+    out.push(sq.rank().char() as u8);
+}
+
+/// EGD's piece codes: `p N Bl Bd R Q K`, a bishop named by the colour of its square.
+fn write_piece_code(out: &mut Vec<u8>, role: Role, square: Square) {
+    match role {
+        Role::Pawn => out.push(b'p'),
+        Role::Bishop => out.extend_from_slice(if square.is_light() { b"Bl" } else { b"Bd" }),
+        _ => out.push(role.upper_char() as u8),
+    }
+}
+
+/// NAGs, glyphs, comment text, clock and evaluation of a move (`--egd-extended`); each
+/// key only when the move has it, like EGD's own optional keys.
+fn write_annotations(ply: &Ply<Played>, out: &mut Vec<u8>) {
+    if !ply.nags.is_empty() {
+        out.extend_from_slice(b",\"nags\":[");
+        for (i, nag) in ply.nags.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_u32(out, u32::from(*nag));
+        }
+        out.push(b']');
+        let mut glyphs = ply.nags.iter().filter_map(|&n| glyph(n)).peekable();
+        if glyphs.peek().is_some() {
+            out.extend_from_slice(b",\"glyphs\":[");
+            for (i, g) in glyphs.enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(out, g);
+            }
+            out.push(b']');
+        }
+    }
+    let text = comment_text(&ply.comments);
+    if !text.is_empty() {
+        out.extend_from_slice(b",\"comment\":");
+        write_str(out, &text);
+    }
+    let last = |get: fn(&Comment) -> Option<u64>| ply.comments.iter().rev().find_map(get);
+    if let Some(ms) = last(|c| c.clock) {
+        out.extend_from_slice(b",\"clock\":");
+        write_seconds(out, ms);
+    }
+    if let Some(ms) = last(|c| c.emt) {
+        out.extend_from_slice(b",\"emt\":");
+        write_seconds(out, ms);
+    }
+    match ply.comments.iter().rev().find_map(|c| c.eval) {
+        Some(Eval::Pawns(p)) => {
+            out.extend_from_slice(b",\"eval\":");
+            out.extend_from_slice(serde_json::to_string(&p).unwrap_or_default().as_bytes());
+        }
+        Some(Eval::Mate(m)) => {
+            out.extend_from_slice(b",\"mate\":");
+            out.extend_from_slice(m.to_string().as_bytes());
+        }
+        None => {}
+    }
+}
+
+/// The text of a move's comments without the `[%…]` commands, spaces squeezed, comments
+/// joined by a space.
+fn comment_text(comments: &[Comment]) -> String {
+    let mut text = String::new();
+    for c in comments {
+        let mut rest = c.text.as_str();
+        let mut plain = String::new();
+        while let Some(start) = rest.find("[%") {
+            plain.push_str(&rest[..start]);
+            match rest[start..].find(']') {
+                Some(end) => rest = &rest[start + end + 1..],
+                None => {
+                    rest = "";
+                }
+            }
+        }
+        plain.push_str(rest);
+        for word in plain.split_whitespace() {
+            if !text.is_empty() {
+                text.push(' ');
+            }
+            text.push_str(word);
+        }
+    }
+    text
+}
+
+/// The usual symbol of a NAG, for the ones that have one.
+pub fn glyph(nag: u8) -> Option<&'static str> {
+    Some(match nag {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        6 => "?!",
+        7 => "□",
+        10 => "=",
+        13 => "∞",
+        14 => "+=",
+        15 => "=+",
+        16 => "+/-",
+        17 => "-/+",
+        18 => "+-",
+        19 => "-+",
+        22 | 23 => "⨀",
+        _ => return None,
+    })
+}
+
+/// Seconds, with the milliseconds only when there are some (`179`, `179.5`).
+fn write_seconds(out: &mut Vec<u8>, ms: u64) {
+    out.extend_from_slice((ms / 1000).to_string().as_bytes());
+    let frac = ms % 1000;
+    if frac != 0 {
+        let digits = format!("{frac:03}");
+        out.push(b'.');
+        out.extend_from_slice(digits.trim_end_matches('0').as_bytes());
+    }
+}
+
+fn write_u32(out: &mut Vec<u8>, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// A JSON string (quotes, escapes), as serde_json writes it.
+fn write_str(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        serde_json::to_writer(&mut *out, s).expect("writing JSON to memory");
+    }
+}
+
+/// The six-field FEN, the en passant square after every double push (as the PGN standard
+/// and the reference have it). Written by hand: it is the writer's hottest loop.
+pub(crate) fn write_fen(pos: &Chess, mode: CastlingMode, out: &mut Vec<u8>) {
+    let board = pos.board();
+    for rank in (0..8u32).rev() {
+        let mut empty = 0u8;
+        for file in 0..8u32 {
+            let sq = Square::new(rank * 8 + file);
+            match board.piece_at(sq) {
+                Some(piece) => {
+                    if empty > 0 {
+                        out.push(b'0' + empty);
+                        empty = 0;
+                    }
+                    out.push(piece.char() as u8);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            out.push(b'0' + empty);
+        }
+        if rank > 0 {
+            out.push(b'/');
+        }
+    }
+    out.extend_from_slice(if pos.turn() == Color::White {
+        b" w "
+    } else {
+        b" b "
+    });
+    let rights = pos.castles().castling_rights();
+    if rights.is_empty() {
+        out.push(b'-');
+    } else if mode == CastlingMode::Standard && (rights & !Bitboard::CORNERS).is_empty() {
+        for (sq, c) in [
+            (Square::H1, b'K'),
+            (Square::A1, b'Q'),
+            (Square::H8, b'k'),
+            (Square::A8, b'q'),
+        ] {
+            if rights.contains(sq) {
+                out.push(c);
+            }
+        }
+    } else {
+        // Chess960 rights (X-FEN or Shredder-FEN letters): rare, so shakmaty writes them.
+        let fen = Fen::from_position(pos, EnPassantMode::Always).to_string();
+        let field = fen.split(' ').nth(2).unwrap_or("-");
+        out.extend_from_slice(field.as_bytes());
+    }
+    out.push(b' ');
+    match pos.maybe_ep_square() {
+        Some(sq) => write_square(out, sq),
+        None => out.push(b'-'),
+    }
+    out.push(b' ');
+    write_u32(out, pos.halfmoves());
+    out.push(b' ');
+    write_u32(out, pos.fullmoves().get());
+}
+
+/// Whether a move token is spelled as standard SAN (with at most one `+`/`#`), so that EGD
+/// keeps it as written; other spellings (`0-0`, `e2-e4`, `e8Q`, `Z0`) are written as SAN.
+pub fn is_standard_san(token: &[u8]) -> bool {
+    let body = match token.last() {
+        Some(b'+' | b'#') => &token[..token.len() - 1],
+        _ => token,
+    };
+    if body == b"O-O" || body == b"O-O-O" {
+        return true;
+    }
+    let is_file = |b: u8| (b'a'..=b'h').contains(&b);
+    let is_rank = |b: u8| (b'1'..=b'8').contains(&b);
+    let (piece, mut rest) = match body.first() {
+        Some(b'K' | b'Q' | b'R' | b'B' | b'N') => (true, &body[1..]),
+        _ => (false, body),
+    };
+    if !piece {
+        if let [head @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = rest {
+            rest = head;
+        }
+    }
+    let [prefix @ .., f, r] = rest else {
+        return false;
+    };
+    if !is_file(*f) || !is_rank(*r) {
+        return false;
+    }
+    let (prefix, capture) = match prefix {
+        [p @ .., b'x'] => (p, true),
+        p => (p, false),
+    };
+    match (piece, prefix) {
+        (_, []) => piece || !capture,
+        (true, [d]) => is_file(*d) || is_rank(*d),
+        (true, [df, dr]) => is_file(*df) && is_rank(*dr),
+        (false, [df]) => capture && is_file(*df),
+        _ => false,
+    }
+}
+
+/// Reads one game from its EGD text; `offset` is where the text starts in its file. The
+/// moves are replayed from their `san` and checked against `to_square`; the game starts from
+/// the first move's `start_position.fen` (which must agree with a `FEN` tag).
+///
+/// ```
+/// use notate::chess::{egd, read_pgn_str};
+/// let game = read_pgn_str("[White \"A\"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0").unwrap().remove(0);
+/// let mut out = Vec::new();
+/// egd::EgdWriter::default().write(&game, &mut out).unwrap();
+/// let back = egd::read_egd(std::str::from_utf8(&out).unwrap().trim_end(), 0).unwrap();
+/// assert_eq!(back.moves.plies.len(), 7);
+/// assert_eq!(back.tags.get("Result"), Some("1-0"));
+/// ```
+pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
+    use serde_json::Value;
+    let fail = |what: String| GameError::new(offset, what);
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| fail(format!("not EGD JSON: {e}")))?;
+    let Value::Object(top) = value else {
+        return Err(fail("not an EGD object".into()));
+    };
+    let mut tags = Tags::new();
+    match top.get("game_tags") {
+        Some(Value::Object(map)) => {
+            for (name, value) in map {
+                match value {
+                    Value::String(v) => tags.push(name, v),
+                    _ => return Err(fail(format!("game_tags.{name}: not a string"))),
+                }
+            }
+        }
+        _ => return Err(fail("game_tags: missing or not an object".into())),
+    }
+    let moves = match top.get("moves") {
+        Some(Value::Object(map)) => map,
+        _ => return Err(fail("moves: missing or not an object".into())),
+    };
+    if let Some(key) = top.keys().find(|k| *k != "game_tags" && *k != "moves") {
+        return Err(fail(format!("unknown key {key:?}")));
+    }
+
+    let mut game: Game<Played> = Game {
+        tags,
+        ..Game::default()
+    };
+    let (tag_start, mode) = game
+        .start_position()
+        .map_err(|e| fail(format!("game_tags: {e}")))?;
+    let first_fen = moves
+        .values()
+        .next()
+        .and_then(|m| m.pointer("/start_position/fen"))
+        .and_then(Value::as_str);
+    let mut pos = match first_fen {
+        None => tag_start,
+        Some(fen_text) => {
+            let key = moves.keys().next().map_or("", String::as_str);
+            let bad = |why: String| fail(format!("moves.{key}.start_position.fen: {why}"));
+            let fen: Fen = fen_text
+                .parse()
+                .map_err(|_| bad(format!("{fen_text:?} is not a FEN")))?;
+            let start: Chess = fen
+                .into_position(mode)
+                .map_err(|e| bad(format!("{fen_text:?} is not a legal position: {e}")))?;
+            let same = |a: &Chess, b: &Chess| {
+                Fen::from_position(a, EnPassantMode::Legal).to_string()
+                    == Fen::from_position(b, EnPassantMode::Legal).to_string()
+            };
+            if game.tags.get("FEN").is_some() {
+                if !same(&start, &tag_start) {
+                    return Err(bad(format!(
+                        "{fen_text:?} is not the position of the FEN tag"
+                    )));
+                }
+            } else if !same(&start, &Chess::default()) {
+                // PGN needs the tags to say where the game starts.
+                game.tags.push("SetUp", "1");
+                game.tags.push("FEN", fen_text);
+            }
+            start
+        }
+    };
+    for (i, (key, m)) in moves.iter().enumerate() {
+        let bad = |what: String| fail(format!("moves.{key}: {what}")).with_ply(i + 1);
+        let san = m
+            .pointer("/move/san")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("move.san: missing or not a string".into()))?;
+        let text = SanText::new(san).ok_or_else(|| bad(format!("san {san:?} is too long")))?;
+        let mv = MoveSpec::parse(san.as_bytes())
+            .map_err(|e| bad(format!("san {san:?}: {e}")))
+            .and_then(|spec| {
+                spec.resolve(&pos)
+                    .map_err(|e| bad(format!("san {san:?}: {e}")))
+            })?
+            .ok_or_else(|| bad(format!("san {san:?}: EGD has no null moves")))?;
+        if let Some(to) = m.pointer("/move/to_square") {
+            let expected = match mv {
+                Move::Castle { king, rook } => {
+                    let side = if rook > king {
+                        CastlingSide::KingSide
+                    } else {
+                        CastlingSide::QueenSide
+                    };
+                    Square::from_coords(side.king_to_file(), king.rank())
+                }
+                other => other.to(),
+            };
+            if to.as_str() != Some(expected.to_string().as_str()) {
+                return Err(bad(format!(
+                    "to_square {to} does not match san {san:?} (which goes to {expected})"
+                ))
+                .with_token(san));
+            }
+        }
+        play(&mut pos, Some(mv));
+        game.moves.plies.push(Ply::new(Played {
+            san: text,
+            mv: Some(mv),
+            offset,
+        }));
+    }
+    game.result = game.tags.get("Result").and_then(GameResult::parse);
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_san_spellings() {
+        for ok in [
+            "e4", "exd5", "e8=Q", "exf8=N#", "Nf3", "Nbd2", "N1d2", "Nb1d2", "Qxh7+", "O-O",
+            "O-O-O#", "Kxe2",
+        ] {
+            assert!(is_standard_san(ok.as_bytes()), "{ok}");
+        }
+        for bad in [
+            "0-0", "e2-e4", "e8Q", "Z0", "--", "ed5", "Ng1-f3", "e4++", "Nf3+#", "K", "", "Ki9",
+            "Ne4=Q", "xe4",
+        ] {
+            assert!(!is_standard_san(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn fen_with_ep_after_every_double_push() {
+        let mut pos = Chess::default();
+        let mv = San::from_ascii(b"a4").unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(mv);
+        let mut fen = Vec::new();
+        write_fen(&pos, CastlingMode::Standard, &mut fen);
+        assert_eq!(
+            fen,
+            b"rnbqkbnr/pppppppp/8/8/P7/8/1PPPPPPP/RNBQKBNR b KQkq a3 0 1".as_slice()
+        );
+    }
+
+    #[test]
+    fn seconds() {
+        let mut out = Vec::new();
+        write_seconds(&mut out, 179_000);
+        out.push(b' ');
+        write_seconds(&mut out, 179_050);
+        assert_eq!(out, b"179 179.05");
+    }
+
+    #[test]
+    fn comment_text_drops_commands() {
+        let c = [
+            Comment::new(" [%clk 0:01:00] good move ".into()),
+            Comment::new("[%eval 0.3]".into()),
+            Comment::new("really  ".into()),
+        ];
+        assert_eq!(comment_text(&c), "good move really");
+    }
+}
