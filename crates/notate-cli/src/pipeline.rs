@@ -89,6 +89,14 @@ pub fn run(
     let (work_tx, work_rx) = bounded::<Work>(threads * 2);
     let (done_tx, done_rx) = bounded::<(u64, Outcome)>(threads * 2);
     let (spare_tx, spare_rx) = bounded::<Vec<u8>>(threads * 4);
+    // A fixed pool of output buffers, passed from the workers to the writer and back: EGD
+    // writes 10 to 35 times its input, so the number of output buffers bounds the memory,
+    // and reusing them saves copies and page faults.
+    let buffers = threads * 3;
+    let (spare_out_tx, spare_out_rx) = bounded::<Vec<u8>>(buffers);
+    for _ in 0..buffers {
+        spare_out_tx.send(Vec::new()).expect("the pool has room");
+    }
     let read_bytes = Arc::new(AtomicU64::new(0));
     reporter.start(inputs, read_bytes.clone());
 
@@ -104,14 +112,17 @@ pub fn run(
             let tx = done_tx.clone();
             let settings = settings.clone();
             let spare = spare_tx.clone();
-            scope.spawn(move || work(rx, tx, spare, &settings));
+            let spare_out = spare_out_rx.clone();
+            scope.spawn(move || work(rx, tx, spare, spare_out, &settings));
         }
         drop(work_rx);
         drop(done_tx);
         drop(spare_tx);
-        let result = write_in_order(&done_rx, inputs, settings, out, reporter);
+        drop(spare_out_rx);
+        let result = write_in_order(&done_rx, &spare_out_tx, inputs, settings, out, reporter);
         // On an early stop (--strict, a write error) unblock the other threads.
         drop(done_rx);
+        drop(spare_out_tx);
         result
     })
 }
@@ -178,19 +189,35 @@ fn work(
     rx: Receiver<Work>,
     tx: Sender<(u64, Outcome)>,
     spare: Sender<Vec<u8>>,
+    spare_out: Receiver<Vec<u8>>,
     settings: &Settings,
 ) {
     let mut writer = GameWriter::new(settings.egd);
-    for item in rx {
+    // A buffer is taken before a chunk: chunks are taken in input order, so the chunk the
+    // writer waits for always has its buffer, and the pool cannot run dry under it.
+    let mut held = None;
+    loop {
+        let mut output = match held.take() {
+            Some(buffer) => buffer,
+            None => match spare_out.recv() {
+                Ok(buffer) => buffer,
+                Err(_) => return,
+            },
+        };
+        let Ok(item) = rx.recv() else { return };
         let (seq, outcome) = match item {
-            Work::InputError { seq, message } => (seq, Outcome::InputError(message)),
+            Work::InputError { seq, message } => {
+                held = Some(output);
+                (seq, Outcome::InputError(message))
+            }
             Work::Chunk {
                 seq,
                 input,
                 format,
                 chunk,
             } => {
-                let done = process(&chunk, input, format, settings, &mut writer);
+                output.clear();
+                let done = process(&chunk, input, format, settings, &mut writer, output);
                 // The buffer goes back to the reader for a later chunk.
                 let _ = spare.try_send(chunk.bytes);
                 (seq, Outcome::Done(done))
@@ -209,10 +236,11 @@ pub fn process(
     format: InputFormat,
     settings: &Settings,
     writer: &mut GameWriter,
+    output: Vec<u8>,
 ) -> Done {
     let mut done = Done {
         input,
-        output: Vec::new(),
+        output,
         fates: Vec::new(),
     };
     let mut locator = Locator::new(&chunk.bytes, chunk.first_line);
@@ -289,6 +317,7 @@ pub fn process(
 
 fn write_in_order(
     rx: &Receiver<(u64, Outcome)>,
+    spare_out: &Sender<Vec<u8>>,
     inputs: &[InputName],
     settings: &Settings,
     out: &mut dyn Write,
@@ -347,6 +376,12 @@ fn write_in_order(
                         }
                     }
                     reporter.progress(ok + failed);
+                    let mut output = done.output;
+                    if output.capacity() > 64 << 20 {
+                        // One huge game must not keep its buffer's memory for the whole run.
+                        output = Vec::new();
+                    }
+                    let _ = spare_out.send(output);
                 }
             }
         }

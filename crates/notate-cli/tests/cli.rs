@@ -149,3 +149,81 @@ fn warnings_are_reported_and_counted() {
         "{err}"
     );
 }
+
+const EGD_GAMES: &str = "[White \"A\"]\n\n1. e4 e5 1-0\n\n[White \"N\"]\n\n1. d4 -- 2. c4 *\n\n[White \"C\"]\n\n1. f3 e5 2. g4 Qh4 0-1\n";
+
+#[test]
+fn egd_lines_in_order_and_a_game_egd_cannot_hold_is_reported() {
+    let out = notate(&["convert", "--to", "egd"], EGD_GAMES);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "no partial line for the null-move game");
+    assert!(lines[0].starts_with(r#"{"game_tags":{"Result":"1-0","White":"A"},"moves":{"1w":"#));
+    assert!(lines[1].starts_with(r#"{"game_tags":{"Result":"0-1","White":"C"}"#));
+    // Mate computed from the position: the file has no `#`.
+    assert!(lines[1].ends_with(
+        r#""end_position":{"fen":"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3","features":{"check":true,"checkmate":true}}}}}"#
+    ));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "<stdin>:7:7: game 2 (N – ?), ply 2 \"--\": a null move: EGD has no way to write one"
+        ),
+        "{err}"
+    );
+    assert!(err.ends_with("converted 2 games, 1 failed\n"), "{err}");
+}
+
+#[test]
+fn egd_reads_back_detected_from_content() {
+    let egd = notate(
+        &["convert", "--to", "egd"],
+        "[White \"A\"]\n\n1. e4 e5 2. Nf3 {x} Nc6 1-0\n",
+    );
+    assert_eq!(egd.status.code(), Some(0));
+    let back = notate(&["convert", "--to", "pgn"], &text(&egd.stdout));
+    assert_eq!(back.status.code(), Some(0), "{}", text(&back.stderr));
+    assert_eq!(
+        text(&back.stdout),
+        "[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n"
+    );
+    // A line that is not EGD is an error with its place; the next line still converts.
+    let broken = format!(
+        "{{\"game_tags\":{{}},\"moves\":{{\"1w\":{{\"move\":{{\"san\":\"Nf6\"}}}}}}}}\n{}",
+        text(&egd.stdout)
+    );
+    let out = notate(&["convert", "--from", "egd", "--to", "uci"], &broken);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "e2e4 e7e5 g1f3 b8c6\n");
+    assert!(
+        text(&out.stderr).contains("<stdin>:1:1: game 1"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn egd_pretty_and_extended() {
+    let out = notate(
+        &["convert", "--to", "egd", "--pretty", "--egd-extended"],
+        "1. e4 $1 {[%clk 0:03:00] good} e5 *\n",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("{\n  \"game_tags\": {\n    \"Result\": \"*\"\n  },"),
+        "{stdout}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let first = &doc["moves"]["1w"];
+    assert_eq!(first["move"]["nags"], serde_json::json!([1]));
+    assert_eq!(first["move"]["glyphs"], serde_json::json!(["!"]));
+    assert_eq!(first["move"]["comment"], "good");
+    assert_eq!(first["move"]["clock"], 180);
+    assert_eq!(first["start_position"]["features"]["repetition"], 1);
+    assert_eq!(first["end_position"]["features"]["halfmove_clock"], 0);
+    let usage = notate(&["convert", "--to", "pgn", "--pretty"], "1. e4 *\n");
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(text(&usage.stderr).contains("options of --to egd"));
+}

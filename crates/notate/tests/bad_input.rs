@@ -1,5 +1,6 @@
 //! Bad input never panics, costs linear time, and every failure names its place.
 
+use notate::chess::egd::{self, EgdOptions, EgdWriter};
 use notate::chess::pgn::{read_chunk, GameSplitter, PgnReader, ReadOptions};
 use notate::chess::{json, replay};
 use proptest::prelude::*;
@@ -18,6 +19,17 @@ fn read_everything(bytes: &[u8]) -> usize {
                 let mut out = Vec::new();
                 notate::chess::pgn::write_pgn(&game, &mut out);
                 json::write_json(&game, &mut out).unwrap();
+                // EGD, extended and pretty, and back: whatever was read can be written.
+                let mut line = Vec::new();
+                let options = EgdOptions {
+                    extended: true,
+                    pretty: false,
+                };
+                if EgdWriter::new(options).write(&game, &mut line).is_ok() {
+                    let text = std::str::from_utf8(&line).unwrap().trim_end();
+                    let back = egd::read_egd(text, 0).unwrap();
+                    assert_eq!(back.moves.plies.len(), game.moves.plies.len());
+                }
             }
             Err(failed) => {
                 assert!(failed.error.offset <= bytes.len(), "{failed:?}");
@@ -28,8 +40,26 @@ fn read_everything(bytes: &[u8]) -> usize {
     games
 }
 
+/// Applies edits (where, what, how: 0 replaces, 1 inserts, 2 deletes) to a sequence.
+fn mutate<T>(mut items: Vec<T>, edits: Vec<(prop::sample::Index, T, u8)>) -> Vec<T> {
+    for (at, item, kind) in edits {
+        let i = at.index(items.len().max(1));
+        match kind {
+            0 if i < items.len() => items[i] = item,
+            1 => items.insert(i.min(items.len()), item),
+            _ if i < items.len() => {
+                items.remove(i);
+            }
+            _ => {}
+        }
+    }
+    items
+}
+
 const SAMPLE: &str =
     include_str!("../../../../shared/corpus/pgn-reader-benches/lichess_db_10k.pgn");
+const EGD_SAMPLE: &str =
+    include_str!("../../../../shared/vectors/egd/c05_en_passant_both_sides.json");
 const ANNOTATED: &str = include_str!("../../../../shared/vectors/egd/f02_polgar_vs_kasparov.pgn");
 
 proptest! {
@@ -50,16 +80,7 @@ proptest! {
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..12),
         annotated in any::<bool>(),
     ) {
-        let mut bytes = if annotated { ANNOTATED } else { SAMPLE }.as_bytes().to_vec();
-        for (at, byte, kind) in edits {
-            let i = at.index(bytes.len().max(1));
-            match kind {
-                0 if i < bytes.len() => bytes[i] = byte,
-                1 => bytes.insert(i.min(bytes.len()), byte),
-                _ if i < bytes.len() => { bytes.remove(i); }
-                _ => {}
-            }
-        }
+        let bytes = mutate(if annotated { ANNOTATED } else { SAMPLE }.as_bytes().to_vec(), edits);
         read_everything(&bytes);
     }
 
@@ -81,6 +102,24 @@ proptest! {
     #[test]
     fn json_reader_takes_any_string(text in ".{0,300}") {
         let _ = json::read_json(&text, 0);
+    }
+
+    #[test]
+    fn egd_reader_takes_any_string(text in ".{0,300}") {
+        if let Err(e) = egd::read_egd(&text, 7) {
+            prop_assert_eq!(e.offset, 7);
+            prop_assert!(!e.reason.is_empty());
+        }
+    }
+
+    #[test]
+    fn egd_reader_takes_mutated_egd(
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<char>(), 0u8..3), 1..8),
+    ) {
+        let text: String = mutate(EGD_SAMPLE.trim_end().chars().collect(), edits).into_iter().collect();
+        if let Err(e) = egd::read_egd(&text, 0) {
+            prop_assert!(!e.reason.is_empty());
+        }
     }
 }
 

@@ -492,29 +492,53 @@ fn write_str(out: &mut Vec<u8>, s: &str) {
 /// The six-field FEN, the en passant square after every double push (as the PGN standard
 /// and the reference have it). Written by hand: it is the writer's hottest loop.
 pub(crate) fn write_fen(pos: &Chess, mode: CastlingMode, out: &mut Vec<u8>) {
+    // Set bits of the piece bitboards fill a mailbox (about 32 steps), which is then read
+    // row by row: much cheaper than asking the board for each of the 64 squares.
     let board = pos.board();
-    for rank in (0..8u32).rev() {
+    let mut mailbox = [0u8; 64];
+    for (piece_bits, letter) in [
+        (board.pawns(), b'p'),
+        (board.knights(), b'n'),
+        (board.bishops(), b'b'),
+        (board.rooks(), b'r'),
+        (board.queens(), b'q'),
+        (board.kings(), b'k'),
+    ] {
+        for sq in piece_bits & board.white() {
+            mailbox[usize::from(sq)] = letter.to_ascii_uppercase();
+        }
+        for sq in piece_bits & board.black() {
+            mailbox[usize::from(sq)] = letter;
+        }
+    }
+    // At most 8 × 8 letters and 7 slashes: a stack buffer, one copy into `out`.
+    let mut placement = [0u8; 71];
+    let mut n = 0;
+    for rank in (0..8).rev() {
         let mut empty = 0u8;
-        for file in 0..8u32 {
-            let sq = Square::new(rank * 8 + file);
-            match board.piece_at(sq) {
-                Some(piece) => {
-                    if empty > 0 {
-                        out.push(b'0' + empty);
-                        empty = 0;
-                    }
-                    out.push(piece.char() as u8);
+        for &cell in &mailbox[rank * 8..rank * 8 + 8] {
+            if cell == 0 {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    placement[n] = b'0' + empty;
+                    n += 1;
+                    empty = 0;
                 }
-                None => empty += 1,
+                placement[n] = cell;
+                n += 1;
             }
         }
         if empty > 0 {
-            out.push(b'0' + empty);
+            placement[n] = b'0' + empty;
+            n += 1;
         }
         if rank > 0 {
-            out.push(b'/');
+            placement[n] = b'/';
+            n += 1;
         }
     }
+    out.extend_from_slice(&placement[..n]);
     out.extend_from_slice(if pos.turn() == Color::White {
         b" w "
     } else {

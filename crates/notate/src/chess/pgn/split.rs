@@ -334,6 +334,10 @@ impl<R: Read> GameSplitter<R> {
                             self.has_tags = true;
                             self.state = State::TagLine;
                             i += 1;
+                            if self.games.last().is_some_and(|g| g.end >= self.chunk_bytes) {
+                                // A chunk's worth: stop here (a read may bring many chunks).
+                                break;
+                            }
                         }
                         b'%' => {
                             self.after_line_comment = if self.state == State::MoveLineStart {
