@@ -9,7 +9,9 @@
 
 use std::fmt;
 
-use shakmaty::{CastlingSide, Chess, File, Move, Position, Rank, Role, Square};
+use shakmaty::{
+    attacks, Bitboard, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
+};
 
 /// The longest move token notate keeps (`Qh4xe1=Q+` is 9 bytes; long forms need a few more).
 pub const MAX_SAN_LEN: usize = 15;
@@ -285,6 +287,9 @@ impl MoveSpec {
                 } else {
                     file
                 };
+                if let Some(m) = quick_resolve(pos, role, file, rank, to, promotion) {
+                    return Ok(Some(m));
+                }
                 let mut found = None;
                 // By reference: a MoveList is a large array, not worth moving.
                 let candidates = pos.san_candidates(role, to);
@@ -310,6 +315,145 @@ impl MoveSpec {
             }
         }
     }
+}
+
+/// The one legal move of `role` to `to` matching the hints, found with a few bitboard
+/// operations, for the common case: not in check, no en passant, no castling. `None` means
+/// "ask shakmaty" (the general path, which also words the errors). Resolving a move is most of
+/// the work of `notate check`, and shakmaty's candidate list is a 256-move array per move;
+/// `tests::quick_resolve_agrees_with_shakmaty` holds the two paths to the same answers.
+fn quick_resolve(
+    pos: &Chess,
+    role: Role,
+    file: Option<File>,
+    rank: Option<Rank>,
+    to: Square,
+    promotion: Option<Role>,
+) -> Option<Move> {
+    if pos.checkers().any() {
+        return None;
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    let ours = board.by_color(us);
+    if ours.contains(to) {
+        return None;
+    }
+    let occupied = board.occupied();
+    let mut hints = Bitboard::FULL;
+    if let Some(f) = file {
+        hints &= Bitboard::from_file(f);
+    }
+    if let Some(r) = rank {
+        hints &= Bitboard::from_rank(r);
+    }
+    let capture = board.role_at(to);
+    let from = match role {
+        Role::Pawn => {
+            let relative = |r: Rank| {
+                if us == Color::White {
+                    r
+                } else {
+                    r.flip_vertical()
+                }
+            };
+            let last_rank = to.rank() == relative(Rank::Eighth);
+            if last_rank != promotion.is_some() || promotion == Some(Role::King) {
+                return None;
+            }
+            let back = |sq: Square| sq.offset(if us == Color::White { -8 } else { 8 });
+            let pawns = board.pawns() & ours;
+            let from = if file == Some(to.file()) {
+                if capture.is_some() {
+                    return None;
+                }
+                let one = back(to)?;
+                if pawns.contains(one) {
+                    one
+                } else if to.rank() == relative(Rank::Fourth) && !occupied.contains(one) {
+                    back(one).filter(|two| pawns.contains(*two))?
+                } else {
+                    return None;
+                }
+            } else {
+                // A capture (an empty target may be en passant: the general path).
+                capture?;
+                let from = Square::from_coords(file?, back(to)?.rank());
+                if !pawns.contains(from) || !attacks::pawn_attacks(us, from).contains(to) {
+                    return None;
+                }
+                from
+            };
+            hints.contains(from).then_some(from)?
+        }
+        Role::King => {
+            let king = board.king_of(us)?;
+            if promotion.is_some()
+                || !hints.contains(king)
+                || !attacks::king_attacks(king).contains(to)
+            {
+                return None;
+            }
+            if board.attacks_to(to, !us, occupied ^ king).any() {
+                return None;
+            }
+            return Some(Move::Normal {
+                role,
+                from: king,
+                capture,
+                to,
+                promotion: None,
+            });
+        }
+        _ => {
+            if promotion.is_some() {
+                return None;
+            }
+            let reach = match role {
+                Role::Knight => attacks::knight_attacks(to),
+                Role::Bishop => attacks::bishop_attacks(to, occupied),
+                Role::Rook => attacks::rook_attacks(to, occupied),
+                _ => attacks::queen_attacks(to, occupied),
+            };
+            let mut legal = (reach & board.by_role(role) & ours & hints)
+                .into_iter()
+                .filter(|&from| !exposes_king(pos, from, to));
+            let from = legal.next()?;
+            if legal.next().is_some() {
+                return None;
+            }
+            from
+        }
+    };
+    if role == Role::Pawn && exposes_king(pos, from, to) {
+        return None;
+    }
+    Some(Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    })
+}
+
+/// Whether moving our piece from `from` to `to` (not a king move, not en passant) opens a
+/// line from an enemy slider to our king.
+fn exposes_king(pos: &Chess, from: Square, to: Square) -> bool {
+    let board = pos.board();
+    let Some(king) = board.king_of(pos.turn()) else {
+        return false;
+    };
+    if attacks::ray(king, from).is_empty() {
+        // Not on a line with the king: nothing can open.
+        return false;
+    }
+    let occupied = (board.occupied() ^ from) | to;
+    let them = board.by_color(!pos.turn()) & !Bitboard::from_square(to);
+    let diagonal = (board.bishops() | board.queens()) & them;
+    let straight = (board.rooks() | board.queens()) & them;
+    (attacks::bishop_attacks(king, occupied) & diagonal).any()
+        || (attacks::rook_attacks(king, occupied) & straight).any()
 }
 
 fn king_castle(pos: &Chess, to: Square) -> Option<Move> {
@@ -368,6 +512,106 @@ mod tests {
     use super::*;
     use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
+
+    /// shakmaty's answer: the one candidate matching the hints, else `None`.
+    fn by_shakmaty(
+        pos: &Chess,
+        role: Role,
+        file: Option<File>,
+        rank: Option<Rank>,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Option<Move> {
+        let mut found = pos.san_candidates(role, to).into_iter().filter(|m| {
+            let from = m.from().unwrap();
+            !m.is_castle()
+                && file.is_none_or(|f| f == from.file())
+                && rank.is_none_or(|r| r == from.rank())
+                && m.promotion() == promotion
+        });
+        let first = found.next();
+        if found.next().is_some() {
+            None
+        } else {
+            first
+        }
+    }
+
+    #[test]
+    fn quick_resolve_agrees_with_shakmaty() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/corpus/pgn-reader-benches/lichess_db_1000k.pgn"
+        );
+        let text = std::fs::read_to_string(path).unwrap();
+        let games = crate::chess::read_pgn_str(&text).unwrap();
+        let (mut quick, mut asked) = (0u64, 0u64);
+        let roles = [
+            Role::Pawn,
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ];
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Knight),
+            Some(Role::King),
+        ];
+        for game in games.iter().take(120) {
+            for (pos, _) in game.mainline_positions().unwrap() {
+                // Every role to every square, with and without hints: legal, illegal and
+                // ambiguous specs alike.
+                for role in roles {
+                    for to in Square::ALL {
+                        for promotion in promotions {
+                            let mut hints = vec![(None, None)];
+                            for f in File::ALL {
+                                hints.push((Some(f), None));
+                            }
+                            for r in Rank::ALL {
+                                hints.push((None, Some(r)));
+                            }
+                            if role != Role::Pawn && promotion.is_some() {
+                                hints.truncate(1);
+                            }
+                            for (file, rank) in hints {
+                                let file = if role == Role::Pawn {
+                                    file.or(Some(to.file()))
+                                } else {
+                                    file
+                                };
+                                asked += 1;
+                                if let Some(m) =
+                                    quick_resolve(&pos, role, file, rank, to, promotion)
+                                {
+                                    quick += 1;
+                                    assert_eq!(
+                                        Some(m),
+                                        by_shakmaty(&pos, role, file, rank, to, promotion),
+                                        "{} {role:?} {file:?} {rank:?} {to} {promotion:?}",
+                                        Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+                // Every legal move as SAN: the quick path answers nearly all of them.
+                for m in pos.legal_moves() {
+                    let san = shakmaty::san::San::from_move(&pos, m).to_string();
+                    let spec = MoveSpec::parse(san.as_bytes()).unwrap();
+                    assert_eq!(spec.resolve(&pos), Ok(Some(m)), "{san}");
+                }
+            }
+        }
+        assert!(
+            quick > 100_000,
+            "the quick path answered {quick} of {asked}"
+        );
+    }
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()

@@ -392,11 +392,19 @@ impl<'a> GameParser<'a> {
             while i < line_end && matches!(line[i], b' ' | b'\t') {
                 i += 1;
             }
+            // Validating needs only the tags that replay and messages use: decoding the
+            // others (a lichess game has 17) would be most of the cost of its tags.
+            let keep = !self.limits.validate_only
+                || matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"White" | b"Black");
             let value = if i < line_end && line[i] == b'"' {
                 match tag_value(line, i + 1, line_end) {
-                    Some((value, close)) => {
+                    Some((raw, close)) => {
                         i = close;
-                        value
+                        if keep {
+                            unescape(raw)
+                        } else {
+                            std::borrow::Cow::Borrowed("")
+                        }
                     }
                     None => {
                         // `[Annotator "Krush, I]`: the value runs to the last `]`.
@@ -423,7 +431,9 @@ impl<'a> GameParser<'a> {
             };
             // At the `]`.
             i += 1;
-            game.tags.push(decode_cow(name), value);
+            if keep {
+                game.tags.push(decode_cow(name), value);
+            }
             while i < line_end && matches!(line[i], b' ' | b'\t' | b'\r') {
                 i += 1;
             }
@@ -855,7 +865,8 @@ fn split_move(word: &[u8]) -> Option<(&[u8], Option<u8>, Option<GameResult>)> {
 /// Finds the end of a quoted tag value starting at `from`: the first `"` followed by
 /// optional blanks and `]`, honouring `\"` escapes; failing that, ignoring them (so that
 /// `[Event "Tournament \"]` still reads). Returns the unescaped value and the `]` offset.
-fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(std::borrow::Cow<'_, str>, usize)> {
+/// The raw value of a quoted tag value starting at `from`, and the index of its `]`.
+fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(&[u8], usize)> {
     for escapes in [true, false] {
         let mut i = from;
         while i < end {
@@ -867,7 +878,7 @@ fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(std::borrow::Cow<'
                         j += 1;
                     }
                     if j < end && line[j] == b']' {
-                        return Some((unescape(&line[from..i]), j));
+                        return Some((&line[from..i], j));
                     }
                     i += 1;
                 }
@@ -1061,5 +1072,21 @@ mod validate_tests {
             [Err((Some(3), "Ke3".into()))]
         );
         assert_eq!(validate("1. e4 (1. d4 d5 (1... e5)) e5 *"), [Ok(0)]);
+    }
+
+    #[test]
+    fn validating_keeps_only_the_tags_replay_and_messages_use() {
+        let text = "[Event \"E\"]\n[White \"W\"]\n[Black \"B\"]\n[WhiteElo \"2000\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *";
+        assert_eq!(validate(text), [Ok(3)]);
+        // A broken tag is still a warning, kept or not.
+        let text = "[Event \"E]\n[White \"W\"]\n\n1. e4 *";
+        assert_eq!(validate(text), [Ok(1)]);
+        let options = ReadOptions {
+            validate_only: true,
+            ..ReadOptions::default()
+        };
+        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        assert!(parser.next_game().unwrap().is_ok());
+        assert_eq!(parser.take_warnings().len(), 1);
     }
 }

@@ -45,8 +45,9 @@ pub struct ReadOptions {
     /// Whether comments are kept (default); a job that needs none (`notate check`) reads
     /// faster without them. Comments are still checked for their closing brace and length.
     pub keep_comments: bool,
-    /// Replay while reading and keep no moves (default off): the games come out with their
-    /// tags only, every move (variations too) checked. This is `notate check`, which then
+    /// Replay while reading and keep no moves (default off): the games come out with only
+    /// the tags replay and messages need (`White`, `Black`, `FEN`, `SetUp`, `Variant`; the
+    /// others are still read and checked, not kept), every move (variations too) checked. This is `notate check`, which then
     /// builds no move tree at all; anything that writes moves reads them and replays after.
     pub validate_only: bool,
 }
