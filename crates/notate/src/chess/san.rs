@@ -318,7 +318,7 @@ impl MoveSpec {
 }
 
 /// The one legal move of `role` to `to` matching the hints, found with a few bitboard
-/// operations, for the common case: not in check, no en passant, no castling. `None` means
+/// operations, for the common case: no double check, no en passant, no castling. `None` means
 /// "ask shakmaty" (the general path, which also words the errors). Resolving a move is most of
 /// the work of `notate check`, and shakmaty's candidate list is a 256-move array per move;
 /// `tests::quick_resolve_agrees_with_shakmaty` holds the two paths to the same answers.
@@ -330,14 +330,20 @@ fn quick_resolve(
     to: Square,
     promotion: Option<Role>,
 ) -> Option<Move> {
-    if pos.checkers().any() {
-        return None;
-    }
     let board = pos.board();
     let us = pos.turn();
     let ours = board.by_color(us);
     if ours.contains(to) {
         return None;
+    }
+    // In check, a move other than the king's must take the one checker or step between.
+    let checkers = pos.checkers();
+    if checkers.any() && role != Role::King {
+        let checker = checkers.single_square()?;
+        let king = board.king_of(us)?;
+        if !(attacks::between(king, checker) | checker).contains(to) {
+            return None;
+        }
     }
     let occupied = board.occupied();
     let mut hints = Bitboard::FULL;
