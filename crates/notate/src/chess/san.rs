@@ -173,11 +173,17 @@ impl MoveSpec {
     /// ```
     pub fn parse(token: &[u8]) -> Result<MoveSpec, SanError> {
         let (body, _) = split_suffix(token);
-        match body {
-            b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(MoveSpec::Null),
-            b"O-O" | b"0-0" | b"o-o" => return Ok(MoveSpec::Castle(CastlingSide::KingSide)),
-            b"O-O-O" | b"0-0-0" | b"o-o-o" => return Ok(MoveSpec::Castle(CastlingSide::QueenSide)),
-            _ => {}
+        // Only these first bytes can start a null move or castling: most moves skip the
+        // comparisons.
+        if matches!(body.first(), Some(b'-' | b'Z' | b'0' | b'@' | b'O' | b'o')) {
+            match body {
+                b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(MoveSpec::Null),
+                b"O-O" | b"0-0" | b"o-o" => return Ok(MoveSpec::Castle(CastlingSide::KingSide)),
+                b"O-O-O" | b"0-0-0" | b"o-o-o" => {
+                    return Ok(MoveSpec::Castle(CastlingSide::QueenSide))
+                }
+                _ => {}
+            }
         }
         // Read from the end: [=]promotion, target square, [-x:], rank, file, piece.
         let mut end = body.len();

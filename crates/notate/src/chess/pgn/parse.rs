@@ -278,20 +278,27 @@ impl<'a> GameParser<'a> {
         self.nested_comments = false;
         let mut game = WrittenGame::default();
         let mut result = self.read_game(&mut game);
-        if let (Some(at), true) = (
-            self.brace_in_comment,
-            result.is_err() || !self.warnings.is_empty(),
-        ) {
+        let stumbled = result.is_err() || !self.warnings.is_empty();
+        if stumbled
+            && memchr(
+                b'{',
+                &self.src[self.game_start..self.pos.max(self.game_start)],
+            )
+            .is_some()
+        {
             // Some programs write comments with `{…}` inside (`{ see (1. c5 {English}) }`),
             // which the standard reads as a comment that ends early and garbage after it.
             // When that reading stumbles, the game is read again with nested braces, and the
-            // second reading is taken only if it is clean.
+            // second reading is taken only if it is clean and did meet a nested brace (a
+            // game without one reads the same both ways).
             let (first_pos, first_warnings) = (self.pos, std::mem::take(&mut self.warnings));
             self.pos = self.game_start;
             self.nested_comments = true;
             let mut second = WrittenGame::default();
             let retry = self.read_game(&mut second);
-            if retry.is_ok() && self.warnings.is_empty() {
+            if let (Ok(()), true, Some(at)) =
+                (&retry, self.warnings.is_empty(), self.brace_in_comment)
+            {
                 self.warnings.push(GameError::new(
                     at,
                     "a comment holds `{…}`: read with nested braces",
@@ -497,6 +504,16 @@ impl<'a> GameParser<'a> {
     }
 
     fn read_comment(&mut self) -> Result<Comment, GameError> {
+        let text = self.comment_span()?;
+        if !self.limits.keep_comments {
+            return Ok(Comment::default());
+        }
+        Ok(Comment::new(decode_text(&self.src[text])))
+    }
+
+    /// Reads past a comment and checks it; its text's range (a small return value: in
+    /// validation the comments of a lichess file are a large part of the movetext).
+    fn comment_span(&mut self) -> Result<Range<usize>, GameError> {
         let start = self.pos;
         let text = if self.src[start] == b'{' {
             let close = if self.nested_comments {
@@ -507,17 +524,25 @@ impl<'a> GameParser<'a> {
             .ok_or_else(|| GameError::new(start, "comment is not closed by `}`"))?;
             self.pos = close + 1;
             let text = &self.src[start + 1..close];
-            if self.brace_in_comment.is_none() && memchr(b'{', text).is_some() {
+            // Only the second reading looks for braces inside (see `next_game`).
+            if self.nested_comments
+                && self.brace_in_comment.is_none()
+                && memchr(b'{', text).is_some()
+            {
                 self.brace_in_comment = Some(start);
             }
-            text
+            start + 1..close
         } else {
             // `;` to the end of the line.
             let close =
                 memchr(b'\n', &self.src[start + 1..self.end]).map_or(self.end, |n| start + 1 + n);
             self.pos = close;
-            let text = &self.src[start + 1..close];
-            text.strip_suffix(b"\r").unwrap_or(text)
+            let end = if close > start + 1 && self.src[close - 1] == b'\r' {
+                close - 1
+            } else {
+                close
+            };
+            start + 1..end
         };
         if text.len() > self.limits.max_comment_bytes {
             return Err(GameError::new(
@@ -528,10 +553,7 @@ impl<'a> GameParser<'a> {
                 ),
             ));
         }
-        if !self.limits.keep_comments {
-            return Ok(Comment::default());
-        }
-        Ok(Comment::new(decode_text(text)))
+        Ok(text)
     }
 
     /// The `}` that closes the `{` at `start`, counting the pairs inside.
@@ -565,10 +587,11 @@ impl<'a> GameParser<'a> {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
                 b'{' | b';' => {
-                    let comment = self.read_comment()?;
                     if !self.limits.keep_comments {
+                        self.comment_span()?;
                         continue;
                     }
+                    let comment = self.read_comment()?;
                     if b.has_ply() {
                         if let Some(ply) = b.top().plies.last_mut() {
                             ply.comments.push(comment);
