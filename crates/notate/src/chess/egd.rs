@@ -243,16 +243,22 @@ fn hash(pos: &Chess) -> u128 {
     pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
 }
 
+/// The side of a castling move and the king's destination (EGD's `to_square`; shakmaty's
+/// castling move names the rook, as Chess960 needs).
+fn castling_king_to(king: Square, rook: Square) -> (CastlingSide, Square) {
+    let side = if rook > king {
+        CastlingSide::KingSide
+    } else {
+        CastlingSide::QueenSide
+    };
+    (side, Square::from_coords(side.king_to_file(), king.rank()))
+}
+
 /// `lran`, squares, piece codes and move type, after `"san":"…`.
 fn write_move_fields(mv: Move, out: &mut Vec<u8>) {
     let (from, to, kind) = match mv {
         Move::Castle { king, rook } => {
-            let side = if rook > king {
-                CastlingSide::KingSide
-            } else {
-                CastlingSide::QueenSide
-            };
-            let to = Square::from_coords(side.king_to_file(), king.rank());
+            let (side, to) = castling_king_to(king, rook);
             out.extend_from_slice(if side == CastlingSide::KingSide {
                 b"\",\"lran\":\"O-O\""
             } else {
@@ -393,11 +399,14 @@ fn write_annotations(ply: &Ply<Played>, out: &mut Vec<u8>) {
     match ply.comments.iter().rev().find_map(|c| c.eval) {
         Some(Eval::Pawns(p)) => {
             out.extend_from_slice(b",\"eval\":");
-            out.extend_from_slice(serde_json::to_string(&p).unwrap_or_default().as_bytes());
+            serde_json::to_writer(&mut *out, &p).expect("writing JSON to memory");
         }
         Some(Eval::Mate(m)) => {
             out.extend_from_slice(b",\"mate\":");
-            out.extend_from_slice(m.to_string().as_bytes());
+            if m < 0 {
+                out.push(b'-');
+            }
+            write_u64(out, u64::from(m.unsigned_abs()));
         }
         None => {}
     }
@@ -407,25 +416,11 @@ fn write_annotations(ply: &Ply<Played>, out: &mut Vec<u8>) {
 /// joined by a space.
 fn comment_text(comments: &[Comment]) -> String {
     let mut text = String::new();
-    for c in comments {
-        let mut rest = c.text.as_str();
-        let mut plain = String::new();
-        while let Some(start) = rest.find("[%") {
-            plain.push_str(&rest[..start]);
-            match rest[start..].find(']') {
-                Some(end) => rest = &rest[start + end + 1..],
-                None => {
-                    rest = "";
-                }
-            }
+    for prose in comments.iter().map(Comment::prose) {
+        if !text.is_empty() && !prose.is_empty() {
+            text.push(' ');
         }
-        plain.push_str(rest);
-        for word in plain.split_whitespace() {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(word);
-        }
+        text.push_str(&prose);
     }
     text
 }
@@ -455,17 +450,27 @@ pub fn glyph(nag: u8) -> Option<&'static str> {
 
 /// Seconds, with the milliseconds only when there are some (`179`, `179.5`).
 fn write_seconds(out: &mut Vec<u8>, ms: u64) {
-    out.extend_from_slice((ms / 1000).to_string().as_bytes());
+    write_u64(out, ms / 1000);
     let frac = ms % 1000;
     if frac != 0 {
-        let digits = format!("{frac:03}");
         out.push(b'.');
-        out.extend_from_slice(digits.trim_end_matches('0').as_bytes());
+        out.extend_from_slice(&[
+            b'0' + (frac / 100) as u8,
+            b'0' + (frac / 10 % 10) as u8,
+            b'0' + (frac % 10) as u8,
+        ]);
+        while out.last() == Some(&b'0') {
+            out.pop();
+        }
     }
 }
 
-fn write_u32(out: &mut Vec<u8>, mut n: u32) {
-    let mut digits = [0u8; 10];
+fn write_u32(out: &mut Vec<u8>, n: u32) {
+    write_u64(out, u64::from(n));
+}
+
+fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
     let mut i = digits.len();
     loop {
         i -= 1;
@@ -713,14 +718,7 @@ pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
             .ok_or_else(|| bad(format!("san {san:?}: EGD has no null moves")))?;
         if let Some(to) = m.pointer("/move/to_square") {
             let expected = match mv {
-                Move::Castle { king, rook } => {
-                    let side = if rook > king {
-                        CastlingSide::KingSide
-                    } else {
-                        CastlingSide::QueenSide
-                    };
-                    Square::from_coords(side.king_to_file(), king.rank())
-                }
+                Move::Castle { king, rook } => castling_king_to(king, rook).1,
                 other => other.to(),
             };
             if to.as_str() != Some(expected.to_string().as_str()) {
@@ -780,7 +778,9 @@ mod tests {
         write_seconds(&mut out, 179_000);
         out.push(b' ');
         write_seconds(&mut out, 179_050);
-        assert_eq!(out, b"179 179.05");
+        out.push(b' ');
+        write_seconds(&mut out, 3_600_500);
+        assert_eq!(out, b"179 179.05 3600.5");
     }
 
     #[test]

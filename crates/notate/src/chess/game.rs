@@ -202,24 +202,68 @@ impl Comment {
     }
 
     fn parse_commands(&mut self) {
-        let mut rest = self.text.as_str();
-        while let Some(start) = rest.find("[%") {
-            rest = &rest[start + 2..];
-            let Some(end) = rest.find(']') else { break };
-            let command = &rest[..end];
-            rest = &rest[end + 1..];
+        let mut found = (None, None, None);
+        for command in command_parts(&self.text).filter_map(|p| p.err()) {
             let mut parts = command.split_whitespace();
             let (Some(name), Some(arg)) = (parts.next(), parts.next()) else {
                 continue;
             };
             match name {
-                "clk" => self.clock = parse_clock(arg),
-                "emt" => self.emt = parse_clock(arg),
-                "eval" => self.eval = parse_eval(arg),
+                "clk" => found.0 = parse_clock(arg),
+                "emt" => found.1 = parse_clock(arg),
+                "eval" => found.2 = parse_eval(arg),
                 _ => {}
             }
         }
+        (self.clock, self.emt, self.eval) = found;
     }
+
+    /// The text without its `[%…]` commands, white space squeezed to single spaces.
+    ///
+    /// ```
+    /// use notate::chess::Comment;
+    /// let c = Comment::new(" [%clk 0:01:00] good\n move [%eval 0.3]".to_string());
+    /// assert_eq!(c.prose(), "good move");
+    /// ```
+    pub fn prose(&self) -> String {
+        let mut text = String::new();
+        for prose in command_parts(&self.text).filter_map(|p| p.ok()) {
+            for word in prose.split_whitespace() {
+                if !text.is_empty() {
+                    text.push(' ');
+                }
+                text.push_str(word);
+            }
+        }
+        text
+    }
+}
+
+/// A comment's text cut into prose (`Ok`) and the insides of `[%…]` commands (`Err`), in
+/// order; an unclosed `[%` is prose.
+fn command_parts(text: &str) -> impl Iterator<Item = Result<&str, &str>> {
+    let mut rest = text;
+    let mut pending: Option<&str> = None;
+    std::iter::from_fn(move || {
+        if let Some(command) = pending.take() {
+            return Some(Err(command));
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        let split = rest
+            .find("[%")
+            .and_then(|start| rest[start..].find(']').map(|end| (start, start + end)));
+        match split {
+            Some((start, end)) => {
+                let prose = &rest[..start];
+                pending = Some(&rest[start + 2..end]);
+                rest = &rest[end + 1..];
+                Some(Ok(prose))
+            }
+            None => Some(Ok(std::mem::take(&mut rest))),
+        }
+    })
 }
 
 /// `h:mm:ss`, `m:ss` or `ss`, each with optional decimals, to milliseconds.

@@ -342,11 +342,11 @@ fn quick_resolve(
     if ours.contains(to) {
         return None;
     }
+    let king = board.king_of(us)?;
     // In check, a move other than the king's must take the one checker or step between.
     let checkers = pos.checkers();
     if checkers.any() && role != Role::King {
         let checker = checkers.single_square()?;
-        let king = board.king_of(us)?;
         if !(attacks::between(king, checker) | checker).contains(to) {
             return None;
         }
@@ -399,23 +399,14 @@ fn quick_resolve(
             hints.contains(from).then_some(from)?
         }
         Role::King => {
-            let king = board.king_of(us)?;
             if promotion.is_some()
                 || !hints.contains(king)
                 || !attacks::king_attacks(king).contains(to)
+                || board.attacks_to(to, !us, occupied ^ king).any()
             {
                 return None;
             }
-            if board.attacks_to(to, !us, occupied ^ king).any() {
-                return None;
-            }
-            return Some(Move::Normal {
-                role,
-                from: king,
-                capture,
-                to,
-                promotion: None,
-            });
+            king
         }
         _ => {
             if promotion.is_some() {
@@ -429,7 +420,7 @@ fn quick_resolve(
             };
             let mut legal = (reach & board.by_role(role) & ours & hints)
                 .into_iter()
-                .filter(|&from| !exposes_king(pos, from, to));
+                .filter(|&from| !exposes_king(pos, king, from, to));
             let from = legal.next()?;
             if legal.next().is_some() {
                 return None;
@@ -437,7 +428,7 @@ fn quick_resolve(
             from
         }
     };
-    if role == Role::Pawn && exposes_king(pos, from, to) {
+    if role == Role::Pawn && exposes_king(pos, king, from, to) {
         return None;
     }
     Some(Move::Normal {
@@ -450,12 +441,9 @@ fn quick_resolve(
 }
 
 /// Whether moving our piece from `from` to `to` (not a king move, not en passant) opens a
-/// line from an enemy slider to our king.
-fn exposes_king(pos: &Chess, from: Square, to: Square) -> bool {
+/// line from an enemy slider to our `king`.
+fn exposes_king(pos: &Chess, king: Square, from: Square, to: Square) -> bool {
     let board = pos.board();
-    let Some(king) = board.king_of(pos.turn()) else {
-        return false;
-    };
     if attacks::ray(king, from).is_empty() {
         // Not on a line with the king: nothing can open.
         return false;
