@@ -245,7 +245,7 @@ fn hash(pos: &Chess) -> u128 {
 
 /// The side of a castling move and the king's destination (EGD's `to_square`; shakmaty's
 /// castling move names the rook, as Chess960 needs).
-fn castling_king_to(king: Square, rook: Square) -> (CastlingSide, Square) {
+pub(crate) fn castling_king_to(king: Square, rook: Square) -> (CastlingSide, Square) {
     let side = if rook > king {
         CastlingSide::KingSide
     } else {
@@ -344,7 +344,7 @@ fn write_squares(out: &mut Vec<u8>, from: Square, to: Square) {
     out.push(b'"');
 }
 
-fn write_square(out: &mut Vec<u8>, sq: Square) {
+pub(crate) fn write_square(out: &mut Vec<u8>, sq: Square) {
     out.push(sq.file().char() as u8);
     out.push(sq.rank().char() as u8);
 }
@@ -465,11 +465,11 @@ fn write_seconds(out: &mut Vec<u8>, ms: u64) {
     }
 }
 
-fn write_u32(out: &mut Vec<u8>, n: u32) {
+pub(crate) fn write_u32(out: &mut Vec<u8>, n: u32) {
     write_u64(out, u64::from(n));
 }
 
-fn write_u64(out: &mut Vec<u8>, mut n: u64) {
+pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
     let mut digits = [0u8; 20];
     let mut i = digits.len();
     loop {
@@ -484,7 +484,7 @@ fn write_u64(out: &mut Vec<u8>, mut n: u64) {
 }
 
 /// A JSON string (quotes, escapes), as serde_json writes it.
-fn write_str(out: &mut Vec<u8>, s: &str) {
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());

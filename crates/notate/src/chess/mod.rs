@@ -2,16 +2,18 @@
 //!
 //! Data flows one way: bytes → [`pgn`] reader → [`WrittenGame`] → [`replay`] →
 //! [`ChessGame`] → a writer ([`pgn::PgnWriter`], [`write_uci`], [`write_positions`],
-//! [`json`]).
+//! [`json`], [`egd`], [`tracks`], [`jsonchess`]).
 
 pub mod egd;
 pub mod error;
 pub mod game;
 pub mod json;
+pub mod jsonchess;
 pub mod pgn;
 mod positions;
 pub(crate) mod replay;
 pub mod san;
+pub mod tracks;
 
 pub use error::{FailedGame, GameError, Place};
 pub use game::{
