@@ -16,3 +16,4 @@ pub mod chess;
 /// The chess rules library notate is built on, re-exported so callers use the same version.
 pub use shakmaty;
 pub mod lines;
+pub mod protocol;

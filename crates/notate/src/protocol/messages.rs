@@ -1,0 +1,1350 @@
+//! Every message the jsonchess server and client exchange, typed.
+//!
+//! On the wire a message is `{"topic": "/game/123/move", "data": …}` (`data` may be absent).
+//! [`ClientMessage`] holds what a client sends, [`ServerMessage`] what a server sends; both
+//! parse from and serialize to exactly that JSON. Parsing refuses an unknown topic, unknown
+//! or missing fields and values out of range, with an error naming the topic and the field.
+//!
+//! ```
+//! use notate::protocol::messages::{ClientMessage, MoveRequest};
+//! let msg = ClientMessage::parse(r#"{"topic":"/game/7/move","data":{"from":12,"to":28}}"#).unwrap();
+//! assert_eq!(msg, ClientMessage::Move { game: "7".into(), request: MoveRequest::new(12, 28, None).unwrap() });
+//! assert_eq!(msg.to_json(), r#"{"topic":"/game/7/move","data":{"from":12,"to":28}}"#);
+//! let err = ClientMessage::parse(r#"{"topic":"/game/7/move","data":{"from":64,"to":28}}"#).unwrap_err();
+//! assert_eq!(err.to_string(), "/game/7/move: data.from: 64 is not a square number (0 = a1 … 63 = h8)");
+//! ```
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use crate::chess::jsonchess::PackedMove;
+
+/// A message as it travels: a topic and optional data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Envelope {
+    /// The topic, a path such as `/game/123/move`.
+    pub topic: String,
+    /// The data.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub data: Option<Value>,
+}
+
+/// A message that cannot be read: which topic, which field, what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}{field}: {reason}", if topic.is_empty() { String::new() } else { format!("{topic}: ") })]
+pub struct MessageError {
+    /// The topic (empty when the envelope itself is bad).
+    pub topic: String,
+    /// The field: `topic`, `data`, or a path into the data (`data.history[3]`).
+    pub field: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+fn error(topic: &str, field: &str, reason: impl Into<String>) -> MessageError {
+    MessageError {
+        topic: topic.chars().take(200).collect(),
+        field: field.chars().take(200).collect(),
+        reason: reason.into(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Values that appear in the data.
+
+/// A colour on the wire: `"w"` or `"b"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Colour {
+    /// `"w"`.
+    #[serde(rename = "w")]
+    White,
+    /// `"b"`.
+    #[serde(rename = "b")]
+    Black,
+}
+
+/// A square number: 0 = a1, 1 = b1 … 63 = h8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct SquareNo(u8);
+
+impl SquareNo {
+    /// A square number, if it is one (0 … 63).
+    pub fn new(n: u8) -> Option<SquareNo> {
+        (n < 64).then_some(SquareNo(n))
+    }
+
+    /// The square.
+    pub fn square(self) -> shakmaty::Square {
+        shakmaty::Square::new(u32::from(self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for SquareNo {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SquareNo, D::Error> {
+        let n = u64::deserialize(d)?;
+        u8::try_from(n).ok().and_then(SquareNo::new).ok_or_else(|| {
+            serde::de::Error::custom(format!("{n} is not a square number (0 = a1 … 63 = h8)"))
+        })
+    }
+}
+
+/// A promotion piece: `"N"`, `"B"`, `"R"` or `"Q"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PromotionPiece {
+    /// Knight.
+    N,
+    /// Bishop.
+    B,
+    /// Rook.
+    R,
+    /// Queen.
+    Q,
+}
+
+impl PromotionPiece {
+    /// The piece.
+    pub fn role(self) -> shakmaty::Role {
+        match self {
+            PromotionPiece::N => shakmaty::Role::Knight,
+            PromotionPiece::B => shakmaty::Role::Bishop,
+            PromotionPiece::R => shakmaty::Role::Rook,
+            PromotionPiece::Q => shakmaty::Role::Queen,
+        }
+    }
+}
+
+/// A move or premove request: `{"from":12,"to":28}`, `"promoteTo"` for promotions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MoveRequest {
+    /// From.
+    pub from: SquareNo,
+    /// To.
+    pub to: SquareNo,
+    /// The promotion piece.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub promote_to: Option<PromotionPiece>,
+}
+
+impl MoveRequest {
+    /// A request from square numbers, if they are squares.
+    pub fn new(from: u8, to: u8, promote_to: Option<PromotionPiece>) -> Option<MoveRequest> {
+        Some(MoveRequest {
+            from: SquareNo::new(from)?,
+            to: SquareNo::new(to)?,
+            promote_to,
+        })
+    }
+}
+
+/// A seek's rating bound: `"+100"`/`"-100"` relative to the seeker's rating, or an absolute
+/// `"1800"` (strings on the wire, as the reference server parses them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RatingBound {
+    /// Relative to the seeker's rating.
+    Relative(i32),
+    /// An absolute rating.
+    Absolute(u32),
+}
+
+impl Serialize for RatingBound {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            RatingBound::Relative(n) if n >= 0 => s.serialize_str(&format!("+{n}")),
+            RatingBound::Relative(n) => s.serialize_str(&n.to_string()),
+            RatingBound::Absolute(n) => s.serialize_str(&n.to_string()),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for RatingBound {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RatingBound, D::Error> {
+        let text = String::deserialize(d)?;
+        let bad = || {
+            serde::de::Error::custom(format!(
+                "{text:?} is not a rating bound (\"+100\", \"-100\" or \"1800\")"
+            ))
+        };
+        let digits =
+            |t: &str| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit());
+        if let Some(rest) = text.strip_prefix('+') {
+            return digits(rest)
+                .then(|| RatingBound::Relative(rest.parse().unwrap_or(0)))
+                .ok_or_else(bad);
+        }
+        if let Some(rest) = text.strip_prefix('-') {
+            return digits(rest)
+                .then(|| RatingBound::Relative(-rest.parse::<i32>().unwrap_or(0)))
+                .ok_or_else(bad);
+        }
+        digits(&text)
+            .then(|| RatingBound::Absolute(text.parse().unwrap_or(0)))
+            .ok_or_else(bad)
+    }
+}
+
+/// A value for each colour: `{"w":…,"b":…}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ByColour<T> {
+    /// White's.
+    pub w: T,
+    /// Black's.
+    pub b: T,
+}
+
+/// A time control in ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TimeOptions {
+    /// Time on each clock at the start.
+    pub initial_time: u64,
+    /// Added after each timed move.
+    pub time_increment: u64,
+}
+
+/// What a seek asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SeekOptions {
+    /// Time on each clock at the start (ms).
+    pub initial_time: u64,
+    /// Added after each timed move (ms).
+    pub time_increment: u64,
+    /// The lowest opponent rating accepted.
+    pub accept_rating_min: RatingBound,
+    /// The highest.
+    pub accept_rating_max: RatingBound,
+}
+
+/// A player (or a bot: `isUser` false, no `isConnected`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Player {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Rating.
+    pub rating: f64,
+    /// A user, not a bot.
+    pub is_user: bool,
+    /// Whether the user is connected (users only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub is_connected: Option<bool>,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ResultType {
+    /// `checkmate`
+    #[serde(rename = "checkmate")]
+    Checkmate,
+    /// `resignation`
+    #[serde(rename = "resignation")]
+    Resignation,
+    /// `fifty move rule`
+    #[serde(rename = "fifty move rule")]
+    FiftyMoveRule,
+    /// `threefold`
+    #[serde(rename = "threefold")]
+    Threefold,
+    /// `timeout`
+    #[serde(rename = "timeout")]
+    Timeout,
+    /// `insufficient material`
+    #[serde(rename = "insufficient material")]
+    InsufficientMaterial,
+    /// `stalemate`
+    #[serde(rename = "stalemate")]
+    Stalemate,
+    /// `draw agreed`
+    #[serde(rename = "draw agreed")]
+    DrawAgreed,
+}
+
+/// A game's result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GameOutcome {
+    /// The winner, `null` for a draw.
+    pub winner: Option<Colour>,
+    /// A draw.
+    pub is_draw: bool,
+    /// 1, 0 or 0.5 each.
+    pub scores: ByColour<f64>,
+    /// How it ended.
+    #[serde(rename = "type")]
+    pub kind: ResultType,
+    /// In words: "white won by checkmate".
+    pub description: String,
+    /// "1-0", "0-1" or "½-½".
+    pub summary: String,
+}
+
+/// A game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GameJson {
+    /// White.
+    pub white: Player,
+    /// Black.
+    pub black: Player,
+    /// The moves, packed.
+    pub history: Vec<PackedMove>,
+    /// Still being played.
+    pub is_in_progress: bool,
+    /// The result, once over.
+    pub result: Option<GameOutcome>,
+    /// Start, ms since the Unix epoch.
+    pub start_time: u64,
+    /// End.
+    pub end_time: Option<u64>,
+    /// Ratings at the start.
+    pub initial_ratings: ByColour<f64>,
+    /// Time added to the clocks (restoration).
+    pub added_time: ByColour<u64>,
+    /// An undo was requested.
+    pub is_undo_requested: bool,
+    /// A draw is offered.
+    pub is_draw_offered: bool,
+    /// Who offered a rematch.
+    pub rematch_offered_by: Option<Colour>,
+    /// Time control.
+    pub options: TimeOptions,
+    /// Id.
+    pub id: String,
+}
+
+/// A seek.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Seek {
+    /// Id.
+    pub id: String,
+    /// Who seeks.
+    pub owner: Player,
+    /// What for.
+    pub options: SeekOptions,
+    /// When it expires, ms since the Unix epoch.
+    pub expiry_time: u64,
+}
+
+/// A user's preferences; an update carries only the ones that change.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Prefs {
+    /// Premoves on.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub premove: Option<bool>,
+    /// Always promote to a queen.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub always_queen: Option<bool>,
+    /// Sound on.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub sound: Option<bool>,
+    /// Piece set.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub piece_style: Option<String>,
+    /// Board size.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub board_size: Option<u32>,
+    /// Board colours.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub board_style: Option<String>,
+}
+
+/// The private view of the connected user.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PrivateUser {
+    /// The player id.
+    pub player_id: String,
+    /// User name (`"Anonymous"` when logged out).
+    pub username: String,
+    /// Logged in.
+    pub is_logged_in: bool,
+    /// Rating.
+    pub rating: f64,
+    /// The open seek.
+    pub current_seek: Option<Seek>,
+    /// The options of the last seek.
+    pub last_seek_options: Option<SeekOptions>,
+    /// Preferences.
+    pub prefs: Prefs,
+}
+
+/// Login or registration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// User name.
+    pub username: String,
+    /// Password.
+    pub password: String,
+}
+
+/// A game as a client backed it up, to be restored after a server restart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct GameDetails {
+    /// The moves, packed.
+    pub history: Vec<PackedMove>,
+    /// Start, ms since the Unix epoch.
+    pub start_time: u64,
+    /// Time control.
+    pub options: TimeOptions,
+    /// Time added to the clocks.
+    pub added_time: ByColour<u64>,
+    /// Id.
+    pub id: String,
+}
+
+/// A restoration request.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RestoreRequest {
+    /// The game.
+    pub game_details: GameDetails,
+    /// The colour the sender played.
+    pub playing_as: Colour,
+}
+
+/// A new tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct TournamentOptions {
+    /// Name.
+    pub name: String,
+    /// Players: a power of two, at least 4.
+    #[serde(deserialize_with = "players_required")]
+    pub players_required: u32,
+    /// Time on each clock at the start (ms).
+    pub initial_time: u64,
+    /// Added after each timed move (ms).
+    pub time_increment: u64,
+}
+
+fn players_required<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = u32::deserialize(d)?;
+    if n >= 4 && n.is_power_of_two() {
+        Ok(n)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "{n} players: a power of two, at least 4"
+        )))
+    }
+}
+
+/// A chat line as the server relays it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatLine {
+    /// Sender's name.
+    pub from: String,
+    /// Text.
+    pub body: String,
+}
+
+/// A move shown as from/to square numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LastMove {
+    /// From.
+    pub from: SquareNo,
+    /// To.
+    pub to: SquareNo,
+}
+
+/// A board of the random-games feed: 64 characters in square-number order, a FEN piece
+/// letter or a space each.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct BoardString(String);
+
+impl BoardString {
+    /// The string, if it is a board.
+    pub fn new(text: String) -> Option<BoardString> {
+        let ok = text.len() == 64 && text.bytes().all(|b| b" PNBRQKpnbrqk".contains(&b));
+        ok.then_some(BoardString(text))
+    }
+
+    /// The 64 characters.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for BoardString {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<BoardString, D::Error> {
+        BoardString::new(String::deserialize(d)?).ok_or_else(|| {
+            serde::de::Error::custom(
+                "not a board: 64 characters, each a FEN piece letter or a space",
+            )
+        })
+    }
+}
+
+/// A game of the random-games feed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct RandomGame {
+    /// Game id.
+    pub id: String,
+    /// The board.
+    pub board: BoardString,
+    /// The last move.
+    pub last_move: Option<LastMove>,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// "10/0" and the like.
+    pub timing_description: String,
+}
+
+/// The feeds a client can switch on and off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Feed {
+    /// `/random_games`
+    #[serde(rename = "/random_games")]
+    RandomGames,
+    /// `/list/seeks`
+    #[serde(rename = "/list/seeks")]
+    Seeks,
+    /// `/users_online`
+    #[serde(rename = "/users_online")]
+    UsersOnline,
+}
+
+impl Serialize for PackedMove {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for PackedMove {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PackedMove, D::Error> {
+        let text = String::deserialize(d)?;
+        PackedMove::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading data.
+
+/// Reads the data of `topic` as a `T`, naming the failing field.
+fn data<T: DeserializeOwned>(topic: &str, data: Option<Value>) -> Result<T, MessageError> {
+    let value = data.ok_or_else(|| error(topic, "data", "missing"))?;
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." || path.is_empty() {
+            "data".to_string()
+        } else {
+            format!("data.{path}")
+        };
+        error(topic, &field, e.into_inner().to_string())
+    })
+}
+
+/// A topic without data (an absent or `null` data is accepted).
+fn no_data(topic: &str, data: &Option<Value>) -> Result<(), MessageError> {
+    match data {
+        None | Some(Value::Null) => Ok(()),
+        Some(_) => Err(error(topic, "data", "this topic carries no data")),
+    }
+}
+
+fn envelope(text: &str) -> Result<Envelope, MessageError> {
+    serde_json::from_str(text).map_err(|e| error("", "envelope", e.to_string()))
+}
+
+/// The parts of a topic: `/game/123/move` → `["game", "123", "move"]`.
+fn parts(topic: &str) -> Result<Vec<&str>, MessageError> {
+    let rest = topic
+        .strip_prefix('/')
+        .ok_or_else(|| error(topic, "topic", "a topic starts with /"))?;
+    let parts: Vec<&str> = rest.split('/').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return Err(error(topic, "topic", "an empty part"));
+    }
+    Ok(parts)
+}
+
+fn unknown(topic: &str) -> MessageError {
+    error(topic, "topic", "unknown topic")
+}
+
+fn with_data(topic: String, value: impl Serialize) -> Envelope {
+    Envelope {
+        topic,
+        data: Some(serde_json::to_value(value).expect("protocol data serializes")),
+    }
+}
+
+fn bare(topic: String) -> Envelope {
+    Envelope { topic, data: None }
+}
+
+// ---------------------------------------------------------------------------------------
+// Client → server.
+
+/// What a client sends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClientMessage {
+    /// `/request/user`: asks for its user.
+    RequestUser,
+    /// `/request/time`: asks for the server time; the id comes back in the reply's topic.
+    RequestTime(Value),
+    /// `/user/login`
+    Login(Credentials),
+    /// `/user/logout`
+    Logout,
+    /// `/user/register`
+    Register(Credentials),
+    /// `/user/prefs/update`
+    UpdatePrefs(Prefs),
+    /// `/chat`: a lobby chat line.
+    Chat(String),
+    /// `/seek`
+    Seek(SeekOptions),
+    /// `/seek/cancel`
+    CancelSeek,
+    /// `/seek/accept`: a seek id.
+    AcceptSeek(String),
+    /// `/request/game`: a game id.
+    RequestGame(String),
+    /// `/request/games`
+    RequestGames,
+    /// `/game/restore`
+    Restore(RestoreRequest),
+    /// `/game/restore/cancel`: a game id.
+    CancelRestore(String),
+    /// `/request/restoration_requests`
+    RequestRestorationRequests,
+    /// `/feed/activate`
+    ActivateFeed(Feed),
+    /// `/feed/deactivate`
+    DeactivateFeed(Feed),
+    /// `/tournament/new`
+    NewTournament(TournamentOptions),
+    /// `/request/tournaments`
+    RequestTournaments,
+    /// `/game/<id>/move`
+    Move {
+        /// Game id.
+        game: String,
+        /// The move.
+        request: MoveRequest,
+    },
+    /// `/game/<id>/premove`
+    Premove {
+        /// Game id.
+        game: String,
+        /// The premove.
+        request: MoveRequest,
+    },
+    /// `/game/<id>/premove/cancel`
+    CancelPremove {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/request/premove`
+    RequestPremove {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/request/moves`: every move from this ply index.
+    RequestMoves {
+        /// Game id.
+        game: String,
+        /// The first ply index wanted.
+        from: u32,
+    },
+    /// `/game/<id>/resign`
+    Resign {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/offer_draw`
+    OfferDraw {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/accept_draw`
+    AcceptDraw {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/claim_draw`
+    ClaimDraw {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/rematch`: offers a rematch, or accepts the opponent's offer.
+    Rematch {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/rematch/decline`
+    DeclineRematch {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/rematch/cancel`
+    CancelRematch {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/chat`
+    GameChat {
+        /// Game id.
+        game: String,
+        /// The line.
+        text: String,
+    },
+}
+
+impl ClientMessage {
+    /// Reads a message from its JSON text.
+    pub fn parse(text: &str) -> Result<ClientMessage, MessageError> {
+        ClientMessage::from_envelope(envelope(text)?)
+    }
+
+    /// Reads a message from its envelope.
+    pub fn from_envelope(envelope: Envelope) -> Result<ClientMessage, MessageError> {
+        use ClientMessage as M;
+        let Envelope { topic, data: d } = envelope;
+        let t = topic.as_str();
+        let p = parts(t)?;
+        let none = |m: ClientMessage| no_data(t, &d).map(|()| m);
+        let game = |id: &str| id.to_string();
+        Ok(match p.as_slice() {
+            ["request", "user"] => none(M::RequestUser)?,
+            ["request", "time"] => {
+                M::RequestTime(d.ok_or_else(|| error(t, "data", "missing: the request id"))?)
+            }
+            ["user", "login"] => M::Login(data(t, d)?),
+            ["user", "logout"] => none(M::Logout)?,
+            ["user", "register"] => M::Register(data(t, d)?),
+            ["user", "prefs", "update"] => M::UpdatePrefs(data(t, d)?),
+            ["chat"] => M::Chat(data(t, d)?),
+            ["seek"] => M::Seek(data(t, d)?),
+            ["seek", "cancel"] => none(M::CancelSeek)?,
+            ["seek", "accept"] => M::AcceptSeek(data(t, d)?),
+            ["request", "game"] => M::RequestGame(data(t, d)?),
+            ["request", "games"] => none(M::RequestGames)?,
+            ["game", "restore"] => M::Restore(data(t, d)?),
+            ["game", "restore", "cancel"] => M::CancelRestore(data(t, d)?),
+            ["request", "restoration_requests"] => none(M::RequestRestorationRequests)?,
+            ["feed", "activate"] => M::ActivateFeed(data(t, d)?),
+            ["feed", "deactivate"] => M::DeactivateFeed(data(t, d)?),
+            ["tournament", "new"] => M::NewTournament(data(t, d)?),
+            ["request", "tournaments"] => none(M::RequestTournaments)?,
+            ["game", id, "move"] => M::Move {
+                game: game(id),
+                request: data(t, d)?,
+            },
+            ["game", id, "premove"] => M::Premove {
+                game: game(id),
+                request: data(t, d)?,
+            },
+            ["game", id, "premove", "cancel"] => none(M::CancelPremove { game: game(id) })?,
+            ["game", id, "request", "premove"] => none(M::RequestPremove { game: game(id) })?,
+            ["game", id, "request", "moves"] => M::RequestMoves {
+                game: game(id),
+                from: data(t, d)?,
+            },
+            ["game", id, "resign"] => none(M::Resign { game: game(id) })?,
+            ["game", id, "offer_draw"] => none(M::OfferDraw { game: game(id) })?,
+            ["game", id, "accept_draw"] => none(M::AcceptDraw { game: game(id) })?,
+            ["game", id, "claim_draw"] => none(M::ClaimDraw { game: game(id) })?,
+            ["game", id, "rematch"] => none(M::Rematch { game: game(id) })?,
+            ["game", id, "rematch", "decline"] => none(M::DeclineRematch { game: game(id) })?,
+            ["game", id, "rematch", "cancel"] => none(M::CancelRematch { game: game(id) })?,
+            ["game", id, "chat"] => M::GameChat {
+                game: game(id),
+                text: data(t, d)?,
+            },
+            _ => return Err(unknown(t)),
+        })
+    }
+
+    /// The message's envelope.
+    pub fn to_envelope(&self) -> Envelope {
+        use ClientMessage as M;
+        let s = |t: &str| t.to_string();
+        match self {
+            M::RequestUser => bare(s("/request/user")),
+            M::RequestTime(id) => with_data(s("/request/time"), id),
+            M::Login(c) => with_data(s("/user/login"), c),
+            M::Logout => bare(s("/user/logout")),
+            M::Register(c) => with_data(s("/user/register"), c),
+            M::UpdatePrefs(p) => with_data(s("/user/prefs/update"), p),
+            M::Chat(text) => with_data(s("/chat"), text),
+            M::Seek(o) => with_data(s("/seek"), o),
+            M::CancelSeek => bare(s("/seek/cancel")),
+            M::AcceptSeek(id) => with_data(s("/seek/accept"), id),
+            M::RequestGame(id) => with_data(s("/request/game"), id),
+            M::RequestGames => bare(s("/request/games")),
+            M::Restore(r) => with_data(s("/game/restore"), r),
+            M::CancelRestore(id) => with_data(s("/game/restore/cancel"), id),
+            M::RequestRestorationRequests => bare(s("/request/restoration_requests")),
+            M::ActivateFeed(f) => with_data(s("/feed/activate"), f),
+            M::DeactivateFeed(f) => with_data(s("/feed/deactivate"), f),
+            M::NewTournament(o) => with_data(s("/tournament/new"), o),
+            M::RequestTournaments => bare(s("/request/tournaments")),
+            M::Move { game, request } => with_data(format!("/game/{game}/move"), request),
+            M::Premove { game, request } => with_data(format!("/game/{game}/premove"), request),
+            M::CancelPremove { game } => bare(format!("/game/{game}/premove/cancel")),
+            M::RequestPremove { game } => bare(format!("/game/{game}/request/premove")),
+            M::RequestMoves { game, from } => {
+                with_data(format!("/game/{game}/request/moves"), from)
+            }
+            M::Resign { game } => bare(format!("/game/{game}/resign")),
+            M::OfferDraw { game } => bare(format!("/game/{game}/offer_draw")),
+            M::AcceptDraw { game } => bare(format!("/game/{game}/accept_draw")),
+            M::ClaimDraw { game } => bare(format!("/game/{game}/claim_draw")),
+            M::Rematch { game } => bare(format!("/game/{game}/rematch")),
+            M::DeclineRematch { game } => bare(format!("/game/{game}/rematch/decline")),
+            M::CancelRematch { game } => bare(format!("/game/{game}/rematch/cancel")),
+            M::GameChat { game, text } => with_data(format!("/game/{game}/chat"), text),
+        }
+    }
+
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.to_envelope()).expect("envelopes serialize")
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Server → client.
+
+/// What a server sends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ServerMessage {
+    /// `/user`: the private user.
+    User(PrivateUser),
+    /// `/time/<id>`: the server time (ms) for a `/request/time`.
+    Time {
+        /// The request id.
+        request: String,
+        /// Server time, ms since the Unix epoch.
+        time: u64,
+    },
+    /// `/user/login/success`
+    LoginSuccess(PrivateUser),
+    /// `/user/login/failure`: why.
+    LoginFailure(String),
+    /// `/user/logout`: the new anonymous player id.
+    LoggedOut(String),
+    /// `/user/register/success`: the user, or `null` when not logged in automatically.
+    RegisterSuccess(Option<PrivateUser>),
+    /// `/user/register/failure`: why.
+    RegisterFailure(String),
+    /// `/chat`: a lobby chat line.
+    Chat(ChatLine),
+    /// `/seek/matched`: the new game.
+    SeekMatched(Box<GameJson>),
+    /// `/seek/waiting`: the open seek.
+    SeekWaiting(Seek),
+    /// `/seek/expired`
+    SeekExpired,
+    /// `/seek/error`: why.
+    SeekError(String),
+    /// `/game`: a game (the receiver is now a spectator or player).
+    Game(Box<GameJson>),
+    /// `/games`: the receiver's games.
+    Games(Vec<GameJson>),
+    /// `/game/not_found`: the id asked for.
+    GameNotFound(String),
+    /// `/game/restore/<id>/pending`
+    RestorePending {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/restore/<id>/success`
+    RestoreSuccess {
+        /// Game id.
+        game: String,
+        /// The restored game.
+        restored: Box<GameJson>,
+    },
+    /// `/game/restore/<id>/failure`
+    RestoreFailure {
+        /// Game id.
+        game: String,
+        /// Why.
+        reason: String,
+    },
+    /// `/restoration_requests`: ids of games waiting for the other player.
+    RestorationRequests(Vec<String>),
+    /// `/tournament/new/success`: the tournament (its shape is not fixed by the protocol).
+    TournamentCreated(Value),
+    /// `/tournament/new/failure`: why.
+    TournamentFailure(String),
+    /// `/tournament/<id>/<event>`: `game`, `finished`, `player_eliminated`, `started`,
+    /// `canceled`, `player_joined`, `player_left`.
+    TournamentEvent {
+        /// Tournament id.
+        tournament: String,
+        /// The event.
+        event: TournamentEvent,
+        /// The data, as sent.
+        data: Option<Value>,
+    },
+    /// `/game/<id>/move`: a move, packed.
+    Move {
+        /// Game id.
+        game: String,
+        /// The move.
+        packed: PackedMove,
+    },
+    /// `/game/<id>/game_over`
+    GameOver {
+        /// Game id.
+        game: String,
+        /// The result.
+        result: GameOutcome,
+    },
+    /// `/game/<id>/aborted`
+    Aborted {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/draw_offer`: who offers.
+    DrawOffer {
+        /// Game id.
+        game: String,
+        /// The offerer.
+        by: Colour,
+    },
+    /// `/game/<id>/rematch/offered`: who offers.
+    RematchOffered {
+        /// Game id.
+        game: String,
+        /// The offerer.
+        by: Colour,
+    },
+    /// `/game/<id>/rematch/declined`
+    RematchDeclined {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/rematch/canceled`
+    RematchCanceled {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/rematch/expired`
+    RematchExpired {
+        /// Game id.
+        game: String,
+    },
+    /// `/game/<id>/rematch`: the new game, on the old game's topic.
+    Rematch {
+        /// The old game's id.
+        game: String,
+        /// The new game.
+        new_game: Box<GameJson>,
+    },
+    /// `/game/<id>/premove`: the receiver's premove, or `null`.
+    Premove {
+        /// Game id.
+        game: String,
+        /// The premove.
+        premove: Option<MoveRequest>,
+    },
+    /// `/game/<id>/chat`
+    GameChat {
+        /// Game id.
+        game: String,
+        /// The line.
+        line: ChatLine,
+    },
+    /// `/player_connection_status/<playerId>`
+    PlayerConnectionStatus {
+        /// The player.
+        player: String,
+        /// Connected.
+        connected: bool,
+    },
+    /// `/random_game`
+    RandomGame(RandomGame),
+    /// `/random_game/game_over`: the game id.
+    RandomGameOver(String),
+    /// `/list/seeks`: every open seek.
+    Seeks(Vec<Seek>),
+    /// `/list/seeks/add`
+    SeekAdded(Seek),
+    /// `/list/seeks/remove`: the seek id.
+    SeekRemoved(String),
+}
+
+/// The events of a tournament's topic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TournamentEvent {
+    /// `game`
+    Game,
+    /// `finished`
+    Finished,
+    /// `player_eliminated`
+    PlayerEliminated,
+    /// `started`
+    Started,
+    /// `canceled`
+    Canceled,
+    /// `player_joined`
+    PlayerJoined,
+    /// `player_left`
+    PlayerLeft,
+}
+
+impl TournamentEvent {
+    const ALL: [(TournamentEvent, &'static str); 7] = [
+        (TournamentEvent::Game, "game"),
+        (TournamentEvent::Finished, "finished"),
+        (TournamentEvent::PlayerEliminated, "player_eliminated"),
+        (TournamentEvent::Started, "started"),
+        (TournamentEvent::Canceled, "canceled"),
+        (TournamentEvent::PlayerJoined, "player_joined"),
+        (TournamentEvent::PlayerLeft, "player_left"),
+    ];
+
+    fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(e, _)| *e == self)
+            .map(|(_, n)| *n)
+            .expect("every event is named")
+    }
+
+    fn from_name(name: &str) -> Option<TournamentEvent> {
+        Self::ALL.iter().find(|(_, n)| *n == name).map(|(e, _)| *e)
+    }
+}
+
+impl ServerMessage {
+    /// Reads a message from its JSON text.
+    pub fn parse(text: &str) -> Result<ServerMessage, MessageError> {
+        ServerMessage::from_envelope(envelope(text)?)
+    }
+
+    /// Reads a message from its envelope.
+    pub fn from_envelope(envelope: Envelope) -> Result<ServerMessage, MessageError> {
+        use ServerMessage as M;
+        let Envelope { topic, data: d } = envelope;
+        let t = topic.as_str();
+        let p = parts(t)?;
+        let none = |m: ServerMessage| no_data(t, &d).map(|()| m);
+        let id = |s: &str| s.to_string();
+        Ok(match p.as_slice() {
+            ["user"] => M::User(data(t, d)?),
+            ["time", request] => M::Time {
+                request: id(request),
+                time: data(t, d)?,
+            },
+            ["user", "login", "success"] => M::LoginSuccess(data(t, d)?),
+            ["user", "login", "failure"] => M::LoginFailure(data(t, d)?),
+            ["user", "logout"] => M::LoggedOut(data(t, d)?),
+            ["user", "register", "success"] => M::RegisterSuccess(match d {
+                None | Some(Value::Null) => None,
+                d => Some(data(t, d)?),
+            }),
+            ["user", "register", "failure"] => M::RegisterFailure(data(t, d)?),
+            ["chat"] => M::Chat(data(t, d)?),
+            ["seek", "matched"] => M::SeekMatched(data(t, d)?),
+            ["seek", "waiting"] => M::SeekWaiting(data(t, d)?),
+            ["seek", "expired"] => none(M::SeekExpired)?,
+            ["seek", "error"] => M::SeekError(data(t, d)?),
+            ["game"] => M::Game(data(t, d)?),
+            ["games"] => M::Games(data(t, d)?),
+            ["game", "not_found"] => M::GameNotFound(data(t, d)?),
+            ["game", "restore", g, "pending"] => none(M::RestorePending { game: id(g) })?,
+            ["game", "restore", g, "success"] => M::RestoreSuccess {
+                game: id(g),
+                restored: data(t, d)?,
+            },
+            ["game", "restore", g, "failure"] => M::RestoreFailure {
+                game: id(g),
+                reason: data(t, d)?,
+            },
+            ["restoration_requests"] => M::RestorationRequests(data(t, d)?),
+            ["tournament", "new", "success"] => M::TournamentCreated(data(t, d)?),
+            ["tournament", "new", "failure"] => M::TournamentFailure(data(t, d)?),
+            ["tournament", tid, event] => M::TournamentEvent {
+                tournament: id(tid),
+                event: TournamentEvent::from_name(event).ok_or_else(|| unknown(t))?,
+                data: d,
+            },
+            ["game", g, "move"] => M::Move {
+                game: id(g),
+                packed: data(t, d)?,
+            },
+            ["game", g, "game_over"] => M::GameOver {
+                game: id(g),
+                result: data(t, d)?,
+            },
+            ["game", g, "aborted"] => none(M::Aborted { game: id(g) })?,
+            ["game", g, "draw_offer"] => M::DrawOffer {
+                game: id(g),
+                by: data(t, d)?,
+            },
+            ["game", g, "rematch", "offered"] => M::RematchOffered {
+                game: id(g),
+                by: data(t, d)?,
+            },
+            ["game", g, "rematch", "declined"] => none(M::RematchDeclined { game: id(g) })?,
+            ["game", g, "rematch", "canceled"] => none(M::RematchCanceled { game: id(g) })?,
+            ["game", g, "rematch", "expired"] => none(M::RematchExpired { game: id(g) })?,
+            ["game", g, "rematch"] => M::Rematch {
+                game: id(g),
+                new_game: data(t, d)?,
+            },
+            ["game", g, "premove"] => M::Premove {
+                game: id(g),
+                premove: match d {
+                    None | Some(Value::Null) => None,
+                    d => Some(data(t, d)?),
+                },
+            },
+            ["game", g, "chat"] => M::GameChat {
+                game: id(g),
+                line: data(t, d)?,
+            },
+            ["player_connection_status", player] => M::PlayerConnectionStatus {
+                player: id(player),
+                connected: data(t, d)?,
+            },
+            ["random_game"] => M::RandomGame(data(t, d)?),
+            ["random_game", "game_over"] => M::RandomGameOver(data(t, d)?),
+            ["list", "seeks"] => M::Seeks(data(t, d)?),
+            ["list", "seeks", "add"] => M::SeekAdded(data(t, d)?),
+            ["list", "seeks", "remove"] => M::SeekRemoved(data(t, d)?),
+            _ => return Err(unknown(t)),
+        })
+    }
+
+    /// The message's envelope.
+    pub fn to_envelope(&self) -> Envelope {
+        use ServerMessage as M;
+        let s = |t: &str| t.to_string();
+        match self {
+            M::User(u) => with_data(s("/user"), u),
+            M::Time { request, time } => with_data(format!("/time/{request}"), time),
+            M::LoginSuccess(u) => with_data(s("/user/login/success"), u),
+            M::LoginFailure(r) => with_data(s("/user/login/failure"), r),
+            M::LoggedOut(p) => with_data(s("/user/logout"), p),
+            M::RegisterSuccess(u) => with_data(s("/user/register/success"), u),
+            M::RegisterFailure(r) => with_data(s("/user/register/failure"), r),
+            M::Chat(line) => with_data(s("/chat"), line),
+            M::SeekMatched(g) => with_data(s("/seek/matched"), g),
+            M::SeekWaiting(seek) => with_data(s("/seek/waiting"), seek),
+            M::SeekExpired => bare(s("/seek/expired")),
+            M::SeekError(r) => with_data(s("/seek/error"), r),
+            M::Game(g) => with_data(s("/game"), g),
+            M::Games(g) => with_data(s("/games"), g),
+            M::GameNotFound(id) => with_data(s("/game/not_found"), id),
+            M::RestorePending { game } => bare(format!("/game/restore/{game}/pending")),
+            M::RestoreSuccess { game, restored } => {
+                with_data(format!("/game/restore/{game}/success"), restored)
+            }
+            M::RestoreFailure { game, reason } => {
+                with_data(format!("/game/restore/{game}/failure"), reason)
+            }
+            M::RestorationRequests(ids) => with_data(s("/restoration_requests"), ids),
+            M::TournamentCreated(v) => with_data(s("/tournament/new/success"), v),
+            M::TournamentFailure(r) => with_data(s("/tournament/new/failure"), r),
+            M::TournamentEvent {
+                tournament,
+                event,
+                data,
+            } => Envelope {
+                topic: format!("/tournament/{tournament}/{}", event.name()),
+                data: data.clone(),
+            },
+            M::Move { game, packed } => with_data(format!("/game/{game}/move"), packed),
+            M::GameOver { game, result } => with_data(format!("/game/{game}/game_over"), result),
+            M::Aborted { game } => bare(format!("/game/{game}/aborted")),
+            M::DrawOffer { game, by } => with_data(format!("/game/{game}/draw_offer"), by),
+            M::RematchOffered { game, by } => {
+                with_data(format!("/game/{game}/rematch/offered"), by)
+            }
+            M::RematchDeclined { game } => bare(format!("/game/{game}/rematch/declined")),
+            M::RematchCanceled { game } => bare(format!("/game/{game}/rematch/canceled")),
+            M::RematchExpired { game } => bare(format!("/game/{game}/rematch/expired")),
+            M::Rematch { game, new_game } => with_data(format!("/game/{game}/rematch"), new_game),
+            M::Premove { game, premove } => with_data(format!("/game/{game}/premove"), premove),
+            M::GameChat { game, line } => with_data(format!("/game/{game}/chat"), line),
+            M::PlayerConnectionStatus { player, connected } => {
+                with_data(format!("/player_connection_status/{player}"), connected)
+            }
+            M::RandomGame(g) => with_data(s("/random_game"), g),
+            M::RandomGameOver(id) => with_data(s("/random_game/game_over"), id),
+            M::Seeks(list) => with_data(s("/list/seeks"), list),
+            M::SeekAdded(seek) => with_data(s("/list/seeks/add"), seek),
+            M::SeekRemoved(id) => with_data(s("/list/seeks/remove"), id),
+        }
+    }
+
+    /// The message as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(&self.to_envelope()).expect("envelopes serialize")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses, serializes and parses again: the JSON is exactly the input.
+    fn client_round_trip(text: &str) {
+        let msg = ClientMessage::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(msg.to_json(), text);
+    }
+
+    fn server_round_trip(text: &str) {
+        let msg = ServerMessage::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(msg.to_json(), text);
+    }
+
+    const PLAYER: &str =
+        r#"{"id":"p1","name":"Anna","rating":1500.0,"isUser":true,"isConnected":true}"#;
+    const BOT: &str = r#"{"id":"b1","name":"Stockfish","rating":1487.0,"isUser":false}"#;
+
+    fn game_json() -> String {
+        format!(
+            r#"{{"white":{PLAYER},"black":{BOT},"history":["1,0,e4,1407781768400,e2,e4,N,e3","1,1,e5,1407781772340,e7,e5,N,e6"],"isInProgress":false,"result":{{"winner":"w","isDraw":false,"scores":{{"w":1.0,"b":0.0}},"type":"resignation","description":"black resigned","summary":"1-0"}},"startTime":1407781765400,"endTime":null,"initialRatings":{{"w":1500.0,"b":1487.0}},"addedTime":{{"w":0,"b":0}},"isUndoRequested":false,"isDrawOffered":false,"rematchOfferedBy":null,"options":{{"initialTime":600000,"timeIncrement":0}},"id":"g1"}}"#
+        )
+    }
+
+    #[test]
+    fn every_client_topic() {
+        for text in [
+            r#"{"topic":"/request/user"}"#,
+            r#"{"topic":"/request/time","data":"r17"}"#,
+            r#"{"topic":"/user/login","data":{"username":"anna","password":"x"}}"#,
+            r#"{"topic":"/user/logout"}"#,
+            r#"{"topic":"/user/register","data":{"username":"anna","password":"x"}}"#,
+            r#"{"topic":"/user/prefs/update","data":{"premove":true,"boardSize":480}}"#,
+            r#"{"topic":"/chat","data":"hello"}"#,
+            r#"{"topic":"/seek","data":{"initialTime":600000,"timeIncrement":5000,"acceptRatingMin":"-100","acceptRatingMax":"+100"}}"#,
+            r#"{"topic":"/seek/cancel"}"#,
+            r#"{"topic":"/seek/accept","data":"s9"}"#,
+            r#"{"topic":"/request/game","data":"g1"}"#,
+            r#"{"topic":"/request/games"}"#,
+            r#"{"topic":"/game/restore","data":{"gameDetails":{"history":["1,0,e4,0,e2,e4,N,e3"],"startTime":1,"options":{"initialTime":60000,"timeIncrement":0},"addedTime":{"w":0,"b":0},"id":"g1"},"playingAs":"b"}}"#,
+            r#"{"topic":"/game/restore/cancel","data":"g1"}"#,
+            r#"{"topic":"/request/restoration_requests"}"#,
+            r#"{"topic":"/feed/activate","data":"/random_games"}"#,
+            r#"{"topic":"/feed/deactivate","data":"/list/seeks"}"#,
+            r#"{"topic":"/tournament/new","data":{"name":"Open","playersRequired":8,"initialTime":300000,"timeIncrement":0}}"#,
+            r#"{"topic":"/request/tournaments"}"#,
+            r#"{"topic":"/game/g1/move","data":{"from":52,"to":60,"promoteTo":"N"}}"#,
+            r#"{"topic":"/game/g1/premove","data":{"from":12,"to":28}}"#,
+            r#"{"topic":"/game/g1/premove/cancel"}"#,
+            r#"{"topic":"/game/g1/request/premove"}"#,
+            r#"{"topic":"/game/g1/request/moves","data":4}"#,
+            r#"{"topic":"/game/g1/resign"}"#,
+            r#"{"topic":"/game/g1/offer_draw"}"#,
+            r#"{"topic":"/game/g1/accept_draw"}"#,
+            r#"{"topic":"/game/g1/claim_draw"}"#,
+            r#"{"topic":"/game/g1/rematch"}"#,
+            r#"{"topic":"/game/g1/rematch/decline"}"#,
+            r#"{"topic":"/game/g1/rematch/cancel"}"#,
+            r#"{"topic":"/game/g1/chat","data":"gg"}"#,
+        ] {
+            client_round_trip(text);
+        }
+    }
+
+    #[test]
+    fn every_server_topic() {
+        let user = r#"{"playerId":"p1","username":"Anonymous","isLoggedIn":false,"rating":1500.0,"currentSeek":null,"lastSeekOptions":null,"prefs":{"premove":true}}"#;
+        let seek = format!(
+            r#"{{"id":"s1","owner":{PLAYER},"options":{{"initialTime":600000,"timeIncrement":0,"acceptRatingMin":"-100","acceptRatingMax":"1800"}},"expiryTime":1407781825400}}"#
+        );
+        let game = game_json();
+        for text in [
+            format!(r#"{{"topic":"/user","data":{user}}}"#),
+            r#"{"topic":"/time/r17","data":1407781765400}"#.to_string(),
+            format!(r#"{{"topic":"/user/login/success","data":{user}}}"#),
+            r#"{"topic":"/user/login/failure","data":"Incorrect password"}"#.to_string(),
+            r#"{"topic":"/user/logout","data":"p2"}"#.to_string(),
+            r#"{"topic":"/user/register/success","data":null}"#.to_string(),
+            format!(r#"{{"topic":"/user/register/success","data":{user}}}"#),
+            r#"{"topic":"/user/register/failure","data":"Username taken"}"#.to_string(),
+            r#"{"topic":"/chat","data":{"from":"anna","body":"hi"}}"#.to_string(),
+            format!(r#"{{"topic":"/seek/matched","data":{game}}}"#),
+            format!(r#"{{"topic":"/seek/waiting","data":{seek}}}"#),
+            r#"{"topic":"/seek/expired"}"#.to_string(),
+            r#"{"topic":"/seek/error","data":"Initial time must be at least 1s"}"#.to_string(),
+            format!(r#"{{"topic":"/game","data":{game}}}"#),
+            format!(r#"{{"topic":"/games","data":[{game}]}}"#),
+            r#"{"topic":"/game/not_found","data":"g9"}"#.to_string(),
+            r#"{"topic":"/game/restore/g1/pending"}"#.to_string(),
+            format!(r#"{{"topic":"/game/restore/g1/success","data":{game}}}"#),
+            r#"{"topic":"/game/restore/g1/failure","data":"No matching request"}"#.to_string(),
+            r#"{"topic":"/restoration_requests","data":["g1","g2"]}"#.to_string(),
+            r#"{"topic":"/tournament/new/success","data":{"id":"t1","name":"Open"}}"#.to_string(),
+            r#"{"topic":"/tournament/new/failure","data":"bad"}"#.to_string(),
+            r#"{"topic":"/tournament/t1/player_joined","data":{"id":"p1"}}"#.to_string(),
+            r#"{"topic":"/tournament/t1/started"}"#.to_string(),
+            r#"{"topic":"/game/g1/move","data":"3,4,exd6,1407781781169,e5,d6,N,N,ep,d5"}"#.to_string(),
+            r#"{"topic":"/game/g1/game_over","data":{"winner":null,"isDraw":true,"scores":{"w":0.5,"b":0.5},"type":"insufficient material","description":"insufficient mating material","summary":"½-½"}}"#.to_string(),
+            r#"{"topic":"/game/g1/aborted"}"#.to_string(),
+            r#"{"topic":"/game/g1/draw_offer","data":"w"}"#.to_string(),
+            r#"{"topic":"/game/g1/rematch/offered","data":"b"}"#.to_string(),
+            r#"{"topic":"/game/g1/rematch/declined"}"#.to_string(),
+            r#"{"topic":"/game/g1/rematch/canceled"}"#.to_string(),
+            r#"{"topic":"/game/g1/rematch/expired"}"#.to_string(),
+            format!(r#"{{"topic":"/game/g1/rematch","data":{game}}}"#),
+            r#"{"topic":"/game/g1/premove","data":{"from":49,"to":57,"promoteTo":"Q"}}"#.to_string(),
+            r#"{"topic":"/game/g1/premove","data":null}"#.to_string(),
+            r#"{"topic":"/game/g1/chat","data":{"from":"anna","body":"gg"}}"#.to_string(),
+            r#"{"topic":"/player_connection_status/p1","data":false}"#.to_string(),
+            format!(r#"{{"topic":"/random_game","data":{{"id":"g1","board":"{}","lastMove":{{"from":12,"to":28}},"white":"anna","black":"bot","timingDescription":"10/0"}}}}"#, "RNBQKBNRPPPP PPP            P                   pppppppprnbqkbnr"),
+            r#"{"topic":"/random_game/game_over","data":"g1"}"#.to_string(),
+            format!(r#"{{"topic":"/list/seeks","data":[{seek}]}}"#),
+            format!(r#"{{"topic":"/list/seeks/add","data":{seek}}}"#),
+            r#"{"topic":"/list/seeks/remove","data":"s1"}"#.to_string(),
+        ] {
+            server_round_trip(&text);
+        }
+    }
+
+    #[test]
+    fn errors_name_topic_and_field() {
+        let cases = [
+            (r#"{"topic":"/game/g1/jump","data":1}"#, "/game/g1/jump: topic: unknown topic"),
+            (r#"{"topic":"game/g1/move"}"#, "game/g1/move: topic: a topic starts with /"),
+            (r#"{"topic":"/game/g1/move"}"#, "/game/g1/move: data: missing"),
+            (r#"{"topic":"/game/g1/move","data":{"from":1}}"#, "/game/g1/move: data: missing field `to`"),
+            (r#"{"topic":"/game/g1/move","data":{"from":1,"to":2,"promoteTo":"K"}}"#, "/game/g1/move: data.promoteTo: unknown variant `K`, expected one of `N`, `B`, `R`, `Q`"),
+            (r#"{"topic":"/game/g1/move","data":{"from":1,"to":2,"via":3}}"#, "/game/g1/move: data.via: unknown field `via`, expected one of `from`, `to`, `promoteTo`"),
+            (r#"{"topic":"/seek","data":{"initialTime":1,"timeIncrement":0,"acceptRatingMin":-100,"acceptRatingMax":"+100"}}"#, "/seek: data.acceptRatingMin: invalid type: integer `-100`, expected a string"),
+            (r#"{"topic":"/seek","data":{"initialTime":1,"timeIncrement":0,"acceptRatingMin":"abc","acceptRatingMax":"+100"}}"#, "/seek: data.acceptRatingMin: \"abc\" is not a rating bound (\"+100\", \"-100\" or \"1800\")"),
+            (r#"{"topic":"/tournament/new","data":{"name":"x","playersRequired":6,"initialTime":1,"timeIncrement":0}}"#, "/tournament/new: data.playersRequired: 6 players: a power of two, at least 4"),
+            (r#"{"topic":"/game/restore","data":{"gameDetails":{"history":["1,0,e4,0,e2,e4,N"],"startTime":1,"options":{"initialTime":1,"timeIncrement":0},"addedTime":{"w":0,"b":0},"id":"g"},"playingAs":"w"}}"#, "/game/restore: data.gameDetails.history[0]: field 8 \"\": missing: a packed move has 8 fields, this one 7"),
+            (r#"{"topic":"/game/g1/resign","data":5}"#, "/game/g1/resign: data: this topic carries no data"),
+            (r#"{"topic":"/chat","data":"x","extra":1}"#, "envelope: unknown field `extra`, expected `topic` or `data` at line 1 column 35"),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(
+                ClientMessage::parse(text).unwrap_err().to_string(),
+                expected,
+                "{text}"
+            );
+        }
+        let err = ServerMessage::parse(r#"{"topic":"/game/g1/move","data":"1,0,e4,0,e2,e4,N,x9"}"#)
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/game/g1/move: data: field 8 \"x9\": not a square (a1 … h8)"
+        );
+    }
+}
