@@ -3,9 +3,11 @@
 use clap::ValueEnum;
 use notate::chess::{
     egd::{EgdOptions, EgdWriter},
-    json,
+    json, jsonchess,
     pgn::PgnWriter,
-    play, write_positions, write_uci, ChessGame, GameError, PositionFormat,
+    play,
+    tracks::TracksWriter,
+    write_positions, write_uci, ChessGame, GameError, PositionFormat,
 };
 use notate::shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
 
@@ -18,6 +20,8 @@ pub enum InputFormat {
     Json,
     /// EGD (Extended Game Description), one game per line
     Egd,
+    /// jsonchess: tags and packed moves, one game per line
+    Jsonchess,
 }
 
 /// Formats notate writes.
@@ -35,6 +39,10 @@ pub enum OutputFormat {
     Json,
     /// EGD (Extended Game Description): every half-move with FENs, LRAN, piece codes
     Egd,
+    /// piece tracks: every piece named, every move as actions on named pieces
+    Tracks,
+    /// jsonchess: tags and the protocol's packed moves, one game per line
+    Jsonchess,
 }
 
 /// Position notations for `notate position`.
@@ -65,6 +73,7 @@ pub enum Job {
 pub struct GameWriter {
     pgn: PgnWriter,
     egd: EgdWriter,
+    tracks: TracksWriter,
     text: String,
 }
 
@@ -85,8 +94,11 @@ impl GameWriter {
         game: &ChessGame,
         out: &mut Vec<u8>,
     ) -> Result<(), GameError> {
-        if let Job::Convert(OutputFormat::Egd) = job {
-            return self.egd.write(game, out);
+        match job {
+            Job::Convert(OutputFormat::Egd) => return self.egd.write(game, out),
+            Job::Convert(OutputFormat::Tracks) => return self.tracks.write(game, out),
+            Job::Convert(OutputFormat::Jsonchess) => return jsonchess::write_jsonchess(game, out),
+            _ => {}
         }
         self.write_text(job, game, out)
             .map_err(|reason| GameError::new(0, reason))
@@ -95,7 +107,8 @@ impl GameWriter {
     fn write_text(&mut self, job: Job, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), String> {
         self.text.clear();
         match job {
-            Job::Check | Job::Convert(OutputFormat::Egd) => {}
+            Job::Check
+            | Job::Convert(OutputFormat::Egd | OutputFormat::Tracks | OutputFormat::Jsonchess) => {}
             Job::Convert(OutputFormat::Pgn) => self.pgn.write(game, out),
             Job::Convert(OutputFormat::Json) => {
                 json::write_json(game, out).map_err(|e| e.to_string())?

@@ -110,6 +110,9 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
     if stem.ends_with(".egd") || stem.ends_with(".egd.jsonl") {
         return Ok(InputFormat::Egd);
     }
+    if stem.ends_with(".jsonchess") || stem.ends_with(".jsonchess.jsonl") {
+        return Ok(InputFormat::Jsonchess);
+    }
     let head = reader.fill_buf().context("cannot read input")?;
     let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
@@ -118,10 +121,19 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
             return Ok(InputFormat::Json);
         }
         if trimmed.starts_with("{\"game_tags\"") {
-            return Ok(InputFormat::Egd);
+            // EGD's moves are an object of plies, jsonchess's an array of packed strings
+            // (piece tracks also start so, but notate does not read them back).
+            return match moves_opener(trimmed) {
+                Some(b'{') => Ok(InputFormat::Egd),
+                Some(b'[') if !trimmed.contains("\"start\":{") => Ok(InputFormat::Jsonchess),
+                _ => bail!(
+                    "cannot tell the format of {}: game JSON with \"game_tags\", but neither EGD nor jsonchess; say it with --from",
+                    path.map_or("<stdin>".into(), |p| p.display().to_string())
+                ),
+            };
         }
         bail!(
-            "cannot tell the format of {}: JSON, but neither notate's game JSON nor EGD; say it with --from",
+            "cannot tell the format of {}: JSON, but neither notate's game JSON, EGD nor jsonchess; say it with --from",
             path.map_or("<stdin>".into(), |p| p.display().to_string())
         );
     }
@@ -135,7 +147,61 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
         return Ok(InputFormat::Pgn);
     }
     bail!(
-        "cannot tell the format of {}; say it with --from (pgn, json or egd)",
+        "cannot tell the format of {}; say it with --from (pgn, json, egd or jsonchess)",
         path.map_or("<stdin>".into(), |p| p.display().to_string())
     )
+}
+
+/// The first byte of the value of the first line's top-level `"moves"` key: `{` for EGD, `[`
+/// for jsonchess. Found by a scan that skips strings, so a tag value cannot fool it.
+fn moves_opener(text: &str) -> Option<u8> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let key = bytes.get(start..i)?;
+                i += 1;
+                if depth == 1 && key == b"moves" {
+                    let rest = &bytes[i.min(bytes.len())..];
+                    let after_colon = rest.iter().position(|&b| b == b':')?;
+                    return rest[after_colon + 1..]
+                        .iter()
+                        .copied()
+                        .find(|b| !b.is_ascii_whitespace());
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'\n' => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moves_opener;
+
+    #[test]
+    fn moves_opener_skips_strings() {
+        assert_eq!(
+            moves_opener(r#"{"game_tags":{"moves":"["},"moves":{"1w":{}}}"#),
+            Some(b'{')
+        );
+        assert_eq!(
+            moves_opener(r#"{"game_tags":{"a\"moves":"x"},"moves": ["1,0"]}"#),
+            Some(b'[')
+        );
+        assert_eq!(moves_opener(r#"{"game_tags":{}}"#), None);
+    }
 }

@@ -122,7 +122,14 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
             max_comment_bytes: common.max_comment_bytes,
             keep_comments: match job {
                 Job::Check | Job::Position { .. } => false,
-                Job::Convert(OutputFormat::Uci | OutputFormat::Fen | OutputFormat::Epd) => false,
+                Job::Convert(
+                    OutputFormat::Uci
+                    | OutputFormat::Fen
+                    | OutputFormat::Epd
+                    | OutputFormat::Tracks,
+                ) => false,
+                // A move's time is kept in a `[%timestamp]` comment.
+                Job::Convert(OutputFormat::Jsonchess) => true,
                 Job::Convert(OutputFormat::Egd) => egd.extended,
                 Job::Convert(OutputFormat::Pgn | OutputFormat::Json) => true,
             },

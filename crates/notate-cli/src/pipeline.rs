@@ -13,7 +13,7 @@ use crossbeam_channel::{bounded, Receiver, Sender};
 use notate::chess::egd::{self, EgdOptions};
 use notate::chess::error::Locator;
 use notate::chess::pgn::{self, Chunk, GameSplitter, ReadOptions};
-use notate::chess::{json, replay, ChessGame, FailedGame, GameError, Place, Tags};
+use notate::chess::{json, jsonchess, replay, ChessGame, FailedGame, GameError, Place, Tags};
 use notate::lines::LineSplitter;
 
 use crate::formats::{GameWriter, InputFormat, Job};
@@ -154,7 +154,7 @@ fn read_inputs(
                         s.next_chunk()
                     })
                 }
-                InputFormat::Json | InputFormat::Egd => {
+                InputFormat::Json | InputFormat::Egd | InputFormat::Jsonchess => {
                     let mut s = LineSplitter::new(opened.reader, settings.chunk_bytes);
                     Box::new(move || s.next_chunk())
                 }
@@ -294,9 +294,10 @@ pub fn process(
                 );
             }
         }
-        InputFormat::Json | InputFormat::Egd => {
+        InputFormat::Json | InputFormat::Egd | InputFormat::Jsonchess => {
             let read = match format {
                 InputFormat::Egd => egd::read_egd,
+                InputFormat::Jsonchess => jsonchess::read_jsonchess,
                 _ => json::read_json,
             };
             for range in &chunk.games {

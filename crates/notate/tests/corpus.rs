@@ -271,3 +271,130 @@ fn egd_round_trip_keeps_tags_and_moves() {
     assert!(checked > 12_000, "{checked}");
     assert!(null_games < 20, "{null_games}");
 }
+
+/// Piece tracks: applying each ply's actions to `start` gives exactly the pieces of the real
+/// position after every ply of every corpus game, and names stay unique.
+#[test]
+fn tracks_follow_every_corpus_game() {
+    use notate::chess::tracks::TracksWriter;
+    use notate::shakmaty::{Position, Role, Square};
+    use serde_json::Value;
+    use std::collections::HashMap;
+
+    let mut writer = TracksWriter::default();
+    let (mut games_checked, mut plies_checked) = (0, 0);
+    for path in pgn_files() {
+        let (games, _) = read_all(&path);
+        for game in &games {
+            let mut line = Vec::new();
+            writer.write(game, &mut line).unwrap();
+            let value: Value = serde_json::from_slice(&line).unwrap();
+            // name → square, as the page would keep it.
+            let mut on_board: HashMap<String, String> = value["start"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                .collect();
+            let mut ever: std::collections::HashSet<String> = on_board.keys().cloned().collect();
+            let (mut pos, _) = game.start_position().unwrap();
+            let moves = value["moves"].as_array().unwrap();
+            assert_eq!(moves.len(), game.moves.plies.len());
+            for (ply, json) in game.moves.plies.iter().zip(moves) {
+                for action in json["actions"].as_array().unwrap() {
+                    let name = action[0].as_str().unwrap().to_string();
+                    match action[1].as_str().unwrap() {
+                        "x" | "p" => {
+                            assert!(
+                                on_board.remove(&name).is_some(),
+                                "{name} was not on the board"
+                            );
+                        }
+                        sq => {
+                            if !on_board.contains_key(&name) {
+                                assert!(ever.insert(name.clone()), "{name} is used twice");
+                            }
+                            on_board.insert(name, sq.to_string());
+                        }
+                    }
+                }
+                notate::chess::play(&mut pos, ply.mv.mv);
+                // The pieces of the position, by square, against the tracks' squares.
+                let mut real: Vec<(String, char)> = Square::ALL
+                    .into_iter()
+                    .filter_map(|sq| pos.board().piece_at(sq).map(|p| (sq.to_string(), p.char())))
+                    .collect();
+                let mut tracked: Vec<(String, char)> = on_board
+                    .iter()
+                    .map(|(name, sq)| {
+                        // The name says colour and kind: `wkp` a pawn, `bQ2` a queen, `wq` the
+                        // queen, `bkn` a knight.
+                        let white = name.starts_with('w');
+                        let rest = &name[1..];
+                        let role = if rest.ends_with('p') {
+                            Role::Pawn
+                        } else if let Some(c) =
+                            rest.chars().next().filter(|c| c.is_ascii_uppercase())
+                        {
+                            Role::from_char(c.to_ascii_lowercase()).unwrap()
+                        } else {
+                            match rest {
+                                "q" => Role::Queen,
+                                "k" => Role::King,
+                                _ => Role::from_char(rest.chars().nth(1).unwrap()).unwrap(),
+                            }
+                        };
+                        let piece = role.of(if white {
+                            notate::shakmaty::Color::White
+                        } else {
+                            notate::shakmaty::Color::Black
+                        });
+                        (sq.clone(), piece.char())
+                    })
+                    .collect();
+                real.sort();
+                tracked.sort();
+                assert_eq!(
+                    tracked,
+                    real,
+                    "{}: {:?} ply {}",
+                    path.display(),
+                    game.tags,
+                    plies_checked
+                );
+                plies_checked += 1;
+            }
+            games_checked += 1;
+        }
+    }
+    assert!(games_checked > 12_000, "{games_checked}");
+    assert!(plies_checked > 700_000, "{plies_checked}");
+}
+
+/// jsonchess: every corpus game without null moves writes and reads back to the same moves,
+/// every packed string decoding in its position.
+#[test]
+fn jsonchess_round_trip_keeps_moves() {
+    use notate::chess::jsonchess;
+    let (mut checked, mut null_games) = (0, 0);
+    for path in pgn_files() {
+        let (games, _) = read_all(&path);
+        for game in &games {
+            let mut line = Vec::new();
+            if let Err(e) = jsonchess::write_jsonchess(game, &mut line) {
+                assert!(e.reason.contains("null move"), "{}: {e:?}", path.display());
+                assert!(line.is_empty(), "no partial line");
+                null_games += 1;
+                continue;
+            }
+            let text = std::str::from_utf8(&line).unwrap().trim_end();
+            let back = jsonchess::read_jsonchess(text, 0)
+                .unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", path.display()));
+            let moves = |g: &ChessGame| g.moves.plies.iter().map(|p| p.mv.mv).collect::<Vec<_>>();
+            assert_eq!(moves(&back), moves(game), "{}", path.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 12_000, "{checked}");
+    assert!(null_games < 20, "{null_games}");
+}

@@ -22,7 +22,7 @@ use shakmaty::{san::San, CastlingSide, Chess, Color, File, Move, Position, Rank,
 
 use super::egd::{castling_king_to, write_square, write_u32, write_u64};
 use super::error::GameError;
-use super::game::{play, ChessGame, Comment, Game, Played, Ply, Tags};
+use super::game::{ChessGame, Comment, Game, Played, Ply, Tags};
 use super::san::{MoveSpec, SanText};
 use super::tracks::write_tags_object;
 
@@ -130,13 +130,27 @@ fn parse_square(field: usize, token: &str) -> Result<Square, PackedError> {
     }
 }
 
-fn parse_number<T: std::str::FromStr>(field: usize, token: &str) -> Result<T, PackedError> {
-    if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(field_error(field, token, "not a number"));
+fn parse_number<T: TryFrom<u64>>(field: usize, token: &str) -> Result<T, PackedError> {
+    if token.is_empty() || token.len() > 19 {
+        return Err(field_error(
+            field,
+            token,
+            if token.is_empty() {
+                "not a number"
+            } else {
+                "number out of range"
+            },
+        ));
     }
-    token
-        .parse()
-        .map_err(|_| field_error(field, token, "number out of range"))
+    let mut n: u64 = 0;
+    for b in token.bytes() {
+        if !b.is_ascii_digit() {
+            return Err(field_error(field, token, "not a number"));
+        }
+        // At most 19 digits: no overflow.
+        n = n * 10 + u64::from(b - b'0');
+    }
+    T::try_from(n).map_err(|_| field_error(field, token, "number out of range"))
 }
 
 /// The square a double push skips, if `mv` is one.
@@ -305,12 +319,25 @@ impl PackedMove {
     pub fn parse(text: &str) -> Result<PackedMove, PackedError> {
         let mut fields = [""; 11];
         let mut count = 0;
-        for part in text.split(',') {
+        let mut start = 0;
+        // Split by hand: a byte loop is a good part faster than `str::split` on strings
+        // this short, and decoding is the protocol's hot path.
+        for (i, &b) in text
+            .as_bytes()
+            .iter()
+            .chain(std::iter::once(&b','))
+            .enumerate()
+        {
+            if b != b',' {
+                continue;
+            }
+            let part = &text[start..i];
             if count == fields.len() {
                 return Err(field_error(count + 1, part, "too many fields (at most 11)"));
             }
             fields[count] = part;
             count += 1;
+            start = i + 1;
         }
         if count < 8 {
             return Err(field_error(
@@ -401,6 +428,13 @@ impl PackedMove {
     /// assert_eq!(err.to_string(), "field 3 \"Nf3+\": the move gives no check");
     /// ```
     pub fn to_move(&self, pos: &Chess) -> Result<Move, PackedError> {
+        self.play(&mut pos.clone())
+    }
+
+    /// [`PackedMove::to_move`], then plays the move on `pos`. On an error `pos` may be left
+    /// before or after the move: a game that fails is abandoned (this saves a copy of the
+    /// position per move when whole games are read).
+    pub(crate) fn play(&self, pos: &mut Chess) -> Result<Move, PackedError> {
         let color = pos.turn();
         let fullmove = pos.fullmoves().get();
         if self.fullmove != fullmove {
@@ -421,6 +455,93 @@ impl PackedMove {
                 ),
             ));
         }
+        // The common case costs one legality check: the SAN's move, found by the resolver,
+        // is what fields 5, 6 and the group describe. Otherwise those fields are read on
+        // their own, to say which one is wrong.
+        let named = MoveSpec::parse(self.san.as_bytes())
+            .ok()
+            .and_then(|spec| spec.resolve(pos).ok().flatten());
+        let mv = match named {
+            Some(mv) if self.describes(mv) => mv,
+            _ => {
+                let mv = self.move_from_fields(pos)?;
+                return Err(field_error(
+                    3,
+                    self.san.as_str(),
+                    format!("names another move than {}", San::from_move(pos, mv)),
+                ));
+            }
+        };
+        let role = pos
+            .board()
+            .role_at(self.from)
+            .expect("the move starts there");
+
+        let (king_before, queen_before) = rights_of(pos, color);
+        pos.play_unchecked(mv);
+        let after = &*pos;
+        self.check_mark(after)?;
+        let (king_after, queen_after) = rights_of(after, color);
+        let lost = RightsLost::from_sides(king_before && !king_after, queen_before && !queen_after);
+        if self.rights_lost != lost
+            && self.rights_lost != reference_rights_lost(role, self.from, color)
+        {
+            return Err(field_error(
+                7,
+                &char::from(self.rights_lost.letter()).to_string(),
+                format!("the mover loses {}", char::from(lost.letter())),
+            ));
+        }
+        let ep = double_push_target(mv);
+        if self.ep_target != ep {
+            return Err(field_error(
+                8,
+                &self.ep_target.map_or("N".into(), |sq| sq.to_string()),
+                match ep {
+                    Some(sq) => format!("the double push sets {sq}"),
+                    None => "not a double push: N".into(),
+                },
+            ));
+        }
+        Ok(mv)
+    }
+
+    /// Whether fields 5, 6 and the group describe `mv`.
+    fn describes(&self, mv: Move) -> bool {
+        match mv {
+            Move::Castle { king, rook } => {
+                let (side, king_to) = castling_king_to(king, rook);
+                self.from == king
+                    && self.to == king_to
+                    && self.extra
+                        == Extra::Castle {
+                            rook_from: rook,
+                            rook_to: Square::from_coords(side.rook_to_file(), king.rank()),
+                        }
+            }
+            Move::EnPassant { from, to } => {
+                self.from == from
+                    && self.to == to
+                    && self.extra == Extra::EnPassant(Square::from_coords(to.file(), from.rank()))
+            }
+            Move::Normal {
+                from,
+                to,
+                promotion,
+                ..
+            } => {
+                self.from == from
+                    && self.to == to
+                    && self.extra == promotion.map_or(Extra::None, Extra::Promotion)
+            }
+            Move::Put { .. } => false,
+        }
+    }
+
+    /// The legal move fields 5, 6 and the group describe, read without the SAN; the error
+    /// names the field that makes it impossible.
+    fn move_from_fields(&self, pos: &Chess) -> Result<Move, PackedError> {
+        let color = pos.turn();
         let board = pos.board();
         let square_text = |sq: Square| sq.to_string();
         let Some(piece) = board.piece_at(self.from) else {
@@ -524,48 +645,11 @@ impl PackedMove {
             }
         };
 
-        let mut after = pos.clone();
-        after.play_unchecked(mv);
-        self.check_san(pos, mv, &after)?;
-        let (king_before, queen_before) = rights_of(pos, color);
-        let (king_after, queen_after) = rights_of(&after, color);
-        let lost = RightsLost::from_sides(king_before && !king_after, queen_before && !queen_after);
-        if self.rights_lost != lost
-            && self.rights_lost != reference_rights_lost(piece.role, self.from, color)
-        {
-            return Err(field_error(
-                7,
-                &char::from(self.rights_lost.letter()).to_string(),
-                format!("the mover loses {}", char::from(lost.letter())),
-            ));
-        }
-        let ep = double_push_target(mv);
-        if self.ep_target != ep {
-            return Err(field_error(
-                8,
-                &self.ep_target.map_or("N".into(), square_text),
-                match ep {
-                    Some(sq) => format!("the double push sets {sq}"),
-                    None => "not a double push: N".into(),
-                },
-            ));
-        }
         Ok(mv)
     }
 
-    fn check_san(&self, pos: &Chess, mv: Move, after: &Chess) -> Result<(), PackedError> {
-        let text = self.san.as_str();
-        let named = MoveSpec::parse(text.as_bytes())
-            .ok()
-            .and_then(|spec| spec.resolve(pos).ok().flatten());
-        if named != Some(mv) {
-            return Err(field_error(
-                3,
-                text,
-                format!("names another move than {}", San::from_move(pos, mv)),
-            ));
-        }
-        let mark = match text.as_bytes().last() {
+    fn check_mark(&self, after: &Chess) -> Result<(), PackedError> {
+        let mark = match self.san.as_bytes().last() {
             Some(b'#') => 2,
             Some(b'+') => 1,
             _ => 0,
@@ -582,7 +666,7 @@ impl PackedMove {
         if mark != real {
             return Err(field_error(
                 3,
-                text,
+                self.san.as_str(),
                 match real {
                     0 => "the move gives no check",
                     1 => "the move gives check (+), not mate",
@@ -712,45 +796,37 @@ pub fn write_jsonchess(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameEr
 /// assert!(err.reason.starts_with("field 3 \"e5\""));
 /// ```
 pub fn read_jsonchess(text: &str, offset: usize) -> Result<ChessGame, GameError> {
-    use serde_json::Value;
+    use std::borrow::Cow;
+    /// A packed string, borrowed from the text unless it holds escapes (serde borrows a
+    /// `Cow` only as a direct field, hence the wrapper).
+    #[derive(serde::Deserialize)]
+    struct Packed<'a>(#[serde(borrow)] Cow<'a, str>);
+    /// The line.
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct GameLine<'a> {
+        game_tags: TagList,
+        #[serde(borrow)]
+        moves: Vec<Packed<'a>>,
+    }
     let fail = |what: String| GameError::new(offset, what);
-    let value: Value =
-        serde_json::from_str(text).map_err(|e| fail(format!("not jsonchess JSON: {e}")))?;
-    let Value::Object(top) = value else {
-        return Err(fail("not a jsonchess game object".into()));
-    };
-    let mut tags = Tags::new();
-    match top.get("game_tags") {
-        Some(Value::Object(map)) => {
-            for (name, value) in map {
-                match value {
-                    Value::String(v) => tags.push(name, v),
-                    _ => return Err(fail(format!("game_tags.{name}: not a string"))),
-                }
-            }
-        }
-        _ => return Err(fail("game_tags: missing or not an object".into())),
-    }
-    let Some(Value::Array(moves)) = top.get("moves") else {
-        return Err(fail("moves: missing or not an array".into()));
-    };
-    if let Some(key) = top.keys().find(|k| *k != "game_tags" && *k != "moves") {
-        return Err(fail(format!("unknown key {key:?}")));
-    }
+    let line: GameLine<'_> =
+        serde_json::from_str(text).map_err(|e| fail(format!("not a jsonchess game line: {e}")))?;
     let mut game: ChessGame = Game {
-        tags,
+        tags: line.game_tags.0,
         ..Game::default()
     };
     let (mut pos, _) = game.start_position().map_err(|e| fail(e.to_string()))?;
+    game.moves.plies.reserve(line.moves.len());
     let mut cursor = 0;
-    for (i, packed) in moves.iter().enumerate() {
-        let Value::String(packed) = packed else {
-            return Err(fail(format!("moves[{i}]: not a string")).with_ply(i + 1));
-        };
+    for (i, Packed(packed)) in line.moves.iter().enumerate() {
         // The string's place in the line, for the error's column.
-        let at = text[cursor..]
-            .find(packed.as_str())
-            .map_or(cursor, |p| cursor + p);
+        let at = match packed {
+            Cow::Borrowed(s) => s.as_ptr() as usize - text.as_ptr() as usize,
+            Cow::Owned(s) => text[cursor..]
+                .find(s.as_str())
+                .map_or(cursor, |p| cursor + p),
+        };
         cursor = at;
         let err = |e: PackedError| {
             GameError::new(offset + at, e.to_string())
@@ -758,7 +834,7 @@ pub fn read_jsonchess(text: &str, offset: usize) -> Result<ChessGame, GameError>
                 .with_token(packed.chars().take(60).collect::<String>())
         };
         let parsed = PackedMove::parse(packed).map_err(err)?;
-        let mv = parsed.to_move(&pos).map_err(err)?;
+        let mv = parsed.play(&mut pos).map_err(err)?;
         let mut ply = Ply::new(Played {
             san: parsed.san,
             mv: Some(mv),
@@ -769,13 +845,46 @@ pub fn read_jsonchess(text: &str, offset: usize) -> Result<ChessGame, GameError>
                 .push(Comment::new(format!("[{TIME_COMMAND} {}]", parsed.time)));
         }
         game.moves.plies.push(ply);
-        play(&mut pos, Some(mv));
     }
     game.result = game
         .tags
         .get("Result")
         .and_then(super::game::GameResult::parse);
     Ok(game)
+}
+
+/// The `game_tags` object read straight into [`Tags`], in order (a map type would hash
+/// every name for nothing).
+struct TagList(Tags);
+
+impl<'de> serde::Deserialize<'de> for TagList {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TagList, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TagList;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of tag names and string values")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<TagList, A::Error> {
+                let mut tags = Tags::new();
+                while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match map.next_value::<serde_json::Value>()? {
+                        serde_json::Value::String(value) => tags.push(&name, value),
+                        _ => {
+                            return Err(serde::de::Error::custom(format!(
+                                "game_tags.{name}: not a string"
+                            )))
+                        }
+                    }
+                }
+                Ok(TagList(tags))
+            }
+        }
+        d.deserialize_map(Visitor)
+    }
 }
 
 #[cfg(test)]

@@ -32,7 +32,8 @@ impl SanText {
     /// assert!(SanText::new("this is no move at all").is_none());
     /// ```
     pub fn new(text: &str) -> Option<SanText> {
-        Self::from_bytes(text.as_bytes())
+        // A `str` is UTF-8 already.
+        Self::copy(text.as_bytes())
     }
 
     /// Like [`SanText::new`] for bytes that must be UTF-8 (checked).
@@ -58,6 +59,11 @@ impl SanText {
         };
         out.bytes[..bytes.len()].copy_from_slice(bytes);
         Some(out)
+    }
+
+    /// The text's bytes (no UTF-8 check, unlike going through `str`).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
     }
 
     /// The text.
