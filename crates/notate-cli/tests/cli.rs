@@ -225,3 +225,56 @@ fn egd_pretty_and_extended() {
     assert_eq!(usage.status.code(), Some(2));
     assert!(text(&usage.stderr).contains("options of --to egd"));
 }
+
+#[test]
+fn tracks_one_line_per_game() {
+    let out = notate(
+        &["convert", "--to", "tracks"],
+        "[White \"A\"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Bf5 5. Bd2 Nc6 6. Qf3 O-O-O 0-1\n\n[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. a8=Q+ *\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[0].starts_with(r#"{"game_tags":{"White":"A","Result":"0-1"},"start":{"wqr":"a1""#),
+        "{}",
+        lines[0]
+    );
+    assert!(lines[0].contains(r#"{"ply":3,"san":"exd5","actions":[["wkp","d5"],["bqp","x"]]}"#));
+    assert!(
+        lines[0].ends_with(r#"{"ply":12,"san":"O-O-O","actions":[["bk","c8"],["bqr","d8"]]}]}"#),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        lines[1],
+        r#"{"game_tags":{"FEN":"4k3/P7/8/8/8/8/8/4K3 w - - 0 1","Result":"*"},"start":{"wk":"e1","wP":"a7","bk":"e8"},"moves":[{"ply":1,"san":"a8=Q+","actions":[["wP","a8"],["wP","p"],["wQ","a8"]]}]}"#
+    );
+}
+
+#[test]
+fn jsonchess_round_trip_and_errors_name_the_field() {
+    let out = notate(
+        &["convert", "--to", "jsonchess"],
+        "[White \"A\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O 1-0\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"game_tags\":{\"White\":\"A\",\"Result\":\"1-0\"},\"moves\":[\"1,0,e4,0,e2,e4,N,e3\",\"1,1,e5,0,e7,e5,N,e6\",\"2,2,Nf3,0,g1,f3,N,N\",\"2,3,Nc6,0,b8,c6,N,N\",\"3,4,Bc4,0,f1,c4,N,N\",\"3,5,Nf6,0,g8,f6,N,N\",\"4,6,O-O,0,e1,g1,A,N,c,h1,f1\"]}\n"
+    );
+    // Read back, detected from the content.
+    let back = notate(&["convert", "--to", "uci"], &text(&out.stdout));
+    assert_eq!(back.status.code(), Some(0), "{}", text(&back.stderr));
+    assert_eq!(text(&back.stdout), "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1\n");
+    // A bad string: file, line, column of the string, game, ply, field.
+    let bad = "{\"game_tags\":{},\"moves\":[\"1,0,e4,0,e2,e4,N,e3\",\"1,1,e5,0,e7,e5,K,e6\"]}\n";
+    let out = notate(&["convert", "--to", "pgn"], bad);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("<stdin>:1:49: game 1 (? – ?), ply 2 \"1,1,e5,0,e7,e5,K,e6\": field 7 \"K\": the mover loses no castling right: N"),
+        "{err}"
+    );
+}

@@ -489,7 +489,12 @@ impl PackedMove {
             return Err(field_error(
                 7,
                 &char::from(self.rights_lost.letter()).to_string(),
-                format!("the mover loses {}", char::from(lost.letter())),
+                match lost {
+                    RightsLost::None => "the mover loses no castling right: N",
+                    RightsLost::KingSide => "the mover loses the king-side right: K",
+                    RightsLost::QueenSide => "the mover loses the queen-side right: Q",
+                    RightsLost::Both => "the mover loses both rights: A",
+                },
             ));
         }
         let ep = double_push_target(mv);

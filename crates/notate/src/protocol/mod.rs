@@ -2,11 +2,22 @@
 //! Glicko-2 ratings, with the protocol's constants. The move encoding is chess notation and
 //! lives in [`crate::chess::jsonchess`].
 //!
+//! A server's move handler, from the client's request to the broadcast:
+//!
 //! ```
-//! use notate::protocol::{messages::ClientMessage, SEEK_TIMEOUT_MS};
-//! let msg = ClientMessage::parse(r#"{"topic":"/game/123/move","data":{"from":12,"to":28}}"#).unwrap();
-//! assert!(matches!(msg, ClientMessage::Move { ref game, .. } if game == "123"));
-//! assert_eq!(SEEK_TIMEOUT_MS, 60_000);
+//! use notate::protocol::messages::{ClientMessage, ServerMessage};
+//! use notate::chess::jsonchess::PackedMove;
+//! use notate::shakmaty::{Chess, Position};
+//!
+//! let msg = ClientMessage::parse(r#"{"topic":"/game/g1/move","data":{"from":12,"to":28}}"#).unwrap();
+//! let ClientMessage::Move { game, request } = msg else { unreachable!() };
+//! let pos = Chess::default();
+//! let mv = pos.legal_moves().into_iter()
+//!     .find(|m| m.from() == Some(request.from.square()) && m.to() == request.to.square())
+//!     .unwrap();
+//! let reply = ServerMessage::Move { game, packed: PackedMove::encode(&pos, mv, 1407781768400) };
+//! assert_eq!(reply.to_json(), r#"{"topic":"/game/g1/move","data":"1,0,e4,1407781768400,e2,e4,N,e3"}"#);
+//! assert_eq!(notate::protocol::SEEK_TIMEOUT_MS, 60_000);
 //! ```
 
 pub mod glicko2;
