@@ -983,6 +983,13 @@ pub enum ServerMessage {
     SeekAdded(Seek),
     /// `/list/seeks/remove`: the seek id.
     SeekRemoved(String),
+    /// `/list/users_online`: every user online. The reference server sends its internal user
+    /// objects here (no defined shape), so they are kept as JSON.
+    UsersOnline(Vec<Value>),
+    /// `/list/users_online/add`: a user came online (shape as for [`ServerMessage::UsersOnline`]).
+    UserOnlineAdded(Value),
+    /// `/list/users_online/remove`: the id of a user who left.
+    UserOnlineRemoved(String),
 }
 
 /// The events of a tournament's topic.
@@ -1125,6 +1132,9 @@ impl ServerMessage {
             ["list", "seeks"] => M::Seeks(data(t, d)?),
             ["list", "seeks", "add"] => M::SeekAdded(data(t, d)?),
             ["list", "seeks", "remove"] => M::SeekRemoved(data(t, d)?),
+            ["list", "users_online"] => M::UsersOnline(data(t, d)?),
+            ["list", "users_online", "add"] => M::UserOnlineAdded(data(t, d)?),
+            ["list", "users_online", "remove"] => M::UserOnlineRemoved(data(t, d)?),
             _ => return Err(unknown(t)),
         })
     }
@@ -1188,6 +1198,9 @@ impl ServerMessage {
             M::Seeks(list) => with_data(s("/list/seeks"), list),
             M::SeekAdded(seek) => with_data(s("/list/seeks/add"), seek),
             M::SeekRemoved(id) => with_data(s("/list/seeks/remove"), id),
+            M::UsersOnline(list) => with_data(s("/list/users_online"), list),
+            M::UserOnlineAdded(user) => with_data(s("/list/users_online/add"), user),
+            M::UserOnlineRemoved(id) => with_data(s("/list/users_online/remove"), id),
         }
     }
 
@@ -1312,6 +1325,9 @@ mod tests {
             format!(r#"{{"topic":"/list/seeks","data":[{seek}]}}"#),
             format!(r#"{{"topic":"/list/seeks/add","data":{seek}}}"#),
             r#"{"topic":"/list/seeks/remove","data":"s1"}"#.to_string(),
+            r#"{"topic":"/list/users_online","data":[{"id":"p1","name":"anna"}]}"#.to_string(),
+            r#"{"topic":"/list/users_online/add","data":{"id":"p2"}}"#.to_string(),
+            r#"{"topic":"/list/users_online/remove","data":"p2"}"#.to_string(),
         ] {
             server_round_trip(&text);
         }
