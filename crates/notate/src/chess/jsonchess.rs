@@ -18,7 +18,10 @@
 
 use std::fmt;
 
-use shakmaty::{san::San, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square};
+use shakmaty::{
+    san::{San, SanPlus},
+    CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
+};
 
 use super::egd::{castling_king_to, write_square, write_u32, write_u64};
 use super::error::GameError;
@@ -57,6 +60,18 @@ impl RightsLost {
             RightsLost::Both => b'A',
         }
     }
+}
+
+/// How decoding reads field 7.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Field7 {
+    /// Field 7 must be the rights the mover really lost (the protocol as notate writes it).
+    #[default]
+    Exact,
+    /// Also accept what the reference library writes (`A` for every king move, `Q` for a
+    /// white a-file rook, `K` for a black h-file rook, whatever the rights), for histories
+    /// recorded by reference servers. The position's rights still come from the board.
+    OrReference,
 }
 
 /// The group after the eight fields, if any.
@@ -414,9 +429,7 @@ impl PackedMove {
     /// The legal move of `pos` this string describes, checked field by field: full-move
     /// number and index against the position, from/to/group against the legal moves, the SAN
     /// (with its check mark) against the move, and fields 7 and 8 against the position after
-    /// it. Field 7 is also accepted as the reference library writes it (`A` for every king
-    /// move, …), so games from reference servers decode; the rights of the position after the
-    /// move always come from the board.
+    /// it (see [`PackedMove::to_move_with`] to accept the reference library's field 7).
     ///
     /// ```
     /// use notate::chess::jsonchess::PackedMove;
@@ -428,13 +441,29 @@ impl PackedMove {
     /// assert_eq!(err.to_string(), "field 3 \"Nf3+\": the move gives no check");
     /// ```
     pub fn to_move(&self, pos: &Chess) -> Result<Move, PackedError> {
-        self.play(&mut pos.clone())
+        self.play(&mut pos.clone(), Field7::Exact)
     }
 
-    /// [`PackedMove::to_move`], then plays the move on `pos`. On an error `pos` may be left
-    /// before or after the move: a game that fails is abandoned (this saves a copy of the
-    /// position per move when whole games are read).
-    pub(crate) fn play(&self, pos: &mut Chess) -> Result<Move, PackedError> {
+    /// [`PackedMove::to_move`], reading field 7 as `field7` says.
+    ///
+    /// ```
+    /// use notate::chess::jsonchess::{Field7, PackedMove};
+    /// use notate::shakmaty::{fen::Fen, CastlingMode, Chess};
+    /// let pos: Chess = "4k3/8/8/8/8/8/8/4K3 w - - 7 40".parse::<Fen>().unwrap()
+    ///     .into_position(CastlingMode::Standard).unwrap();
+    /// // The reference writes A for a king move without rights.
+    /// let packed = PackedMove::parse("40,78,Kf2,0,e1,f2,A,N").unwrap();
+    /// assert!(packed.to_move(&pos).is_err());
+    /// assert!(packed.to_move_with(&pos, Field7::OrReference).is_ok());
+    /// ```
+    pub fn to_move_with(&self, pos: &Chess, field7: Field7) -> Result<Move, PackedError> {
+        self.play(&mut pos.clone(), field7)
+    }
+
+    /// [`PackedMove::to_move_with`], then plays the move on `pos`. On an error `pos` may be
+    /// left before or after the move: a game that fails is abandoned (this saves a copy of
+    /// the position per move when whole games are read).
+    pub(crate) fn play(&self, pos: &mut Chess, field7: Field7) -> Result<Move, PackedError> {
         let color = pos.turn();
         let fullmove = pos.fullmoves().get();
         if self.fullmove != fullmove {
@@ -461,8 +490,13 @@ impl PackedMove {
         let named = MoveSpec::parse(self.san.as_bytes())
             .ok()
             .and_then(|spec| spec.resolve(pos).ok().flatten());
+        // The resolver is lenient (it ignores a capture mark, reads `Kg1` as castling); the
+        // protocol's SAN is not, so the move must also match the SAN as written.
+        let strict = |mv: Move| {
+            SanPlus::from_ascii(self.san.as_bytes()).is_ok_and(|san| san.san.matches(mv))
+        };
         let mv = match named {
-            Some(mv) if self.describes(mv) => mv,
+            Some(mv) if self.describes(mv) && strict(mv) => mv,
             _ => {
                 let mv = self.move_from_fields(pos)?;
                 return Err(field_error(
@@ -483,9 +517,9 @@ impl PackedMove {
         self.check_mark(after)?;
         let (king_after, queen_after) = rights_of(after, color);
         let lost = RightsLost::from_sides(king_before && !king_after, queen_before && !queen_after);
-        if self.rights_lost != lost
-            && self.rights_lost != reference_rights_lost(role, self.from, color)
-        {
+        let reference_ok = field7 == Field7::OrReference
+            && self.rights_lost == reference_rights_lost(role, self.from, color);
+        if self.rights_lost != lost && !reference_ok {
             return Err(field_error(
                 7,
                 &char::from(self.rights_lost.letter()).to_string(),
@@ -724,6 +758,11 @@ pub fn decode(pos: &Chess, text: &str) -> Result<Move, PackedError> {
     PackedMove::parse(text)?.to_move(pos)
 }
 
+/// [`decode`], reading field 7 as `field7` says (see [`Field7::OrReference`]).
+pub fn decode_with(pos: &Chess, text: &str, field7: Field7) -> Result<Move, PackedError> {
+    PackedMove::parse(text)?.to_move_with(pos, field7)
+}
+
 /// The comment command that keeps a move's time when a jsonchess game is read: the other
 /// formats have no field for it.
 const TIME_COMMAND: &str = "%timestamp";
@@ -801,6 +840,16 @@ pub fn write_jsonchess(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameEr
 /// assert!(err.reason.starts_with("field 3 \"e5\""));
 /// ```
 pub fn read_jsonchess(text: &str, offset: usize) -> Result<ChessGame, GameError> {
+    read_jsonchess_with(text, offset, Field7::Exact)
+}
+
+/// [`read_jsonchess`], reading field 7 as `field7` says (for games recorded by reference
+/// servers: [`Field7::OrReference`]).
+pub fn read_jsonchess_with(
+    text: &str,
+    offset: usize,
+    field7: Field7,
+) -> Result<ChessGame, GameError> {
     use std::borrow::Cow;
     /// A packed string, borrowed from the text unless it holds escapes (serde borrows a
     /// `Cow` only as a direct field, hence the wrapper).
@@ -839,7 +888,7 @@ pub fn read_jsonchess(text: &str, offset: usize) -> Result<ChessGame, GameError>
                 .with_token(packed.chars().take(60).collect::<String>())
         };
         let parsed = PackedMove::parse(packed).map_err(err)?;
-        let mv = parsed.play(&mut pos).map_err(err)?;
+        let mv = parsed.play(&mut pos, field7).map_err(err)?;
         let mut ply = Ply::new(Played {
             san: parsed.san,
             mv: Some(mv),
@@ -986,7 +1035,30 @@ mod tests {
     fn reference_field_7_is_accepted() {
         // The reference writes A for every king move, even without rights.
         let p = pos("4k3/8/8/8/8/8/8/4K3 w - - 7 40");
-        assert!(decode(&p, "40,78,Kf2,0,e1,f2,A,N").is_ok());
-        assert_eq!(decode(&p, "40,78,Kf2,0,e1,f2,Q,N").unwrap_err().field, 7);
+        assert_eq!(decode(&p, "40,78,Kf2,0,e1,f2,A,N").unwrap_err().field, 7);
+        assert!(decode_with(&p, "40,78,Kf2,0,e1,f2,A,N", Field7::OrReference).is_ok());
+        let err = decode_with(&p, "40,78,Kf2,0,e1,f2,Q,N", Field7::OrReference).unwrap_err();
+        assert_eq!(err.field, 7);
+        // A rook leaving h1 loses K; the reference's N only with OrReference.
+        let p = pos("4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+        assert_eq!(decode(&p, "1,0,Rh5,0,h1,h5,N,N").unwrap_err().field, 7);
+        assert!(decode_with(&p, "1,0,Rh5,0,h1,h5,N,N", Field7::OrReference).is_ok());
+    }
+
+    #[test]
+    fn the_san_must_name_the_move_as_written() {
+        let start = Chess::default();
+        assert_eq!(decode(&start, "1,0,Nxf3,0,g1,f3,N,N").unwrap_err().field, 3);
+        let p = pos("4k2r/8/8/8/8/8/8/B3K3 w k - 0 1");
+        assert_eq!(decode(&p, "1,0,Bh8,0,a1,h8,N,N").unwrap_err().field, 3);
+        assert!(decode(&p, "1,0,Bxh8,0,a1,h8,N,N").is_ok());
+        let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert_eq!(
+            decode(&p, "1,0,Kg1,0,e1,g1,K,N,c,h1,f1").unwrap_err().field,
+            3
+        );
+        let p = pos("rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2");
+        assert_eq!(decode(&p, "2,2,dxd5,0,d4,d5,N,N").unwrap_err().field, 3);
+        assert!(decode(&p, "2,2,d5,0,d4,d5,N,N").is_ok());
     }
 }

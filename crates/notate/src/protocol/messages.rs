@@ -196,6 +196,44 @@ pub struct ByColour<T> {
     pub b: T,
 }
 
+/// A number as JavaScript writes it: `1500`, not `1500.0` (the reference server's numbers
+/// are JavaScript's, and a whole rating must serialize as it came).
+fn js_number<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+        s.serialize_i64(*x as i64)
+    } else {
+        s.serialize_f64(*x)
+    }
+}
+
+fn js_numbers<S: Serializer>(x: &ByColour<f64>, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    struct Js(f64);
+    impl Serialize for Js {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            js_number(&self.0, s)
+        }
+    }
+    let mut st = s.serialize_struct("ByColour", 2)?;
+    st.serialize_field("w", &Js(x.w))?;
+    st.serialize_field("b", &Js(x.b))?;
+    st.end()
+}
+
+/// Time added to each clock (ms). The reference server also writes a key `"undefined"` here
+/// after a restoration (its bug); such extra keys are kept, so the game still reads and
+/// writes back as it came.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AddedTime {
+    /// White's.
+    pub w: u64,
+    /// Black's.
+    pub b: u64,
+    /// Any other keys, as sent.
+    #[serde(flatten)]
+    pub other: serde_json::Map<String, Value>,
+}
+
 /// A time control in ms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -229,6 +267,7 @@ pub struct Player {
     /// Name.
     pub name: String,
     /// Rating.
+    #[serde(serialize_with = "js_number")]
     pub rating: f64,
     /// A user, not a bot.
     pub is_user: bool,
@@ -275,6 +314,7 @@ pub struct GameOutcome {
     /// A draw.
     pub is_draw: bool,
     /// 1, 0 or 0.5 each.
+    #[serde(serialize_with = "js_numbers")]
     pub scores: ByColour<f64>,
     /// How it ended.
     #[serde(rename = "type")]
@@ -304,9 +344,10 @@ pub struct GameJson {
     /// End.
     pub end_time: Option<u64>,
     /// Ratings at the start.
+    #[serde(serialize_with = "js_numbers")]
     pub initial_ratings: ByColour<f64>,
     /// Time added to the clocks (restoration).
-    pub added_time: ByColour<u64>,
+    pub added_time: AddedTime,
     /// An undo was requested.
     pub is_undo_requested: bool,
     /// A draw is offered.
@@ -368,6 +409,7 @@ pub struct PrivateUser {
     /// Logged in.
     pub is_logged_in: bool,
     /// Rating.
+    #[serde(serialize_with = "js_number")]
     pub rating: f64,
     /// The open seek.
     pub current_seek: Option<Seek>,
@@ -398,7 +440,7 @@ pub struct GameDetails {
     /// Time control.
     pub options: TimeOptions,
     /// Time added to the clocks.
-    pub added_time: ByColour<u64>,
+    pub added_time: AddedTime,
     /// Id.
     pub id: String,
 }
@@ -883,6 +925,10 @@ pub enum ServerMessage {
     },
     /// `/restoration_requests`: ids of games waiting for the other player.
     RestorationRequests(Vec<String>),
+    /// `/tournaments`: the tournament list, sent through the reference's "sup" update
+    /// library, whose wire shape is not documented (kept as JSON; see
+    /// [`crate::protocol::updates`] for the updates it carries).
+    Tournaments(Value),
     /// `/tournament/new/success`: the tournament (its shape is not fixed by the protocol).
     TournamentCreated(Value),
     /// `/tournament/new/failure`: why.
@@ -1081,6 +1127,7 @@ impl ServerMessage {
                 reason: data(t, d)?,
             },
             ["restoration_requests"] => M::RestorationRequests(data(t, d)?),
+            ["tournaments"] => M::Tournaments(data(t, d)?),
             ["tournament", "new", "success"] => M::TournamentCreated(data(t, d)?),
             ["tournament", "new", "failure"] => M::TournamentFailure(data(t, d)?),
             ["tournament", tid, event] => M::TournamentEvent {
@@ -1167,6 +1214,7 @@ impl ServerMessage {
                 with_data(format!("/game/restore/{game}/failure"), reason)
             }
             M::RestorationRequests(ids) => with_data(s("/restoration_requests"), ids),
+            M::Tournaments(v) => with_data(s("/tournaments"), v),
             M::TournamentCreated(v) => with_data(s("/tournament/new/success"), v),
             M::TournamentFailure(r) => with_data(s("/tournament/new/failure"), r),
             M::TournamentEvent {
@@ -1226,12 +1274,12 @@ mod tests {
     }
 
     const PLAYER: &str =
-        r#"{"id":"p1","name":"Anna","rating":1500.0,"isUser":true,"isConnected":true}"#;
-    const BOT: &str = r#"{"id":"b1","name":"Stockfish","rating":1487.0,"isUser":false}"#;
+        r#"{"id":"p1","name":"Anna","rating":1500,"isUser":true,"isConnected":true}"#;
+    const BOT: &str = r#"{"id":"b1","name":"Stockfish","rating":1487.25,"isUser":false}"#;
 
     fn game_json() -> String {
         format!(
-            r#"{{"white":{PLAYER},"black":{BOT},"history":["1,0,e4,1407781768400,e2,e4,N,e3","1,1,e5,1407781772340,e7,e5,N,e6"],"isInProgress":false,"result":{{"winner":"w","isDraw":false,"scores":{{"w":1.0,"b":0.0}},"type":"resignation","description":"black resigned","summary":"1-0"}},"startTime":1407781765400,"endTime":null,"initialRatings":{{"w":1500.0,"b":1487.0}},"addedTime":{{"w":0,"b":0}},"isUndoRequested":false,"isDrawOffered":false,"rematchOfferedBy":null,"options":{{"initialTime":600000,"timeIncrement":0}},"id":"g1"}}"#
+            r#"{{"white":{PLAYER},"black":{BOT},"history":["1,0,e4,1407781768400,e2,e4,N,e3","1,1,e5,1407781772340,e7,e5,N,e6"],"isInProgress":false,"result":{{"winner":"w","isDraw":false,"scores":{{"w":1,"b":0}},"type":"resignation","description":"black resigned","summary":"1-0"}},"startTime":1407781765400,"endTime":null,"initialRatings":{{"w":1500,"b":1487.25}},"addedTime":{{"w":0,"b":0,"undefined":5230}},"isUndoRequested":false,"isDrawOffered":false,"rematchOfferedBy":null,"options":{{"initialTime":600000,"timeIncrement":0}},"id":"g1"}}"#
         )
     }
 
@@ -1277,7 +1325,7 @@ mod tests {
 
     #[test]
     fn every_server_topic() {
-        let user = r#"{"playerId":"p1","username":"Anonymous","isLoggedIn":false,"rating":1500.0,"currentSeek":null,"lastSeekOptions":null,"prefs":{"premove":true}}"#;
+        let user = r#"{"playerId":"p1","username":"Anonymous","isLoggedIn":false,"rating":1500,"currentSeek":null,"lastSeekOptions":null,"prefs":{"premove":true}}"#;
         let seek = format!(
             r#"{{"id":"s1","owner":{PLAYER},"options":{{"initialTime":600000,"timeIncrement":0,"acceptRatingMin":"-100","acceptRatingMax":"1800"}},"expiryTime":1407781825400}}"#
         );
@@ -1303,6 +1351,7 @@ mod tests {
             format!(r#"{{"topic":"/game/restore/g1/success","data":{game}}}"#),
             r#"{"topic":"/game/restore/g1/failure","data":"No matching request"}"#.to_string(),
             r#"{"topic":"/restoration_requests","data":["g1","g2"]}"#.to_string(),
+            r#"{"topic":"/tournaments","data":{"type":"add","path":"@t1","value":{"id":"t1"}}}"#.to_string(),
             r#"{"topic":"/tournament/new/success","data":{"id":"t1","name":"Open"}}"#.to_string(),
             r#"{"topic":"/tournament/new/failure","data":"bad"}"#.to_string(),
             r#"{"topic":"/tournament/t1/player_joined","data":{"id":"p1"}}"#.to_string(),

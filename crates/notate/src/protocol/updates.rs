@@ -28,7 +28,7 @@ pub enum Op {
     Add,
     /// Remove from the array at `key` the element whose `id` is `value`.
     Remove,
-    /// Set the field at `key` to `value`.
+    /// Set the field at `key` (which must exist) to `value`.
     Update,
 }
 
@@ -137,17 +137,17 @@ impl Update {
             Op::Update => {
                 match (last, here) {
                     (Step::Name(name), Value::Object(map)) => {
-                        map.insert((*name).to_string(), self.value.clone());
+                        // Only an existing field: a misspelt key must not add a new one.
+                        let slot = map
+                            .get_mut(*name)
+                            .ok_or_else(|| fail(last_part, "no such property".into()))?;
+                        *slot = self.value.clone();
                     }
                     (Step::Name(name), Value::Array(items)) => {
                         let len = items.len();
-                        let slot = name
-                            .parse::<usize>()
-                            .ok()
-                            .and_then(|i| items.get_mut(i))
-                            .ok_or_else(|| {
-                                fail(last_part, format!("no element {name} in an array of {len}"))
-                            })?;
+                        let slot = index(name).and_then(|i| items.get_mut(i)).ok_or_else(|| {
+                            fail(last_part, format!("no element {name} in an array of {len}"))
+                        })?;
                         *slot = self.value.clone();
                     }
                     (Step::ById(..), here) => {
@@ -167,6 +167,14 @@ impl Update {
     }
 }
 
+/// An array index: digits only, no sign, no leading zero.
+fn index(part: &str) -> Option<usize> {
+    let canonical = !part.is_empty()
+        && part.bytes().all(|b| b.is_ascii_digit())
+        && (part == "0" || !part.starts_with('0'));
+    canonical.then(|| part.parse().ok()).flatten()
+}
+
 /// One step down; the error says why it cannot be taken.
 fn descend<'v>(here: &'v mut Value, step: &Step<'_>) -> Result<&'v mut Value, String> {
     match step {
@@ -176,8 +184,7 @@ fn descend<'v>(here: &'v mut Value, step: &Step<'_>) -> Result<&'v mut Value, St
                 .ok_or_else(|| "no such property".to_string()),
             Value::Array(items) => {
                 let len = items.len();
-                name.parse::<usize>()
-                    .ok()
+                index(name)
                     .and_then(|i| items.get_mut(i))
                     .ok_or_else(|| format!("no element {name} in an array of {len}"))
             }
@@ -294,6 +301,9 @@ mod tests {
             (Op::Update, "a:x", "a:x"),
             (Op::Update, ":x", ":x"),
             (Op::Update, "", ""),
+            (Op::Update, "a.nope", "nope"),
+            (Op::Update, "a.b.+1", "+1"),
+            (Op::Update, "a.b.01", "01"),
         ] {
             let mut doc = original.clone();
             let err = update(op, key, json!("nope")).apply(&mut doc).unwrap_err();
