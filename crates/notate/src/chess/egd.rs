@@ -20,7 +20,10 @@ use shakmaty::{
 };
 
 use super::error::GameError;
-use super::game::{play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, Tags};
+use super::game::{
+    castling_destinations, play, CastlingDestinations, ChessGame, Comment, Eval, Game, GameResult,
+    Played, Ply, Tags,
+};
 use super::san::{MoveSpec, SanText};
 
 /// What the EGD writer adds to the reference format.
@@ -243,22 +246,13 @@ fn hash(pos: &Chess) -> u128 {
     pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
 }
 
-/// The side of a castling move and the king's destination (EGD's `to_square`; shakmaty's
-/// castling move names the rook, as Chess960 needs).
-pub(crate) fn castling_king_to(king: Square, rook: Square) -> (CastlingSide, Square) {
-    let side = if rook > king {
-        CastlingSide::KingSide
-    } else {
-        CastlingSide::QueenSide
-    };
-    (side, Square::from_coords(side.king_to_file(), king.rank()))
-}
-
 /// `lran`, squares, piece codes and move type, after `"san":"…`.
 fn write_move_fields(mv: Move, out: &mut Vec<u8>) {
     let (from, to, kind) = match mv {
         Move::Castle { king, rook } => {
-            let (side, to) = castling_king_to(king, rook);
+            let CastlingDestinations {
+                side, king_to: to, ..
+            } = castling_destinations(king, rook);
             out.extend_from_slice(if side == CastlingSide::KingSide {
                 b"\",\"lran\":\"O-O\""
             } else {
@@ -718,7 +712,7 @@ pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
             .ok_or_else(|| bad(format!("san {san:?}: EGD has no null moves")))?;
         if let Some(to) = m.pointer("/move/to_square") {
             let expected = match mv {
-                Move::Castle { king, rook } => castling_king_to(king, rook).1,
+                Move::Castle { king, rook } => castling_destinations(king, rook).king_to,
                 other => other.to(),
             };
             if to.as_str() != Some(expected.to_string().as_str()) {

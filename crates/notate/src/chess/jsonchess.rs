@@ -23,9 +23,9 @@ use shakmaty::{
     CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
 };
 
-use super::egd::{castling_king_to, write_square, write_u32, write_u64};
+use super::egd::{write_square, write_u32, write_u64};
 use super::error::GameError;
-use super::game::{ChessGame, Comment, Game, Played, Ply, Tags};
+use super::game::{castling_destinations, ChessGame, Comment, Game, Played, Ply, Tags};
 use super::san::{MoveSpec, SanText};
 use super::tracks::write_tags_object;
 
@@ -242,14 +242,13 @@ impl PackedMove {
         let (king_after, queen_after) = rights_of(after, color);
         let (from, to, extra) = match mv {
             Move::Castle { king, rook } => {
-                let (side, king_to) = castling_king_to(king, rook);
-                let rook_to = Square::from_coords(side.rook_to_file(), king.rank());
+                let to = castling_destinations(king, rook);
                 (
                     king,
-                    king_to,
+                    to.king_to,
                     Extra::Castle {
                         rook_from: rook,
-                        rook_to,
+                        rook_to: to.rook_to,
                     },
                 )
             }
@@ -367,8 +366,11 @@ impl PackedMove {
         }
         let index = parse_number(2, fields[1])?;
         let san_text = fields[2];
+        // SAN as the protocol writes it: capital-O castling, `=` before a promotion piece, at
+        // most one `+`/`#` (wider disambiguation than needed is SAN too: the reference
+        // ignores pins when it disambiguates).
         let san = SanText::new(san_text)
-            .filter(|_| is_packed_san(san_text.as_bytes()))
+            .filter(|_| super::egd::is_standard_san(san_text.as_bytes()))
             .ok_or_else(|| field_error(3, san_text, "not SAN"))?;
         let time = parse_number(4, fields[3])?;
         let from = parse_square(5, fields[4])?;
@@ -549,13 +551,13 @@ impl PackedMove {
     fn describes(&self, mv: Move) -> bool {
         match mv {
             Move::Castle { king, rook } => {
-                let (side, king_to) = castling_king_to(king, rook);
+                let to = castling_destinations(king, rook);
                 self.from == king
-                    && self.to == king_to
+                    && self.to == to.king_to
                     && self.extra
                         == Extra::Castle {
                             rook_from: rook,
-                            rook_to: Square::from_coords(side.rook_to_file(), king.rank()),
+                            rook_to: to.rook_to,
                         }
             }
             Move::EnPassant { from, to } => {
@@ -610,7 +612,8 @@ impl PackedMove {
                         "no legal castling with this king and rook",
                     ));
                 }
-                let (side, king_to) = castling_king_to(self.from, rook_from);
+                let to = castling_destinations(self.from, rook_from);
+                let (king_to, expected) = (to.king_to, to.rook_to);
                 if king_to != self.to {
                     return Err(field_error(
                         6,
@@ -618,7 +621,6 @@ impl PackedMove {
                         format!("the king castles to {king_to}"),
                     ));
                 }
-                let expected = Square::from_coords(side.rook_to_file(), self.from.rank());
                 if rook_to != expected {
                     return Err(field_error(
                         11,
@@ -723,13 +725,6 @@ impl fmt::Display for PackedMove {
         self.write(&mut out);
         f.write_str(std::str::from_utf8(&out).expect("packed moves are ASCII"))
     }
-}
-
-/// SAN as the protocol writes it: castling with capital O, `=` before a promotion piece, at
-/// most one `+`/`#`; disambiguation may be wider than needed (the reference library ignores
-/// pins when it disambiguates).
-fn is_packed_san(text: &[u8]) -> bool {
-    super::egd::is_standard_san(text)
 }
 
 fn ply_index(fullmove: u32, color: Color) -> u32 {

@@ -18,11 +18,11 @@
 use std::fmt;
 
 use serde::ser::{Serialize, SerializeTuple, Serializer};
-use shakmaty::{san::SanPlus, Board, CastlingSide, Color, Move, Role, Square};
+use shakmaty::{san::SanPlus, Board, Color, Move, Role, Square};
 
-use super::egd::{castling_king_to, is_standard_san, write_square, write_str, write_u64};
+use super::egd::{is_standard_san, write_square, write_str, write_u64};
 use super::error::GameError;
-use super::game::{play, ChessGame, Tags};
+use super::game::{castling_destinations, play, ChessGame, Tags};
 
 /// The permanent name of a piece (`wkp`, `bqr`, `wQ2`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -153,7 +153,6 @@ pub struct Tracker {
 
 /// The standard name of a piece on its start square, if it stands on one.
 fn standard_name(color: Color, role: Role, sq: Square) -> Option<&'static [u8]> {
-    const BACK: [&[u8]; 8] = [b"qr", b"qn", b"qb", b"q", b"k", b"kb", b"kn", b"kr"];
     const BACK_ROLES: [Role; 8] = [
         Role::Rook,
         Role::Knight,
@@ -172,7 +171,6 @@ fn standard_name(color: Color, role: Role, sq: Square) -> Option<&'static [u8]> 
     ];
     const WHITE_BACK: [&[u8]; 8] = [b"wqr", b"wqn", b"wqb", b"wq", b"wk", b"wkb", b"wkn", b"wkr"];
     const BLACK_BACK: [&[u8]; 8] = [b"bqr", b"bqn", b"bqb", b"bq", b"bk", b"bkb", b"bkn", b"bkr"];
-    debug_assert!(BACK.len() == 8);
     let file = usize::from(sq.file());
     let rank = usize::from(sq.rank());
     match (color, role, rank) {
@@ -296,12 +294,8 @@ impl Tracker {
                 self.board[usize::from(to)] = Some(mover);
             }
             Move::Castle { king, rook } => {
-                let (side, king_to) = castling_king_to(king, rook);
-                let rook_file = match side {
-                    CastlingSide::KingSide => shakmaty::File::F,
-                    CastlingSide::QueenSide => shakmaty::File::D,
-                };
-                let rook_to = Square::from_coords(rook_file, king.rank());
+                let to = castling_destinations(king, rook);
+                let (king_to, rook_to) = (to.king_to, to.rook_to);
                 let king_id = piece_on(self, king)?;
                 let rook_id = piece_on(self, rook)?;
                 actions.push(Action {

@@ -183,14 +183,10 @@ impl Premove {
     pub fn to_move(&self, pos: &Chess) -> Option<Move> {
         pos.legal_moves().into_iter().find(|m| {
             let (from, to) = match *m {
-                Move::Castle { king, rook } => {
-                    let side = if rook > king {
-                        CastlingSide::KingSide
-                    } else {
-                        CastlingSide::QueenSide
-                    };
-                    (king, Square::from_coords(side.king_to_file(), king.rank()))
-                }
+                Move::Castle { king, rook } => (
+                    king,
+                    crate::chess::game::castling_destinations(king, rook).king_to,
+                ),
                 _ => (m.from().unwrap_or(m.to()), m.to()),
             };
             from == self.from && to == self.to && m.promotion() == self.promote_to
