@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 pub mod chess;
+pub mod infinite;
 /// The chess rules library notate is built on, re-exported so callers use the same version.
 pub use shakmaty;
 pub mod lines;

@@ -1,0 +1,967 @@
+//! The long form: one JSON object per game, with the reference's keys and key order.
+//!
+//! ```json
+//! {"gameRules":{"promotionRanks":[8,1],…},"metadata":{…},"turn":"white",
+//!  "specialRights":{"5,1":true},"startingPosition":{"5,1":"kingsW"},"moves":["5,1>5,2"]}
+//! ```
+//!
+//! Numbers are read from their JSON text, so coordinates of any size survive.
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::coord::{Coord, Int};
+use super::error::Error;
+use super::game::{
+    Game, Layout, Move, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey,
+    WinCondition, WinConditions, WorldBorder,
+};
+use super::piece::{Piece, PieceKind, Player};
+use super::replay;
+use super::short::{self, Dialect};
+
+/// Options of [`to_json`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LongOptions {
+    /// 2024: moves are strings (`"2,7>1,8Q"`); 2025: moves are objects that keep comments and
+    /// clock stamps.
+    pub dialect: Dialect,
+    /// Write moves as the reference's legacy objects (`type`, `captured`, `enpassant`,
+    /// `castle`, …), worked out by replaying the game.
+    pub legacy_moves: bool,
+    /// Indent with two spaces, as `JSON.stringify(game, null, 2)`; `false`: one line.
+    pub pretty: bool,
+}
+
+impl Default for LongOptions {
+    fn default() -> LongOptions {
+        LongOptions {
+            dialect: Dialect::V2024,
+            legacy_moves: false,
+            pretty: true,
+        }
+    }
+}
+
+/// Reads one game in the long form.
+///
+/// Moves may be strings (`"2,7>1,8Q"`, `"2,7>1,8=Q"`) or objects (the reference's legacy
+/// `{type, startCoords, endCoords, captured, promotion, …}` or the 2025 form with `comment`
+/// and `clockStamp`). Errors name the path of the bad value (`$.moves[3].endCoords`).
+///
+/// ```
+/// use notate::infinite::{long, Coord};
+/// let game = long::from_json(r#"{"metadata":{},"turn":"white",
+///     "startingPosition":{"5,1":"kingsW","100000000000000000000,-7":"kingsB"},
+///     "moves":[{"type":"kingsW","startCoords":[5,1],"endCoords":[5,2]}]}"#).unwrap();
+/// let position = game.position.unwrap();
+/// assert!(position.get(&"100000000000000000000,-7".parse::<Coord>().unwrap()).is_some());
+/// assert!(long::from_json(r#"{"metadata":{},"moves":["5,1>"]}"#).is_err());
+/// ```
+pub fn from_json(text: &str) -> Result<Game, Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let object = Object::deserialize(&mut de).map_err(|e| Error::json("$", e.to_string()))?;
+    de.end().map_err(|e| Error::json("$", e.to_string()))?;
+    read_game(object)
+}
+
+/// Reads every game of a text holding one or more long-form documents (one per line, or
+/// simply one after another).
+pub fn from_json_stream(text: &str) -> impl Iterator<Item = Result<Game, Error>> + '_ {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+    std::iter::from_fn(move || {
+        let raw = match stream.next()? {
+            Ok(raw) => raw,
+            Err(e) => {
+                // After a syntax error the rest cannot be split into documents.
+                let err = Error::json("$", e.to_string());
+                while stream.next().is_some_and(|r| r.is_ok()) {}
+                return Some(Err(err));
+            }
+        };
+        Some(from_json(raw.get()))
+    })
+}
+
+/// A JSON object as its entries in order, values left as text.
+struct Object<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Object<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Object<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<'de>, A::Error> {
+                let mut entries: Vec<(String, &'de RawValue)> = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
+                    if entries.iter().any(|(e, _)| *e == k) {
+                        return Err(serde::de::Error::custom(format!("key {k:?} given twice")));
+                    }
+                    entries.push((k, v));
+                }
+                Ok(Object(entries))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+fn parse<'a, T: Deserialize<'a>>(raw: &'a RawValue, path: &str, what: &str) -> Result<T, Error> {
+    serde_json::from_str(raw.get()).map_err(|_| Error::json(path, format!("expected {what}")))
+}
+
+fn object<'a>(raw: &'a RawValue, path: &str) -> Result<Object<'a>, Error> {
+    parse(raw, path, "an object")
+}
+
+fn int(raw: &RawValue, path: &str) -> Result<Int, Error> {
+    raw.get()
+        .parse::<Int>()
+        .map_err(|_| Error::json(path, format!("expected a whole number, not {}", raw.get())))
+}
+
+/// `[x, y]` or the reference's `"x,y"`.
+fn coords(raw: &RawValue, path: &str) -> Result<Coord, Error> {
+    if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
+        return text
+            .parse()
+            .map_err(|_| Error::json(path, format!("expected a square \"x,y\", not {text:?}")));
+    }
+    let items: Vec<&RawValue> = parse(raw, path, "a square [x, y]")?;
+    if items.len() != 2 {
+        return Err(Error::json(path, "expected a square [x, y]"));
+    }
+    Ok(Coord {
+        x: int(items[0], path)?,
+        y: int(items[1], path)?,
+    })
+}
+
+fn square_key(key: &str, path: &str) -> Result<Coord, Error> {
+    key.parse()
+        .map_err(|_| Error::json(path, format!("{key:?} is not a square \"x,y\"")))
+}
+
+fn piece_name(name: &str, path: &str) -> Result<Piece, Error> {
+    Piece::from_long_name(name)
+        .ok_or_else(|| Error::json(path, format!("unknown piece type {name:?}")))
+}
+
+fn read_game(object: Object) -> Result<Game, Error> {
+    let mut game = Game {
+        layout: Layout {
+            top: Vec::new(),
+            rules: Vec::new(),
+            position_as_text: false,
+        },
+        ..Game::default()
+    };
+    let mut special_rights: Vec<Coord> = Vec::new();
+    let mut has_rights_key = false;
+    for (key, raw) in object.0 {
+        let path = format!("$.{key}");
+        let top = match key.as_str() {
+            "metadata" => {
+                for (k, v) in self::object(raw, &path)?.0 {
+                    let value: String = parse(v, &format!("{path}.{k}"), "a string")?;
+                    game.metadata.push((k, value));
+                }
+                TopKey::Metadata
+            }
+            "turn" => {
+                let name: &str = parse(raw, &path, "\"white\" or \"black\"")?;
+                game.turn = Some(match name {
+                    "white" => Player::White,
+                    "black" => Player::Black,
+                    _ => return Err(Error::json(path, "expected \"white\" or \"black\"")),
+                });
+                TopKey::Turn
+            }
+            "enpassant" => {
+                game.en_passant = Some(coords(raw, &path)?);
+                TopKey::EnPassant
+            }
+            "moveRule" => {
+                let text: &str = parse(raw, &path, "a string \"N/M\"")?;
+                game.move_rule = Some(
+                    text.split_once('/')
+                        .and_then(|(n, m)| {
+                            Some(MoveRule {
+                                counter: n.parse().ok()?,
+                                limit: m.parse().ok()?,
+                            })
+                        })
+                        .filter(|_| text.bytes().all(|b| b.is_ascii_digit() || b == b'/'))
+                        .ok_or_else(|| {
+                            Error::json(&path, format!("expected \"N/M\", not {text:?}"))
+                        })?,
+                );
+                TopKey::MoveRule
+            }
+            "fullMove" => {
+                game.full_move = Some(parse(raw, &path, "a whole number")?);
+                TopKey::FullMove
+            }
+            "gameRules" => {
+                read_rules(self::object(raw, &path)?, &path, &mut game)?;
+                TopKey::GameRules
+            }
+            "specialRights" => {
+                has_rights_key = true;
+                for (k, v) in self::object(raw, &path)?.0 {
+                    let p = format!("{path}.{k}");
+                    let square = square_key(&k, &p)?;
+                    if parse::<bool>(v, &p, "true or false")? {
+                        special_rights.push(square);
+                    }
+                }
+                TopKey::SpecialRights
+            }
+            "startingPosition" => {
+                game.layout.position_as_text = raw.get().starts_with('"');
+                game.position = Some(read_position(raw, &path)?);
+                TopKey::StartingPosition
+            }
+            "shortposition" => {
+                // The reference's copy of the position it read; the writers ignore it.
+                let _: &str = parse(raw, &path, "a string")?;
+                TopKey::ShortPosition
+            }
+            "moves" => {
+                let items: Vec<&RawValue> = parse(raw, &path, "an array of moves")?;
+                let mut moves = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    moves.push(read_move(item, &format!("{path}[{i}]"))?);
+                }
+                game.moves = Some(moves);
+                TopKey::Moves
+            }
+            _ => return Err(Error::json(path, format!("unknown key {key:?}"))),
+        };
+        game.layout.top.push(top);
+    }
+    if !game.layout.top.contains(&TopKey::Metadata) {
+        return Err(Error::json("$", "no \"metadata\" (use {} for none)"));
+    }
+    if !special_rights.is_empty() || has_rights_key {
+        let position = game.position.get_or_insert_with(Position::new);
+        for square in special_rights {
+            position.set_special_right(square);
+        }
+    }
+    Ok(game)
+}
+
+fn read_position(raw: &RawValue, path: &str) -> Result<Position, Error> {
+    if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
+        // The reference also takes the piece list itself.
+        return short::parse_position(text).map_err(|e| Error::json(path, e.to_string()));
+    }
+    let mut position = Position::new();
+    for (k, v) in object(raw, path)?.0 {
+        let p = format!("{path}.{k}");
+        let square = square_key(&k, &p)?;
+        let name: &str = parse(v, &p, "a piece type such as \"pawnsW\"")?;
+        if position.insert(square, piece_name(name, &p)?).is_some() {
+            return Err(Error::json(p, "a square given twice"));
+        }
+    }
+    Ok(position)
+}
+
+fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> {
+    let mut ranks: Option<[Option<Vec<Int>>; 2]> = None;
+    let mut allowed: Option<[Vec<PieceKind>; 2]> = None;
+    for (key, raw) in object.0 {
+        let p = format!("{path}.{key}");
+        let rule = match key.as_str() {
+            "promotionRanks" => {
+                let items: Vec<&RawValue> = parse(raw, &p, "[white rank, black rank]")?;
+                if items.len() != 2 {
+                    return Err(Error::json(p, "expected [white rank, black rank]"));
+                }
+                let side = |item: &RawValue, i: usize| -> Result<Option<Vec<Int>>, Error> {
+                    let p = format!("{p}[{i}]");
+                    if item.get() == "null" {
+                        return Ok(None);
+                    }
+                    if item.get().starts_with('[') {
+                        let list: Vec<&RawValue> = parse(item, &p, "a list of ranks")?;
+                        let ranks = list
+                            .iter()
+                            .map(|r| int(r, &p))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        if ranks.is_empty() {
+                            return Err(Error::json(p, "an empty list of ranks (use null)"));
+                        }
+                        return Ok(Some(ranks));
+                    }
+                    Ok(Some(vec![int(item, &p)?]))
+                };
+                ranks = Some([side(items[0], 0)?, side(items[1], 1)?]);
+                RuleKey::PromotionRanks
+            }
+            "promotionsAllowed" => {
+                let mut lists = [Vec::new(), Vec::new()];
+                for (color, v) in self::object(raw, &p)?.0 {
+                    let p = format!("{p}.{color}");
+                    let i = match color.as_str() {
+                        "white" => 0,
+                        "black" => 1,
+                        _ => return Err(Error::json(p, "expected \"white\" or \"black\"")),
+                    };
+                    let names: Vec<&str> = parse(v, &p, "a list of piece names")?;
+                    for name in names {
+                        match PieceKind::from_plural(name) {
+                            Some(k) if !k.is_neutral() && k != PieceKind::Pawn => lists[i].push(k),
+                            _ => {
+                                return Err(Error::json(
+                                    &p,
+                                    format!("a pawn cannot promote to {name:?}"),
+                                ))
+                            }
+                        }
+                    }
+                }
+                allowed = Some(lists);
+                RuleKey::PromotionsAllowed
+            }
+            "winConditions" => {
+                let mut lists = [None, None];
+                for (color, v) in self::object(raw, &p)?.0 {
+                    let p = format!("{p}.{color}");
+                    let i = match color.as_str() {
+                        "white" => 0,
+                        "black" => 1,
+                        _ => return Err(Error::json(p, "expected \"white\" or \"black\"")),
+                    };
+                    let names: Vec<&str> = parse(v, &p, "a list of win conditions")?;
+                    let list = names
+                        .into_iter()
+                        .map(|n| {
+                            WinCondition::from_name(n).ok_or_else(|| {
+                                Error::json(&p, format!("unknown win condition {n:?}"))
+                            })
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    lists[i] = Some(list);
+                }
+                let [Some(white), Some(black)] = lists else {
+                    return Err(Error::json(p, "expected both \"white\" and \"black\""));
+                };
+                game.win_conditions = Some(WinConditions { white, black });
+                RuleKey::WinConditions
+            }
+            "worldBorder" => {
+                let items: Vec<&RawValue> = parse(raw, &p, "[left, right, bottom, top]")?;
+                if items.len() != 4 {
+                    return Err(Error::json(p, "expected [left, right, bottom, top]"));
+                }
+                let edge = |r: &RawValue| -> Result<Option<Int>, Error> {
+                    if r.get() == "null" {
+                        Ok(None)
+                    } else {
+                        int(r, &p).map(Some)
+                    }
+                };
+                game.world_border = Some(WorldBorder {
+                    left: edge(items[0])?,
+                    right: edge(items[1])?,
+                    bottom: edge(items[2])?,
+                    top: edge(items[3])?,
+                });
+                RuleKey::WorldBorder
+            }
+            _ => {
+                let value: serde_json::Value = parse(raw, &p, "JSON")?;
+                game.extra_rules.insert(key.clone(), value);
+                RuleKey::Extra(key)
+            }
+        };
+        game.layout.rules.push(rule);
+    }
+    if let Some([white, black]) = ranks {
+        let [aw, ab] = allowed.unwrap_or_else(|| {
+            [
+                PromotionRule::DEFAULT_PIECES.to_vec(),
+                PromotionRule::DEFAULT_PIECES.to_vec(),
+            ]
+        });
+        let rule = |ranks: Option<Vec<Int>>, pieces: Vec<PieceKind>| {
+            ranks.map(|ranks| PromotionRule { ranks, pieces })
+        };
+        game.promotions = Some(Promotions {
+            white: rule(white, aw),
+            black: rule(black, ab),
+        });
+    } else if allowed.is_some() {
+        return Err(Error::json(
+            path,
+            "\"promotionsAllowed\" without \"promotionRanks\"",
+        ));
+    }
+    Ok(())
+}
+
+/// Reads one move of the long form: a string or an object.
+///
+/// ```
+/// use notate::infinite::{long, Coord};
+/// let mv = long::move_from_json(r#"{"startCoords":"2,-3","endCoords":[2,-4],"promotion":"hawksB"}"#).unwrap();
+/// assert_eq!(mv.to, Coord::new(2, -4));
+/// assert!(long::move_from_json(r#"{"startCoords":[0,0],"endCoords":[1,1],"promotion":"dragonsW"}"#).is_err());
+/// ```
+pub fn move_from_json(text: &str) -> Result<Move, Error> {
+    let raw: &RawValue = serde_json::from_str(text).map_err(|e| Error::json("$", e.to_string()))?;
+    read_move(raw, "$")
+}
+
+fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
+    if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
+        return short::parse_move(text).map_err(|e| Error::json(path, e.to_string()));
+    }
+    let mut from = None;
+    let mut to = None;
+    let mut mv_piece = None;
+    let mut captured = None;
+    let mut promotion = None;
+    let (mut check, mut mate) = (false, false);
+    let mut comment = None;
+    let mut clock = None;
+    for (key, v) in object(raw, path)?.0 {
+        let p = format!("{path}.{key}");
+        match key.as_str() {
+            "startCoords" => from = Some(coords(v, &p)?),
+            "endCoords" => to = Some(coords(v, &p)?),
+            "type" => mv_piece = Some(piece_name(parse(v, &p, "a piece type")?, &p)?),
+            "captured" => captured = Some(piece_name(parse(v, &p, "a piece type")?, &p)?),
+            "promotion" => promotion = Some(piece_name(parse(v, &p, "a piece type")?, &p)?),
+            "check" => check = parse(v, &p, "true or false")?,
+            "mate" => mate = parse(v, &p, "true or false")?,
+            "comment" => comment = Some(parse::<String>(v, &p, "a string")?),
+            "clockStamp" => clock = Some(parse::<u64>(v, &p, "milliseconds")?),
+            // Worked out again by the replay; only their shape is checked.
+            "enpassant" => {
+                let d: i64 = parse(v, &p, "-1 or 1")?;
+                if d != 1 && d != -1 {
+                    return Err(Error::json(p, "expected -1 or 1"));
+                }
+            }
+            "castle" => {
+                let c = object(v, &p)?;
+                for (k, v) in c.0 {
+                    match k.as_str() {
+                        "dir" => {
+                            let _: i64 = parse(v, &format!("{p}.dir"), "-1 or 1")?;
+                        }
+                        "coord" => {
+                            coords(v, &format!("{p}.coord"))?;
+                        }
+                        _ => return Err(Error::json(format!("{p}.{k}"), "unknown key")),
+                    }
+                }
+            }
+            "compact" | "token" => {
+                let _: &str = parse(v, &p, "a string")?;
+            }
+            _ => return Err(Error::json(p, format!("unknown key {key:?}"))),
+        }
+    }
+    let (Some(from), Some(to)) = (from, to) else {
+        return Err(Error::json(
+            path,
+            "a move needs \"startCoords\" and \"endCoords\"",
+        ));
+    };
+    let mut mv = Move::new(from, to);
+    mv.piece = mv_piece;
+    mv.capture = captured.is_some();
+    mv.captured = captured;
+    mv.promotion = promotion;
+    mv.check = check;
+    mv.mate = mate;
+    if comment.is_some() || clock.is_some() {
+        let notes = mv.notes_mut();
+        notes.comment = comment;
+        notes.clock_ms = clock;
+    }
+    Ok(mv)
+}
+
+/// Writes the long form.
+///
+/// Keys come in the order of [`Game::layout`] (the order they were read in), then any other
+/// key in the reference's order.
+///
+/// ```
+/// use notate::infinite::{long, short};
+/// let game = short::parse("b K5,1+|k5,8 1. ... k5,8 > 5,7").unwrap();
+/// let options = long::LongOptions { pretty: false, ..Default::default() };
+/// assert_eq!(
+///     long::to_json(&game, &options).unwrap(),
+///     r#"{"gameRules":{"winConditions":{"white":["checkmate"],"black":["checkmate"]}},"metadata":{},"turn":"black","specialRights":{"5,1":true},"startingPosition":{"5,1":"kingsW","5,8":"kingsB"},"shortposition":"K5,1+|k5,8","moves":["5,8>5,7"]}"#
+/// );
+/// ```
+pub fn to_json(game: &Game, options: &LongOptions) -> Result<String, Error> {
+    let legacy = if options.legacy_moves && game.moves.as_ref().is_some_and(|m| !m.is_empty()) {
+        Some(replay::replay(game)?)
+    } else {
+        None
+    };
+    let mut json = JsonWriter::new(options.pretty, estimate(game));
+    json.open('{');
+    let mut keys: Vec<TopKey> = game.layout.top.clone();
+    for key in TopKey::ALL {
+        if !keys.contains(&key) && has_top(game, key) {
+            keys.push(key);
+        }
+    }
+    for key in keys {
+        match key {
+            TopKey::GameRules => {
+                json.key("gameRules");
+                write_rules(game, &mut json);
+            }
+            TopKey::Metadata => {
+                json.key("metadata");
+                json.open('{');
+                for (k, v) in &game.metadata {
+                    json.key(k);
+                    json.string(v);
+                }
+                json.close('}');
+            }
+            TopKey::Turn => {
+                if let Some(turn) = game.turn {
+                    json.key("turn");
+                    json.string(turn.name());
+                }
+            }
+            TopKey::EnPassant => {
+                if let Some(ep) = &game.en_passant {
+                    json.key("enpassant");
+                    json.coords(ep);
+                }
+            }
+            TopKey::MoveRule => {
+                if let Some(rule) = &game.move_rule {
+                    json.key("moveRule");
+                    json.string(&format!("{}/{}", rule.counter, rule.limit));
+                }
+            }
+            TopKey::FullMove => {
+                if let Some(n) = game.full_move {
+                    json.key("fullMove");
+                    json.raw(itoa::Buffer::new().format(n));
+                }
+            }
+            TopKey::SpecialRights => {
+                if let Some(position) = &game.position {
+                    json.key("specialRights");
+                    json.open('{');
+                    let mut key = String::new();
+                    for square in position.special_rights() {
+                        key.clear();
+                        square.write_to(&mut key);
+                        json.key(&key);
+                        json.raw("true");
+                    }
+                    json.close('}');
+                }
+            }
+            TopKey::StartingPosition => {
+                if let Some(position) = &game.position {
+                    json.key("startingPosition");
+                    if game.layout.position_as_text {
+                        json.string(&short::write_position(position));
+                        continue;
+                    }
+                    json.open('{');
+                    let mut key = String::new();
+                    let mut name = String::new();
+                    for (square, piece) in position.iter() {
+                        key.clear();
+                        square.write_to(&mut key);
+                        json.key(&key);
+                        name.clear();
+                        name.push_str(piece.kind.plural());
+                        name.push_str(match piece.player {
+                            Player::White => "W",
+                            Player::Black => "B",
+                            Player::Neutral => "N",
+                        });
+                        json.string(&name);
+                    }
+                    json.close('}');
+                }
+            }
+            TopKey::ShortPosition => {
+                if let Some(position) = &game.position {
+                    json.key("shortposition");
+                    json.string(&short::write_position(position));
+                }
+            }
+            TopKey::Moves => {
+                if let Some(moves) = &game.moves {
+                    json.key("moves");
+                    write_moves(moves, legacy.as_deref(), options, &mut json);
+                }
+            }
+        }
+    }
+    json.close('}');
+    Ok(json.finish())
+}
+
+fn estimate(game: &Game) -> usize {
+    512 + game.position.as_ref().map_or(0, |p| p.len() * 40)
+        + game.moves.as_ref().map_or(0, |m| m.len() * 20)
+}
+
+fn has_top(game: &Game, key: TopKey) -> bool {
+    match key {
+        TopKey::Metadata => true,
+        TopKey::GameRules => {
+            game.promotions.is_some()
+                || game.win_conditions.is_some()
+                || game.world_border.is_some()
+                || !game.extra_rules.is_empty()
+        }
+        TopKey::Turn => game.turn.is_some(),
+        TopKey::EnPassant => game.en_passant.is_some(),
+        TopKey::MoveRule => game.move_rule.is_some(),
+        TopKey::FullMove => game.full_move.is_some(),
+        TopKey::SpecialRights => {
+            !game.layout.position_as_text
+                && game
+                    .position
+                    .as_ref()
+                    .is_some_and(|p| p.special_rights_len() > 0)
+        }
+        TopKey::StartingPosition => game.position.is_some(),
+        TopKey::ShortPosition => false,
+        TopKey::Moves => game.moves.is_some(),
+    }
+}
+
+fn write_rules(game: &Game, json: &mut JsonWriter) {
+    let mut keys = game.layout.rules.clone();
+    let mut wanted = Vec::new();
+    if let Some(p) = &game.promotions {
+        wanted.push(RuleKey::PromotionRanks);
+        // Like the reference, a document without the list gets none (the default applies).
+        let default = |r: &Option<PromotionRule>| r.as_ref().is_none_or(|r| r.has_default_pieces());
+        if !(default(&p.white) && default(&p.black)) {
+            wanted.push(RuleKey::PromotionsAllowed);
+        }
+    }
+    if game.win_conditions.is_some() {
+        wanted.push(RuleKey::WinConditions);
+    }
+    if game.world_border.is_some() {
+        wanted.push(RuleKey::WorldBorder);
+    }
+    wanted.extend(game.extra_rules.keys().map(|k| RuleKey::Extra(k.clone())));
+    for key in wanted {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    json.open('{');
+    for key in keys {
+        match key {
+            RuleKey::PromotionRanks => {
+                let Some(p) = &game.promotions else { continue };
+                json.key("promotionRanks");
+                json.open('[');
+                for side in [&p.white, &p.black] {
+                    match side {
+                        None => json.raw("null"),
+                        Some(rule) if rule.ranks.len() == 1 => json.int(&rule.ranks[0]),
+                        Some(rule) => {
+                            json.open('[');
+                            for r in &rule.ranks {
+                                json.int(r);
+                            }
+                            json.close(']');
+                        }
+                    }
+                }
+                json.close(']');
+            }
+            RuleKey::PromotionsAllowed => {
+                let Some(p) = &game.promotions else { continue };
+                json.key("promotionsAllowed");
+                json.open('{');
+                for (name, side) in [("white", &p.white), ("black", &p.black)] {
+                    json.key(name);
+                    json.open('[');
+                    for kind in side.iter().flat_map(|r| r.pieces.iter()) {
+                        json.string(kind.plural());
+                    }
+                    json.close(']');
+                }
+                json.close('}');
+            }
+            RuleKey::WinConditions => {
+                let Some(w) = &game.win_conditions else {
+                    continue;
+                };
+                json.key("winConditions");
+                json.open('{');
+                for (name, list) in [("white", &w.white), ("black", &w.black)] {
+                    json.key(name);
+                    json.open('[');
+                    for c in list {
+                        json.string(c.name());
+                    }
+                    json.close(']');
+                }
+                json.close('}');
+            }
+            RuleKey::WorldBorder => {
+                let Some(b) = &game.world_border else {
+                    continue;
+                };
+                json.key("worldBorder");
+                json.open('[');
+                for edge in [&b.left, &b.right, &b.bottom, &b.top] {
+                    match edge {
+                        Some(n) => json.int(n),
+                        None => json.raw("null"),
+                    }
+                }
+                json.close(']');
+            }
+            RuleKey::Extra(k) => {
+                let Some(v) = game.extra_rules.get(&k) else {
+                    continue;
+                };
+                json.key(&k);
+                json.value(v);
+            }
+        }
+    }
+    json.close('}');
+}
+
+fn write_moves(
+    moves: &[Move],
+    legacy: Option<&[replay::Played]>,
+    options: &LongOptions,
+    json: &mut JsonWriter,
+) {
+    json.open('[');
+    let mut text = String::new();
+    for (i, mv) in moves.iter().enumerate() {
+        if let Some(played) = legacy {
+            write_legacy(mv, &played[i], json);
+        } else if options.dialect == Dialect::V2025 {
+            json.open('{');
+            json.key("startCoords");
+            json.coords(&mv.from);
+            json.key("endCoords");
+            json.coords(&mv.to);
+            if let Some(p) = mv.promotion {
+                json.key("promotion");
+                json.string(&p.long_name());
+            }
+            if let Some(notes) = &mv.notes {
+                if let Some(c) = &notes.comment {
+                    json.key("comment");
+                    json.string(c);
+                }
+                if let Some(ms) = notes.clock_ms {
+                    json.key("clockStamp");
+                    json.raw(itoa::Buffer::new().format(ms));
+                }
+            }
+            json.close('}');
+        } else {
+            text.clear();
+            mv.from.write_to(&mut text);
+            text.push('>');
+            mv.to.write_to(&mut text);
+            if let Some(p) = mv.promotion {
+                text.push_str(p.code());
+            }
+            json.string(&text);
+        }
+    }
+    json.close(']');
+}
+
+fn write_legacy(mv: &Move, played: &replay::Played, json: &mut JsonWriter) {
+    json.open('{');
+    json.key("type");
+    json.string(&played.piece.long_name());
+    json.key("startCoords");
+    json.coords(&mv.from);
+    json.key("endCoords");
+    json.coords(&mv.to);
+    if let Some((_, captured)) = &played.captured {
+        json.key("captured");
+        json.string(&captured.long_name());
+    }
+    if let Some(p) = mv.promotion {
+        json.key("promotion");
+        json.string(&p.long_name());
+    }
+    if played.en_passant {
+        json.key("enpassant");
+        json.raw(if played.piece.player == Player::White {
+            "-1"
+        } else {
+            "1"
+        });
+    }
+    if let Some((dir, partner)) = &played.castle {
+        json.key("castle");
+        json.open('{');
+        json.key("dir");
+        json.raw(if *dir > 0 { "1" } else { "-1" });
+        json.key("coord");
+        json.coords(partner);
+        json.close('}');
+    }
+    if mv.check || mv.mate {
+        json.key("check");
+        json.raw("true");
+    }
+    if mv.mate {
+        json.key("mate");
+        json.raw("true");
+    }
+    json.close('}');
+}
+
+/// A JSON writer laid out as `JSON.stringify(value, null, 2)` (or on one line). Written by
+/// hand because numbers of any size must go out as they are, which `serde_json::Value`
+/// cannot hold without changing every other user of the crate (`arbitrary_precision`).
+struct JsonWriter {
+    out: String,
+    pretty: bool,
+    /// One entry per open container: whether it has an item yet.
+    stack: Vec<bool>,
+    after_key: bool,
+}
+
+impl JsonWriter {
+    fn new(pretty: bool, capacity: usize) -> JsonWriter {
+        JsonWriter {
+            out: String::with_capacity(capacity),
+            pretty,
+            stack: Vec::new(),
+            after_key: false,
+        }
+    }
+
+    fn newline(&mut self, depth: usize) {
+        self.out.push('\n');
+        for _ in 0..depth {
+            self.out.push_str("  ");
+        }
+    }
+
+    /// Before a value or a key: the comma and the line break.
+    fn item(&mut self) {
+        if self.after_key {
+            self.after_key = false;
+            return;
+        }
+        let depth = self.stack.len();
+        if let Some(has_items) = self.stack.last_mut() {
+            if *has_items {
+                self.out.push(',');
+            }
+            *has_items = true;
+            if self.pretty {
+                self.newline(depth);
+            }
+        }
+    }
+
+    fn open(&mut self, bracket: char) {
+        self.item();
+        self.out.push(bracket);
+        self.stack.push(false);
+    }
+
+    fn close(&mut self, bracket: char) {
+        let had_items = self.stack.pop().expect("balanced");
+        if had_items && self.pretty {
+            self.newline(self.stack.len());
+        }
+        self.out.push(bracket);
+    }
+
+    fn key(&mut self, key: &str) {
+        self.item();
+        push_string(&mut self.out, key);
+        self.out.push_str(if self.pretty { ": " } else { ":" });
+        self.after_key = true;
+    }
+
+    fn string(&mut self, s: &str) {
+        self.item();
+        push_string(&mut self.out, s);
+    }
+
+    fn raw(&mut self, text: &str) {
+        self.item();
+        self.out.push_str(text);
+    }
+
+    fn int(&mut self, n: &Int) {
+        self.item();
+        n.write_to(&mut self.out);
+    }
+
+    fn coords(&mut self, c: &Coord) {
+        self.open('[');
+        self.int(&c.x);
+        self.int(&c.y);
+        self.close(']');
+    }
+
+    fn value(&mut self, v: &serde_json::Value) {
+        match v {
+            serde_json::Value::Array(items) => {
+                self.open('[');
+                for item in items {
+                    self.value(item);
+                }
+                self.close(']');
+            }
+            serde_json::Value::Object(map) => {
+                self.open('{');
+                for (k, item) in map {
+                    self.key(k);
+                    self.value(item);
+                }
+                self.close('}');
+            }
+            other => {
+                let text = serde_json::to_string(other).expect("JSON to memory");
+                self.raw(&text);
+            }
+        }
+    }
+
+    fn finish(self) -> String {
+        self.out
+    }
+}
+
+fn push_string(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::to_string(s).expect("JSON to memory"));
+    }
+}
