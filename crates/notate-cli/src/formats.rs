@@ -22,6 +22,10 @@ pub enum InputFormat {
     Egd,
     /// jsonchess: tags and packed moves, one game per line
     Jsonchess,
+    /// ICN, infinite chess notation (either dialect; one game per file)
+    Icn,
+    /// ICN's long JSON form (one or more documents)
+    IcnJson,
 }
 
 /// Formats notate writes.
@@ -43,6 +47,10 @@ pub enum OutputFormat {
     Tracks,
     /// jsonchess: tags and the protocol's packed moves, one game per line
     Jsonchess,
+    /// ICN, infinite chess notation (infinite chess input only)
+    Icn,
+    /// ICN's long JSON form (infinite chess input only)
+    IcnJson,
 }
 
 /// Position notations for `notate position`.
@@ -52,6 +60,10 @@ pub enum PositionOutput {
     Fen,
     /// four-field EPD
     Epd,
+    /// ICN (infinite chess input only)
+    Icn,
+    /// ICN's long JSON form (infinite chess input only)
+    IcnJson,
 }
 
 /// What the pipeline does with each replayed game.
@@ -109,6 +121,9 @@ impl GameWriter {
         match job {
             Job::Check
             | Job::Convert(OutputFormat::Egd | OutputFormat::Tracks | OutputFormat::Jsonchess) => {}
+            Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => {
+                return Err("ICN is infinite chess: it needs infinite chess input".into())
+            }
             Job::Convert(OutputFormat::Pgn) => self.pgn.write(game, out),
             Job::Convert(OutputFormat::Json) => {
                 json::write_json(game, out).map_err(|e| e.to_string())?
@@ -140,6 +155,9 @@ impl GameWriter {
                     play(&mut pos, p.mv.mv);
                 }
                 let line = match to {
+                    PositionOutput::Icn | PositionOutput::IcnJson => {
+                        return Err("ICN is infinite chess: it needs infinite chess input".into())
+                    }
                     PositionOutput::Fen => {
                         Fen::from_position(&pos, EnPassantMode::Legal).to_string()
                     }

@@ -113,10 +113,19 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
     if stem.ends_with(".jsonchess") || stem.ends_with(".jsonchess.jsonl") {
         return Ok(InputFormat::Jsonchess);
     }
+    if stem.ends_with(".icn") {
+        return Ok(InputFormat::Icn);
+    }
+    if stem.ends_with(".icn.json") || stem.ends_with(".icn.jsonl") {
+        return Ok(InputFormat::IcnJson);
+    }
     let head = reader.fill_buf().context("cannot read input")?;
     let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('{') {
+        if icn_json_keys(trimmed) {
+            return Ok(InputFormat::IcnJson);
+        }
         if trimmed.starts_with("{\"tags\"") {
             return Ok(InputFormat::Json);
         }
@@ -137,6 +146,9 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
             path.map_or("<stdin>".into(), |p| p.display().to_string())
         );
     }
+    if looks_like_icn(trimmed) {
+        return Ok(InputFormat::Icn);
+    }
     if trimmed.is_empty()
         || trimmed.starts_with('[')
         || trimmed.starts_with(|c: char| c.is_ascii_digit())
@@ -150,6 +162,41 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
         "cannot tell the format of {}; say it with --from (pgn, json, egd or jsonchess)",
         path.map_or("<stdin>".into(), |p| p.display().to_string())
     )
+}
+
+/// ICN's long form starts with one of its own top-level keys.
+fn icn_json_keys(text: &str) -> bool {
+    let body = text[1..].trim_start();
+    [
+        "\"gameRules\"",
+        "\"metadata\"",
+        "\"turn\"",
+        "\"startingPosition\"",
+    ]
+    .iter()
+    .any(|k| body.starts_with(k))
+}
+
+/// ICN, not PGN: after the tags comes a turn (`w `, `b `, `w:b`), a piece on a square
+/// (`K5,1`) or a move between squares (`4,2>4,4`), where PGN has move numbers and SAN.
+fn looks_like_icn(text: &str) -> bool {
+    let mut rest = text;
+    while rest.starts_with('[') {
+        match rest.find(']') {
+            Some(i) => rest = rest[i + 1..].trim_start(),
+            None => return false,
+        }
+    }
+    let token = rest.split_whitespace().next().unwrap_or("");
+    if matches!(token, "w" | "b" | "w:b" | "b:w") {
+        return true;
+    }
+    let letters = token.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let digits = letters.trim_start_matches('-');
+    let first_number = digits.trim_start_matches(|c: char| c.is_ascii_digit());
+    first_number.len() < digits.len()
+        && (first_number.starts_with(',') || first_number.starts_with('/'))
+        && !token.contains('.')
 }
 
 /// The first byte of the value of the first line's top-level `"moves"` key: `{` for EGD, `[`

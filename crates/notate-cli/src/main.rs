@@ -1,6 +1,7 @@
 //! `notate`: read, check and convert chess game records.
 
 mod formats;
+mod icn;
 mod input;
 mod pipeline;
 mod report;
@@ -28,7 +29,10 @@ Examples:
   notate convert games.egd.jsonl --to pgn
   cat games.pgn | notate check
   notate position game.pgn --ply 20 --to fen
-  notate position game.pgn --ply end";
+  notate position game.pgn --ply end
+  notate convert game.icn --to icn-json
+  notate convert game.icn.json --to icn --moves compact --dialect 2025
+  notate position game.icn --ply 20 --to icn";
 
 /// Read, check and convert chess game records.
 #[derive(Parser, Debug)]
@@ -59,6 +63,8 @@ enum Command {
         /// EGD: indent the JSON (one key per line) instead of one game per line
         #[arg(long)]
         pretty: bool,
+        #[command(flatten)]
+        icn: icn::IcnArgs,
     },
     /// Read and replay every game; report each error
     #[command(after_help = "Examples:\n  notate check games.pgn\n  notate check --strict *.pgn")]
@@ -82,6 +88,8 @@ enum Command {
         /// Only this game of each input (1-based)
         #[arg(long, value_name = "N")]
         game: Option<u64>,
+        #[command(flatten)]
+        icn: icn::IcnArgs,
     },
 }
 
@@ -132,6 +140,7 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
                 Job::Convert(OutputFormat::Jsonchess) => true,
                 Job::Convert(OutputFormat::Egd) => egd.extended,
                 Job::Convert(OutputFormat::Pgn | OutputFormat::Json) => true,
+                Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => false,
             },
             validate_only: matches!(job, Job::Check),
             ..ReadOptions::default()
@@ -161,6 +170,94 @@ fn inputs(common: &Common) -> Vec<InputName> {
         .collect()
 }
 
+fn parse_ply(ply: &str) -> Result<Option<usize>, ExitCode> {
+    match ply {
+        "end" => Ok(None),
+        n => n.parse().map(Some).map_err(|_| {
+            usage(&format!(
+                "--ply takes a number or `end`, not {n:?} (try: --ply 20)"
+            ))
+        }),
+    }
+}
+
+/// Infinite chess jobs (`--to icn`, `--to icn-json`, `position --to icn…`); `None` for
+/// chess jobs.
+fn run_icn(command: &Command) -> Option<ExitCode> {
+    let (common, to, ply, args, output) = match command {
+        Command::Convert {
+            common,
+            to,
+            icn,
+            output,
+            ..
+        } => {
+            let to = match to {
+                OutputFormat::Icn => icn::IcnOutput::Short,
+                OutputFormat::IcnJson => icn::IcnOutput::Long,
+                _ => return None,
+            };
+            (common, to, None, icn, output.clone())
+        }
+        Command::Position {
+            common,
+            to,
+            ply,
+            icn,
+            ..
+        } => {
+            let to = match to {
+                PositionOutput::Icn => icn::IcnOutput::Short,
+                PositionOutput::IcnJson => icn::IcnOutput::Long,
+                _ => return None,
+            };
+            match parse_ply(ply) {
+                Ok(ply) => (common, to, Some(ply), icn, None),
+                Err(code) => return Some(code),
+            }
+        }
+        Command::Check { .. } => return None,
+    };
+    if matches!(
+        common.from,
+        Some(f) if f != InputFormat::Icn && f != InputFormat::IcnJson
+    ) {
+        return Some(usage(
+            "ICN output needs ICN input (--from icn or --from icn-json)",
+        ));
+    }
+    let inputs = inputs(common);
+    for input in &inputs {
+        if let Some(path) = &input.path {
+            if !path.is_file() {
+                return Some(usage(&format!("no such file: {}", path.display())));
+            }
+        }
+    }
+    let mut out: Box<dyn Write> = match &output {
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => return Some(usage(&format!("cannot create {}: {e}", path.display()))),
+        },
+        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    };
+    Some(
+        match icn::run(&inputs, common.from, to, ply, args, &mut out) {
+            Ok((_, 0)) => ExitCode::SUCCESS,
+            Ok((ok, failed)) => {
+                if !common.quiet {
+                    eprintln!("notate: {ok} games written, {failed} failed");
+                }
+                ExitCode::from(1)
+            }
+            Err(e) => {
+                eprintln!("notate: {e:#}");
+                ExitCode::from(1)
+            }
+        },
+    )
+}
+
 /// A usage error: message and exit status 2.
 fn usage(message: &str) -> ExitCode {
     eprintln!("notate: {message}");
@@ -169,6 +266,9 @@ fn usage(message: &str) -> ExitCode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(code) = run_icn(&cli.command) {
+        return code;
+    }
     let mut egd = EgdOptions::default();
     let (common, job, output, verb, only_game) = match &cli.command {
         Command::Convert {
@@ -177,6 +277,7 @@ fn main() -> ExitCode {
             output,
             egd_extended,
             pretty,
+            ..
         } => {
             if (*egd_extended || *pretty) && *to != OutputFormat::Egd {
                 return usage(&format!(
@@ -197,17 +298,11 @@ fn main() -> ExitCode {
             ply,
             to,
             game,
+            ..
         } => {
-            let ply = match ply.as_str() {
-                "end" => None,
-                n => match n.parse() {
-                    Ok(n) => Some(n),
-                    Err(_) => {
-                        return usage(&format!(
-                            "--ply takes a number or `end`, not {n:?} (try: --ply 20)"
-                        ))
-                    }
-                },
+            let ply = match parse_ply(ply) {
+                Ok(ply) => ply,
+                Err(code) => return code,
             };
             (common, Job::Position { ply, to: *to }, None, "read", *game)
         }

@@ -158,6 +158,10 @@ fn read_inputs(
                     let mut s = LineSplitter::new(opened.reader, settings.chunk_bytes);
                     Box::new(move || s.next_chunk())
                 }
+                InputFormat::Icn | InputFormat::IcnJson => anyhow::bail!(
+                    "{} is infinite chess: convert it with --to icn or --to icn-json",
+                    name.display()
+                ),
             };
             while let Some(chunk) =
                 next().with_context(|| format!("cannot read {}", name.display()))?
@@ -283,6 +287,8 @@ pub fn process(
         done.fates.push(fate);
     };
     match format {
+        // Refused when the input is opened.
+        InputFormat::Icn | InputFormat::IcnJson => {}
         InputFormat::Pgn => {
             for read in pgn::read_chunk(chunk, settings.limits) {
                 finish(
