@@ -278,3 +278,84 @@ fn jsonchess_round_trip_and_errors_name_the_field() {
         "{err}"
     );
 }
+
+#[test]
+fn icn_converts_both_ways_and_replays() {
+    let example = format!("{}/../../examples/castle.icn", env!("CARGO_MANIFEST_DIR"));
+    let out = notate(
+        &["convert", &example, "--to", "icn-json", "--single-line"],
+        "",
+    );
+    assert!(out.status.success());
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        json.contains(r#""moves":["4,2>4,4","3,4>4,3","5,1>7,1"]"#),
+        "{json}"
+    );
+    let out = notate(&["position", &example, "--ply", "end", "--to", "icn"], "");
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "[Variant \"Classical\"]\n\nb 1/100 2 (8|1) k5,8+|p4,3|K7,1|R6,1\n"
+    );
+    let out = notate(
+        &[
+            "convert",
+            &example,
+            "--to",
+            "icn",
+            "--moves",
+            "minimal",
+            "--dialect",
+            "2025",
+            "--single-line",
+        ],
+        "",
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "[Variant \"Classical\"] w 0/100 1 (8|1) K5,1+|R8,1+|P4,2+|k5,8+|p3,4 4,2>4,4|3,4>4,3 {[%clk 0:09:56.7] en passant}|5,1>7,1 ?!\n"
+    );
+}
+
+#[test]
+fn icn_errors_name_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("notate-icn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.icn");
+    std::fs::write(&bad, "w K1,1|XX2,2").unwrap();
+    let out = notate(&["convert", bad.to_str().unwrap(), "--to", "icn-json"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("bad.icn: line 1, column 8: unknown piece code \"XX\" (at \"XX2,2\")"),
+        "{err}"
+    );
+    let moves = dir.join("moves.icn.json");
+    std::fs::write(
+        &moves,
+        r#"{"metadata":{},"turn":"white","startingPosition":{"1,1":"kingsW"},"moves":["2,2>2,3"]}"#,
+    )
+    .unwrap();
+    let out = notate(
+        &[
+            "position",
+            moves.to_str().unwrap(),
+            "--ply",
+            "1",
+            "--to",
+            "icn",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("ply 1 (2,2>2,3): no piece on 2,2"), "{err}");
+    // ICN on stdin is told from PGN by its content.
+    let out = notate(
+        &["convert", "--to", "icn-json", "--single-line"],
+        "[Event \"x\"] w K1,1|k2,2 1,1>1,2",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#""moves":["1,1>1,2"]"#));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,6 +1,6 @@
 //! The game model: everything an ICN record or its long JSON form can say.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::coord::{Coord, Int};
 use super::piece::{Piece, PieceKind, Player};
@@ -374,14 +374,15 @@ impl Position {
 #[derive(Clone, Debug)]
 struct Ordered<V> {
     slots: Vec<Option<(Coord, V)>>,
-    index: HashMap<Coord, usize>,
+    // Fx: squares are small integers, and SipHash's flood resistance buys nothing here.
+    index: FxHashMap<Coord, usize>,
 }
 
 impl<V> Default for Ordered<V> {
     fn default() -> Self {
         Ordered {
             slots: Vec::new(),
-            index: HashMap::new(),
+            index: FxHashMap::default(),
         }
     }
 }

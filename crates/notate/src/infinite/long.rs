@@ -96,8 +96,9 @@ impl<'de> Deserialize<'de> for Object<'de> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<'de>, A::Error> {
                 let mut entries: Vec<(String, &'de RawValue)> = Vec::new();
+                let mut seen = rustc_hash::FxHashSet::default();
                 while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
-                    if entries.iter().any(|(e, _)| *e == k) {
+                    if !seen.insert(k.clone()) {
                         return Err(serde::de::Error::custom(format!("key {k:?} given twice")));
                     }
                     entries.push((k, v));

@@ -1,0 +1,265 @@
+//! ICN readers on arbitrary and mutated input: no panic, errors with places; and generated
+//! games written in every dialect and style read back to the same game.
+
+use std::path::Path;
+
+use notate::infinite::short::{self, Dialect, MoveStyle, WriteOptions};
+use notate::infinite::{
+    long, replay, Coord, Error, Game, Int, Move, Piece, PieceKind, Player, Position,
+};
+use proptest::prelude::*;
+
+fn vector_inputs() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors/icn");
+    let mut inputs: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains(".input."))
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    inputs.sort();
+    inputs
+}
+
+fn check_error(e: &Error) {
+    match e {
+        Error::Syntax {
+            line,
+            column,
+            token,
+            message,
+        } => {
+            assert!(*line >= 1 && *column >= 1 && !token.is_empty() && !message.is_empty())
+        }
+        Error::Json { path, message } => assert!(path.starts_with('$') && !message.is_empty()),
+        Error::Replay { ply, message, .. } => assert!(*ply >= 1 && !message.is_empty()),
+        Error::Write(m) => assert!(!m.is_empty()),
+    }
+}
+
+/// Reads `text` both ways; whatever reads also writes, replays, and reads back.
+fn exercise(text: &str) {
+    for result in [short::parse(text), long::from_json(text)] {
+        match result {
+            Err(e) => check_error(&e),
+            Ok(game) => {
+                for dialect in [Dialect::V2024, Dialect::V2025] {
+                    for moves in [MoveStyle::Pretty, MoveStyle::Compact, MoveStyle::Minimal] {
+                        let options = WriteOptions {
+                            moves,
+                            dialect,
+                            ..WriteOptions::default()
+                        };
+                        match short::write(&game, &options) {
+                            Ok(out) => {
+                                let back =
+                                    short::parse(&out).unwrap_or_else(|e| panic!("{out:?}: {e}"));
+                                assert_eq!(back.position, game.position, "{out}");
+                            }
+                            Err(e) => check_error(&e),
+                        }
+                    }
+                    let _ = long::to_json(
+                        &game,
+                        &long::LongOptions {
+                            dialect,
+                            legacy_moves: true,
+                            pretty: false,
+                        },
+                    );
+                }
+                match replay::position_after(&game, None) {
+                    Ok(after) => {
+                        let json = long::to_json(&after, &long::LongOptions::default()).unwrap();
+                        assert_eq!(long::from_json(&json).unwrap().position, after.position);
+                    }
+                    Err(e) => check_error(&e),
+                }
+            }
+        }
+    }
+}
+
+fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for &(at, op, byte) in edits {
+        if bytes.is_empty() {
+            bytes.push(byte);
+            continue;
+        }
+        let at = at % bytes.len();
+        match op % 3 {
+            0 => bytes[at] = byte,
+            1 => bytes.insert(at, byte),
+            _ => {
+                bytes.remove(at);
+            }
+        }
+    }
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+const ICN_BYTES: &[u8] = b" \n|,>x+#=!?{}[]()\"'.:;/_-0123456789wbKkPpQqNnRrAMamHhOBobvo";
+
+fn coord() -> impl Strategy<Value = Coord> {
+    let int = prop_oneof![
+        4 => (-20i64..20).prop_map(Int::from),
+        1 => any::<i64>().prop_map(Int::from),
+        1 => "-?[1-9][0-9]{19,40}".prop_map(|s| s.parse::<Int>().unwrap()),
+    ];
+    (int.clone(), int).prop_map(|(x, y)| Coord { x, y })
+}
+
+fn piece() -> impl Strategy<Value = Piece> {
+    (0..PieceKind::ALL.len(), any::<bool>()).prop_map(|(i, white)| {
+        let kind = PieceKind::ALL[i];
+        let player = if kind.is_neutral() {
+            Player::Neutral
+        } else if white {
+            Player::White
+        } else {
+            Player::Black
+        };
+        Piece::new(kind, player)
+    })
+}
+
+fn mv() -> impl Strategy<Value = Move> {
+    (
+        coord(),
+        coord(),
+        piece(),
+        proptest::option::of(piece()),
+        any::<(bool, bool, bool)>(),
+        proptest::option::of((
+            "[a-z]{1,5}( [a-z]{1,5})?",
+            proptest::option::of(0u64..40_000_000),
+        )),
+        proptest::sample::select(vec!["", "!", "?", "!!", "??", "!?", "?!"]),
+    )
+        .prop_map(
+            |(from, to, piece, promotion, (capture, check, mate), comment, annotation)| {
+                let mut mv = Move::new(from, to);
+                mv.piece = Some(piece);
+                mv.promotion =
+                    promotion.filter(|p| p.kind != PieceKind::Pawn && p.player != Player::Neutral);
+                mv.capture = capture;
+                mv.check = check && !mate;
+                mv.mate = mate;
+                if let Some((text, clock)) = comment {
+                    mv.notes_mut().comment = Some(text);
+                    mv.notes_mut().clock_ms = clock.map(|c| c * 100);
+                }
+                if !annotation.is_empty() {
+                    mv.notes_mut().annotation = annotation.into();
+                }
+                mv
+            },
+        )
+}
+
+fn game() -> impl Strategy<Value = Game> {
+    (
+        proptest::collection::vec((coord(), piece(), any::<bool>()), 1..40),
+        proptest::collection::vec(mv(), 0..30),
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(0u64..1000),
+    )
+        .prop_map(|(pieces, moves, turn, full_move)| {
+            let mut position = Position::new();
+            for (square, piece, right) in pieces {
+                if position.get(&square).is_none() {
+                    if right {
+                        position.set_special_right(square.clone());
+                    }
+                    position.insert(square, piece);
+                }
+            }
+            Game {
+                turn: turn.map(|w| if w { Player::White } else { Player::Black }),
+                full_move: full_move.map(|n| n + 1),
+                position: Some(position),
+                moves: Some(moves),
+                ..Game::default()
+            }
+        })
+}
+
+fn comment_and_clock(mv: &Move) -> Option<(Option<String>, Option<u64>)> {
+    mv.notes
+        .as_ref()
+        .filter(|n| n.comment.is_some() || n.clock_ms.is_some())
+        .map(|n| (n.comment.clone(), n.clock_ms))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in "\\PC{0,200}") {
+        exercise(&text);
+    }
+
+    #[test]
+    fn arbitrary_icn_bytes_never_panic(bytes in proptest::collection::vec(proptest::sample::select(ICN_BYTES.to_vec()), 0..120)) {
+        exercise(&String::from_utf8(bytes).unwrap());
+    }
+
+    #[test]
+    fn mutated_vectors_never_panic(i in 0usize..1000, edits in proptest::collection::vec((any::<usize>(), any::<u8>(), proptest::sample::select(ICN_BYTES.to_vec())), 1..6)) {
+        let inputs = vector_inputs();
+        exercise(&mutate(&inputs[i % inputs.len()], &edits));
+    }
+
+    #[test]
+    fn written_games_read_back(game in game()) {
+        for dialect in [Dialect::V2024, Dialect::V2025] {
+            for moves in [MoveStyle::Pretty, MoveStyle::Compact, MoveStyle::Minimal] {
+                let options = WriteOptions { moves, dialect, ..WriteOptions::default() };
+                let out = short::write(&game, &options).unwrap();
+                let back = short::parse(&out).unwrap_or_else(|e| panic!("{out}\n{e}"));
+                prop_assert_eq!(&back.position, &game.position);
+                // The 2025 dialect always writes the turn (White's by default).
+                let turn = if dialect == Dialect::V2025 { game.turn.or(Some(Player::White)) } else { game.turn };
+                prop_assert_eq!(back.turn, turn);
+                let (got, want) = (back.moves.unwrap_or_default(), game.moves.clone().unwrap_or_default());
+                prop_assert_eq!(got.len(), want.len());
+                for (g, w) in got.iter().zip(&want) {
+                    prop_assert_eq!((&g.from, &g.to, g.promotion), (&w.from, &w.to, w.promotion));
+                    if moves != MoveStyle::Minimal {
+                        prop_assert_eq!((g.piece, g.capture, g.check, g.mate), (w.piece, w.capture, w.check, w.mate));
+                    }
+                    if moves != MoveStyle::Minimal || dialect == Dialect::V2025 {
+                        prop_assert_eq!(comment_and_clock(g), comment_and_clock(w));
+                    }
+                }
+            }
+            let json = long::to_json(&game, &long::LongOptions { dialect, ..Default::default() }).unwrap();
+            let back = long::from_json(&json).unwrap();
+            prop_assert_eq!(&back.position, &game.position);
+            let moves = back.moves.unwrap_or_default();
+            for (g, w) in moves.iter().zip(game.moves.as_deref().unwrap_or_default()) {
+                prop_assert_eq!((&g.from, &g.to, g.promotion), (&w.from, &w.to, w.promotion));
+                if dialect == Dialect::V2025 {
+                    prop_assert_eq!(g.notes.as_ref().and_then(|n| n.comment.clone()), w.notes.as_ref().and_then(|n| n.comment.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// Inputs that would be slow for a parser that looked back or ahead repeatedly.
+#[test]
+fn pathological_inputs_are_refused_quickly() {
+    for text in [
+        "[".repeat(200_000),
+        "[a \"b\"]".repeat(50_000),
+        format!("w K1,1 1,1>1,2{}", "{".repeat(200_000)),
+        format!("w K1,1 {}", "1,1>1,2|".repeat(100_000)),
+        "(".repeat(200_000),
+        format!("{}K1,1", "{\"a\":".repeat(100_000)),
+        "K1,1|".repeat(100_000),
+    ] {
+        exercise(&text);
+    }
+}
