@@ -250,6 +250,13 @@ fn read_game(object: Object) -> Result<Game, Error> {
     if !special_rights.is_empty() || has_rights_key {
         let position = game.position.get_or_insert_with(Position::new);
         for square in special_rights {
+            // A right belongs to a piece; ICN could not even write one on an empty square.
+            if position.get(&square).is_none() {
+                return Err(Error::json(
+                    format!("$.specialRights.{square}"),
+                    "no piece stands on this square",
+                ));
+            }
             position.set_special_right(square);
         }
     }
@@ -271,6 +278,26 @@ fn read_position(raw: &RawValue, path: &str) -> Result<Position, Error> {
         }
     }
     Ok(position)
+}
+
+/// The entries of a `{"white": …, "black": …}` object: side index (0 White, 1 Black), value
+/// and path.
+fn per_color<'a>(
+    raw: &'a RawValue,
+    path: &str,
+) -> Result<Vec<(usize, &'a RawValue, String)>, Error> {
+    object(raw, path)?
+        .0
+        .into_iter()
+        .map(|(color, v)| {
+            let p = format!("{path}.{color}");
+            match color.as_str() {
+                "white" => Ok((0, v, p)),
+                "black" => Ok((1, v, p)),
+                _ => Err(Error::json(p, "expected \"white\" or \"black\"")),
+            }
+        })
+        .collect()
 }
 
 fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> {
@@ -307,13 +334,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
             }
             "promotionsAllowed" => {
                 let mut lists = [Vec::new(), Vec::new()];
-                for (color, v) in self::object(raw, &p)?.0 {
-                    let p = format!("{p}.{color}");
-                    let i = match color.as_str() {
-                        "white" => 0,
-                        "black" => 1,
-                        _ => return Err(Error::json(p, "expected \"white\" or \"black\"")),
-                    };
+                for (i, v, p) in per_color(raw, &p)? {
                     let names: Vec<&str> = parse(v, &p, "a list of piece names")?;
                     for name in names {
                         match PieceKind::from_plural(name) {
@@ -332,13 +353,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
             }
             "winConditions" => {
                 let mut lists = [None, None];
-                for (color, v) in self::object(raw, &p)?.0 {
-                    let p = format!("{p}.{color}");
-                    let i = match color.as_str() {
-                        "white" => 0,
-                        "black" => 1,
-                        _ => return Err(Error::json(p, "expected \"white\" or \"black\"")),
-                    };
+                for (i, v, p) in per_color(raw, &p)? {
                     let names: Vec<&str> = parse(v, &p, "a list of win conditions")?;
                     let list = names
                         .into_iter()

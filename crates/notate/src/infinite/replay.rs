@@ -241,7 +241,6 @@ pub fn replay(game: &Game) -> Result<Vec<Played>, Error> {
 /// assert!(replay::position_after(&short::parse("w K1,1|k2,2 3,3>3,4").unwrap(), None).is_err());
 /// ```
 pub fn position_after(game: &Game, plies: Option<usize>) -> Result<Game, Error> {
-    let mut out = game.clone();
     if game.layout.position_as_text {
         return Err(Error::json(
             "$.startingPosition",
@@ -249,7 +248,22 @@ pub fn position_after(game: &Game, plies: Option<usize>) -> Result<Game, Error> 
         ));
     }
     let Some(moves) = game.moves.as_deref().filter(|m| !m.is_empty()) else {
-        return Ok(out);
+        return Ok(game.clone());
+    };
+    // Everything but the moves, which the result replaces (a long game's moves are most of it).
+    let mut out = Game {
+        metadata: game.metadata.clone(),
+        turn: game.turn,
+        en_passant: None,
+        move_rule: game.move_rule,
+        full_move: game.full_move,
+        promotions: game.promotions.clone(),
+        win_conditions: game.win_conditions.clone(),
+        extra_rules: game.extra_rules.clone(),
+        world_border: game.world_border.clone(),
+        position: None,
+        moves: None,
+        layout: game.layout.clone(),
     };
     let count = plies.unwrap_or(moves.len()).min(moves.len());
     let mut board = Board::new(game);

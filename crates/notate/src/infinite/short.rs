@@ -30,12 +30,7 @@ use super::piece::{Piece, PieceKind, Player};
 /// assert_eq!(err.to_string(), "line 1, column 8: unknown piece code \"XX\" (at \"XX2,2\")");
 /// ```
 pub fn parse(text: &str) -> Result<Game, Error> {
-    Parser {
-        s: text.as_bytes(),
-        pos: 0,
-        game: Game::default(),
-    }
-    .run()
+    Parser::new(text).run()
 }
 
 /// Reads one move: `2,7>1,8Q`, `2,7>1,8=Q`, `P2,7x1,8=Q+`.
@@ -48,16 +43,7 @@ pub fn parse(text: &str) -> Result<Game, Error> {
 /// assert!(short::parse_move("1,2>3").is_err());
 /// ```
 pub fn parse_move(text: &str) -> Result<Move, Error> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        pos: 0,
-        game: Game::default(),
-    };
-    let mv = p.parse_move()?;
-    if p.pos != p.s.len() {
-        return Err(p.err("unexpected text after the move"));
-    }
-    Ok(mv)
+    Parser::new(text).parse_whole(Parser::parse_move, "the move")
 }
 
 /// Reads a piece list: `K5,1+|k5,8+|P1,2+`.
@@ -68,16 +54,7 @@ pub fn parse_move(text: &str) -> Result<Move, Error> {
 /// assert!(position.has_special_right(&Coord::new(5, 1)));
 /// ```
 pub fn parse_position(text: &str) -> Result<Position, Error> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        pos: 0,
-        game: Game::default(),
-    };
-    let position = p.parse_position()?;
-    if p.pos != p.s.len() {
-        return Err(p.err("unexpected text after the position"));
-    }
-    Ok(position)
+    Parser::new(text).parse_whole(Parser::parse_position, "the position")
 }
 
 struct Parser<'a> {
@@ -91,6 +68,27 @@ fn is_blank(b: u8) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Parser<'a> {
+        Parser {
+            s: text.as_bytes(),
+            pos: 0,
+            game: Game::default(),
+        }
+    }
+
+    /// Runs one part of the grammar, which must take the whole text.
+    fn parse_whole<T>(
+        mut self,
+        part: impl FnOnce(&mut Self) -> Result<T, Error>,
+        what: &str,
+    ) -> Result<T, Error> {
+        let value = part(&mut self)?;
+        if self.pos != self.s.len() {
+            return Err(self.err(format!("unexpected text after {what}")));
+        }
+        Ok(value)
+    }
+
     fn err(&self, message: impl Into<String>) -> Error {
         Error::syntax(self.s, self.pos, message)
     }
