@@ -18,3 +18,4 @@ pub mod infinite;
 pub use shakmaty;
 pub mod lines;
 pub mod protocol;
+pub mod shogi;

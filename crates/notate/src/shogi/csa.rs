@@ -1,0 +1,625 @@
+//! CSA (Computer Shogi Association) records, V2.2 and V3.0: `V2.2`, `N+`/`N-`, `$KEY:`,
+//! `PI` with removed pieces, `P1`–`P9`, `P+99KY00KI`, `P-00AL`, `+7776FU`, `T` times,
+//! `%TORYO` and the other specials, several statements on a line separated by commas,
+//! several records in a file separated by `/`.
+
+use std::fmt::Write as _;
+
+use super::encoding::{self, Encoding};
+use super::error::Error;
+use super::piece::{Color, Piece, PieceKind, ALL_KINDS, HAND_ORDER};
+use super::position::{Move, Position};
+use super::record::{play_checked, Ending, EndingKind, MoveTime, Record, RecordMove};
+use super::square::Square;
+
+/// The CSA versions notate writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum CsaVersion {
+    /// V2.2 (Shift_JIS by convention, no encoding line).
+    V22,
+    /// V3.0 with an `'CSA encoding=UTF-8` first line.
+    #[default]
+    V30,
+}
+
+/// How CSA is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct CsaOptions {
+    /// Which version.
+    pub version: CsaVersion,
+}
+
+/// CSA's information keys and the KIF header keys notate keeps them under.
+const KEYS: [(&str, &str); 8] = [
+    ("N+", "先手"),
+    ("N-", "後手"),
+    ("$EVENT", "棋戦"),
+    ("$SITE", "場所"),
+    ("$START_TIME", "開始日時"),
+    ("$END_TIME", "終了日時"),
+    ("$TIME_LIMIT", "持ち時間"),
+    ("$OPENING", "戦型"),
+];
+
+/// Reads the first (usually only) record of a CSA file.
+///
+/// ```
+/// use notate::shogi::csa;
+/// let record = csa::read("V2.2\nPI\n+\n+7776FU,T5\n-3334FU\n%TORYO\n").unwrap();
+/// assert_eq!(record.moves.len(), 2);
+/// assert_eq!(record.moves[0].time.unwrap().spent_ms, 5000);
+/// ```
+pub fn read(text: &str) -> Result<Record, Error> {
+    read_all(text).into_iter().next().unwrap_or_else(|| {
+        Err(Error::Line {
+            line: 1,
+            column: 1,
+            text: String::new(),
+            message: "no record".into(),
+        })
+    })
+}
+
+/// Reads a CSA file from bytes in `encoding` (detected when `None`): every record.
+pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
+    match encoding::decode(bytes, encoding) {
+        Ok(text) => read_all(&text),
+        Err(e) => vec![Err(e)],
+    }
+}
+
+/// Reads every record of a CSA file (records are separated by a `/` line).
+pub fn read_all(text: &str) -> Vec<Result<Record, Error>> {
+    let mut records = Vec::new();
+    let mut reader = CsaReader::new();
+    let mut failed: Option<Error> = None;
+    let mut any = false;
+    for (i, raw) in text.lines().enumerate() {
+        let number = i + 1;
+        let line = raw.trim_end_matches(['\r', '\n']);
+        if line.trim() == "/" {
+            records.push(match failed.take() {
+                Some(e) => Err(e),
+                None => reader.finish(number),
+            });
+            reader = CsaReader::new();
+            any = false;
+            continue;
+        }
+        if failed.is_some() {
+            continue;
+        }
+        if !line.trim().is_empty() {
+            any = true;
+        }
+        if let Err(e) = reader.line(line, number) {
+            failed = Some(e);
+        }
+    }
+    if any || records.is_empty() {
+        let end = text.lines().count().max(1);
+        records.push(match failed {
+            Some(e) => Err(e),
+            None => reader.finish(end),
+        });
+    }
+    records
+}
+
+struct CsaReader {
+    record: Record,
+    pos: Position,
+    /// Whether a `PI` or `P1`–`P9` line set the board.
+    board_given: bool,
+    /// Whether the start position is settled (at the first move or the side line).
+    started: bool,
+    side: Option<Color>,
+    ended: bool,
+}
+
+impl CsaReader {
+    fn new() -> CsaReader {
+        CsaReader {
+            record: Record::default(),
+            pos: Position::empty(),
+            board_given: false,
+            started: false,
+            side: None,
+            ended: false,
+        }
+    }
+
+    fn finish(mut self, number: usize) -> Result<Record, Error> {
+        self.settle(number, "")?;
+        Ok(self.record)
+    }
+
+    fn settle(&mut self, number: usize, line: &str) -> Result<(), Error> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        if !self.board_given && self.pos == Position::empty() {
+            return Err(Error::line(
+                number,
+                line,
+                0,
+                "no start position (PI or P1–P9) before the moves",
+            ));
+        }
+        self.pos.set_side_to_move(self.side.unwrap_or(Color::Black));
+        self.pos.set_ply(1);
+        self.pos
+            .validate()
+            .map_err(|m| Error::line(number, line, 0, format!("the start position: {m}")))?;
+        self.record.start = self.pos.clone();
+        Ok(())
+    }
+
+    fn line(&mut self, line: &str, number: usize) -> Result<(), Error> {
+        if line.starts_with('\'') {
+            if let Some(c) = line.strip_prefix("'*") {
+                match self.record.moves.last_mut() {
+                    Some(m) => m.comments.push(c.to_string()),
+                    None => self.record.comments.push(c.to_string()),
+                }
+            }
+            return Ok(());
+        }
+        // Names and information keep their commas.
+        if line.starts_with('N') || line.starts_with('$') {
+            return self.statement(line, line, 0, number);
+        }
+        let mut at = 0;
+        for part in line.split(',') {
+            self.statement(part, line, at, number)?;
+            at += part.len() + 1;
+        }
+        Ok(())
+    }
+
+    fn statement(&mut self, s: &str, line: &str, at: usize, number: usize) -> Result<(), Error> {
+        let s = s.trim_end();
+        let fail = |offset: usize, message: &str| Error::line(number, line, at + offset, message);
+        if s.trim().is_empty() {
+            return Ok(());
+        }
+        let bytes = s.as_bytes();
+        match bytes[0] {
+            b'V' => Ok(()),
+            b'N' | b'$' => {
+                let (key, value) = if let Some(v) = s.strip_prefix("N+") {
+                    ("N+", v)
+                } else if let Some(v) = s.strip_prefix("N-") {
+                    ("N-", v)
+                } else if let Some((k, v)) = s.split_once(':') {
+                    (k, v)
+                } else {
+                    return Err(fail(0, "expected N+name, N-name or $KEY:value"));
+                };
+                let key = KEYS
+                    .iter()
+                    .find(|(csa, _)| *csa == key)
+                    .map(|(_, kif)| kif.to_string())
+                    .unwrap_or_else(|| match key.strip_prefix('$') {
+                        Some(k) if !k.is_ascii() => k.to_string(),
+                        _ => key.to_string(),
+                    });
+                self.record.header.push((key, value.to_string()));
+                Ok(())
+            }
+            b'P' => self.position_statement(s, &fail),
+            b'+' | b'-' if s.len() == 1 => {
+                if self.started {
+                    return Err(fail(0, "the side to move after the moves began"));
+                }
+                self.side = Some(if bytes[0] == b'+' {
+                    Color::Black
+                } else {
+                    Color::White
+                });
+                self.settle(number, line)
+            }
+            b'+' | b'-' => {
+                self.settle(number, line)?;
+                self.read_move(s, line, at, number)
+            }
+            b'T' => {
+                let time =
+                    parse_seconds(&s[1..]).ok_or_else(|| fail(1, "expected seconds after T"))?;
+                let t = Some(MoveTime {
+                    spent_ms: time,
+                    total_ms: None,
+                });
+                if self.ended {
+                    if let Some(e) = self.record.ending.as_mut() {
+                        e.time = t;
+                    }
+                    return Ok(());
+                }
+                match self.record.moves.last_mut() {
+                    Some(m) => {
+                        m.time = t;
+                        Ok(())
+                    }
+                    None => Err(fail(0, "a time before any move")),
+                }
+            }
+            b'%' => {
+                self.settle(number, line)?;
+                if self.ended {
+                    return Err(fail(0, "a second ending"));
+                }
+                let side = self.pos.side_to_move();
+                let kind = EndingKind::from_csa(&s[1..], side)
+                    .ok_or_else(|| fail(0, "unknown special move"))?;
+                self.record.ending = Some(Ending { kind, time: None });
+                self.ended = true;
+                Ok(())
+            }
+            _ => Err(fail(0, "not a CSA statement")),
+        }
+    }
+
+    fn position_statement(
+        &mut self,
+        s: &str,
+        fail: &dyn Fn(usize, &str) -> Error,
+    ) -> Result<(), Error> {
+        if self.started {
+            return Err(fail(0, "a position line after the moves began"));
+        }
+        let bytes = s.as_bytes();
+        match bytes.get(1) {
+            Some(b'I') => {
+                self.pos = Position::startpos();
+                self.board_given = true;
+                for (k, chunk) in bytes[2..].chunks(4).enumerate() {
+                    let offset = 2 + k * 4;
+                    let sq = (chunk.len() == 4)
+                        .then(|| Square::parse_digits(&chunk[..2]))
+                        .flatten()
+                        .ok_or_else(|| {
+                            fail(offset, "expected a square and piece to remove (82HI)")
+                        })?;
+                    let kind = PieceKind::from_csa(&chunk[2..]);
+                    if kind.is_none() || self.pos.piece_at(sq).map(|p| p.kind) != kind {
+                        return Err(fail(offset, "no such piece there to remove"));
+                    }
+                    self.pos.set_piece(sq, None);
+                }
+                Ok(())
+            }
+            Some(&r @ b'1'..=b'9') => {
+                let row = r - b'1';
+                let cells = &s[2..];
+                let cells = format!("{cells:<27}");
+                let cells = cells.as_bytes();
+                if cells.len() != 27 {
+                    return Err(fail(2, "a rank line has 9 cells of 3 characters"));
+                }
+                self.board_given = true;
+                for col in 0..9u8 {
+                    let cell = &cells[col as usize * 3..col as usize * 3 + 3];
+                    let sq = Square::from_index((row * 9 + col) as usize).expect("9×9");
+                    if cell == b" * " {
+                        self.pos.set_piece(sq, None);
+                        continue;
+                    }
+                    let color = match cell[0] {
+                        b'+' => Color::Black,
+                        b'-' => Color::White,
+                        _ => {
+                            return Err(fail(
+                                2 + col as usize * 3,
+                                "expected ` * `, `+FU` or `-FU`",
+                            ))
+                        }
+                    };
+                    let kind = PieceKind::from_csa(&cell[1..])
+                        .ok_or_else(|| fail(3 + col as usize * 3, "unknown piece code"))?;
+                    self.pos.set_piece(sq, Some(Piece::new(color, kind)));
+                }
+                Ok(())
+            }
+            Some(&c @ (b'+' | b'-')) => {
+                let color = if c == b'+' {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                for (k, chunk) in bytes[2..].chunks(4).enumerate() {
+                    let offset = 2 + k * 4;
+                    if chunk.len() != 4 {
+                        return Err(fail(
+                            offset,
+                            "expected a square and a piece (99KY, 00KI, 00AL)",
+                        ));
+                    }
+                    if chunk == b"00AL" {
+                        self.give_rest(color);
+                        continue;
+                    }
+                    let kind = PieceKind::from_csa(&chunk[2..])
+                        .ok_or_else(|| fail(offset + 2, "unknown piece code"))?;
+                    if &chunk[..2] == b"00" {
+                        if kind.hand_index().is_none() {
+                            return Err(fail(offset, "only unpromoted pieces go in hand"));
+                        }
+                        let n = self.pos.hand_count(color, kind);
+                        self.pos.set_hand_count(color, kind, n.saturating_add(1));
+                    } else {
+                        let sq = Square::parse_digits(&chunk[..2])
+                            .ok_or_else(|| fail(offset, "bad square"))?;
+                        self.pos.set_piece(sq, Some(Piece::new(color, kind)));
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(fail(0, "expected PI, P1–P9, P+ or P-")),
+        }
+    }
+
+    /// `00AL`: every piece not on the board and not in either hand goes to `color`'s hand.
+    fn give_rest(&mut self, color: Color) {
+        let mut used = [0u8; 8];
+        for index in 0..81 {
+            if let Some(p) = self.pos.piece_at(Square::from_index(index).expect("0..81")) {
+                used[p.kind.unpromoted() as usize] += 1;
+            }
+        }
+        for kind in HAND_ORDER {
+            let held =
+                self.pos.hand_count(Color::Black, kind) + self.pos.hand_count(Color::White, kind);
+            let rest = kind
+                .set_count()
+                .saturating_sub(used[kind as usize])
+                .saturating_sub(held);
+            let n = self.pos.hand_count(color, kind);
+            self.pos.set_hand_count(color, kind, n + rest);
+        }
+    }
+
+    fn read_move(&mut self, s: &str, line: &str, at: usize, number: usize) -> Result<(), Error> {
+        let b = s.as_bytes();
+        let ply = self.record.moves.len() as u32 + 1;
+        let fail = |reason: String| Error::Move {
+            line: Some(number),
+            ply,
+            mv: s.to_string(),
+            reason,
+        };
+        if self.ended {
+            return Err(fail("a move after the end of the game".into()));
+        }
+        if b.len() != 7 {
+            return Err(Error::line(
+                number,
+                line,
+                at,
+                "a move is +7776FU (sign, from, to, piece)",
+            ));
+        }
+        let color = if b[0] == b'+' {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if color != self.pos.side_to_move() {
+            return Err(fail(format!("it is {:?}'s move", self.pos.side_to_move())));
+        }
+        let to = Square::parse_digits(&b[3..5])
+            .ok_or_else(|| Error::line(number, line, at + 3, "bad destination square"))?;
+        let kind = PieceKind::from_csa(&b[5..7])
+            .ok_or_else(|| Error::line(number, line, at + 5, "unknown piece code"))?;
+        let mv = if &b[1..3] == b"00" {
+            Move::Drop { kind, to }
+        } else {
+            let from = Square::parse_digits(&b[1..3])
+                .ok_or_else(|| Error::line(number, line, at + 1, "bad origin square"))?;
+            let on = self.pos.piece_at(from).ok_or_else(|| {
+                fail(format!("no piece on {}", String::from_utf8_lossy(&b[1..3])))
+            })?;
+            let promote = if on.kind == kind {
+                false
+            } else if on.kind.promoted() == Some(kind) {
+                true
+            } else {
+                return Err(fail(format!(
+                    "the piece on {} is {}, not {}",
+                    String::from_utf8_lossy(&b[1..3]),
+                    on.kind.csa(),
+                    kind.csa()
+                )));
+            };
+            Move::Normal { from, to, promote }
+        };
+        play_checked(&mut self.pos, mv, ply, Some(number), s)?;
+        self.record.moves.push(RecordMove::new(mv));
+        Ok(())
+    }
+}
+
+/// `5`, `5.123` → milliseconds.
+fn parse_seconds(text: &str) -> Option<u64> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    if whole.is_empty()
+        || !whole.bytes().all(|b| b.is_ascii_digit())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+        || frac.len() > 3
+    {
+        return None;
+    }
+    let ms: u64 = format!("{frac:0<3}").parse().ok()?;
+    whole
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(1000)?
+        .checked_add(ms)
+}
+
+/// The CSA move of `mv` on `pos`: `+7776FU`, `+3423UM`, `+0045KA`.
+pub fn move_text(pos: &Position, mv: Move) -> String {
+    let mut s = String::with_capacity(7);
+    s.push(pos.side_to_move().csa());
+    match mv {
+        Move::Normal { from, to, promote } => {
+            let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+            let after = if promote {
+                kind.promoted().unwrap_or(kind)
+            } else {
+                kind
+            };
+            let (f, t) = (from.digits(), to.digits());
+            let _ = write!(
+                s,
+                "{}{}{}{}{}",
+                f[0] as char,
+                f[1] as char,
+                t[0] as char,
+                t[1] as char,
+                after.csa()
+            );
+        }
+        Move::Drop { kind, to } => {
+            let t = to.digits();
+            let _ = write!(s, "00{}{}{}", t[0] as char, t[1] as char, kind.csa());
+        }
+    }
+    s
+}
+
+fn write_time(out: &mut String, t: MoveTime) {
+    let _ = write!(out, "T{}", t.spent_ms / 1000);
+    if !t.spent_ms.is_multiple_of(1000) {
+        let _ = write!(out, ".{:03}", t.spent_ms % 1000);
+        while out.ends_with('0') {
+            out.pop();
+        }
+    }
+    out.push('\n');
+}
+
+fn write_position(out: &mut String, pos: &Position) {
+    let start = Position::startpos();
+    let removed: Option<Vec<Square>> = (pos.hands_empty()).then(|| {
+        (0..81)
+            .filter_map(Square::from_index)
+            .filter(|&sq| pos.piece_at(sq) != start.piece_at(sq))
+            .collect()
+    });
+    let removal_only = removed
+        .as_ref()
+        .is_some_and(|r| r.iter().all(|&sq| pos.piece_at(sq).is_none()));
+    if removal_only {
+        out.push_str("PI");
+        for sq in removed.unwrap_or_default() {
+            let d = sq.digits();
+            let kind = start.piece_at(sq).map_or(PieceKind::Pawn, |p| p.kind);
+            let _ = write!(out, "{}{}{}", d[0] as char, d[1] as char, kind.csa());
+        }
+        out.push('\n');
+    } else {
+        for row in 0..9u8 {
+            let _ = write!(out, "P{}", row + 1);
+            for col in 0..9u8 {
+                match pos.piece_at(Square::from_index((row * 9 + col) as usize).expect("9×9")) {
+                    None => out.push_str(" * "),
+                    Some(p) => {
+                        out.push(p.color.csa());
+                        out.push_str(p.kind.csa());
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        for color in [Color::Black, Color::White] {
+            let mut line = String::new();
+            for kind in ALL_KINDS
+                .iter()
+                .copied()
+                .filter(|k| k.hand_index().is_some())
+                .rev()
+            {
+                for _ in 0..pos.hand_count(color, kind) {
+                    let _ = write!(line, "00{}", kind.csa());
+                }
+            }
+            if !line.is_empty() {
+                let _ = writeln!(out, "P{}{line}", color.csa());
+            }
+        }
+    }
+    out.push(pos.side_to_move().csa());
+    out.push('\n');
+}
+
+/// Writes a record as CSA. CSA has no variations: only the main line is written.
+///
+/// ```
+/// use notate::shogi::{csa, usi};
+/// let record = usi::read_game("position startpos moves 7g7f 3c3d 8h2b+").unwrap();
+/// let text = csa::write(&record, &csa::CsaOptions::default());
+/// assert!(text.ends_with("PI\n+\n+7776FU\n-3334FU\n+8822UM\n"));
+/// ```
+pub fn write(record: &Record, options: &CsaOptions) -> String {
+    let mut out = String::with_capacity(64 + record.moves.len() * 12);
+    match options.version {
+        CsaVersion::V30 => out.push_str("'CSA encoding=UTF-8\nV3.0\n"),
+        CsaVersion::V22 => out.push_str("V2.2\n"),
+    }
+    for (key, value) in &record.header {
+        if key == "手合割" {
+            continue;
+        }
+        match KEYS.iter().find(|(_, kif)| kif == key) {
+            Some((csa, _)) if csa.starts_with('N') => {
+                let _ = writeln!(out, "{csa}{value}");
+            }
+            Some((csa, _)) => {
+                let _ = writeln!(out, "{csa}:{value}");
+            }
+            None if key.starts_with('$') => {
+                let _ = writeln!(out, "{key}:{value}");
+            }
+            None => {
+                let _ = writeln!(out, "${key}:{value}");
+            }
+        }
+    }
+    for c in &record.comments {
+        let _ = writeln!(out, "'*{c}");
+    }
+    write_position(&mut out, &record.start);
+    let mut pos = record.start.clone();
+    for m in &record.moves {
+        out.push_str(&move_text(&pos, m.mv));
+        out.push('\n');
+        if let Some(t) = m.time {
+            write_time(&mut out, t);
+        }
+        for c in &m.comments {
+            let _ = writeln!(out, "'*{c}");
+        }
+        pos.play_unchecked(m.mv);
+    }
+    if let Some(e) = &record.ending {
+        if let Some(word) = e.kind.csa(pos.side_to_move()) {
+            let _ = writeln!(out, "%{word}");
+            if let Some(t) = e.time {
+                write_time(&mut out, t);
+            }
+        }
+    }
+    out
+}
+
+/// Writes a record as CSA bytes: V3.0 in UTF-8, V2.2 in Shift_JIS (its convention).
+pub fn write_bytes(record: &Record, options: &CsaOptions) -> Result<Vec<u8>, Error> {
+    let text = write(record, options);
+    let encoding = match options.version {
+        CsaVersion::V30 => Encoding::Utf8,
+        CsaVersion::V22 => Encoding::ShiftJis,
+    };
+    Ok(encoding::encode(&text, encoding)?.into_owned())
+}

@@ -1,0 +1,566 @@
+//! JKF (JSON Kifu Format), the JSON record of shogi web apps: `header`, `initial` (a
+//! preset or a board), `moves` (entry 0 holds the opening comments; each later entry a
+//! `move`, `time`, `comments`, `special` ending and `forks` of alternatives).
+//!
+//! Written in full: `color`, `from`, `to`, `piece` (before the move), `same`, `promote`
+//! (where promotion was a choice), `capture` and `relative` (KI2's words as JKF's letters).
+
+use serde_json::{json, Map, Value};
+
+use super::error::Error;
+use super::ki2::relative_words;
+use super::kif::{preset_of, PRESETS};
+use super::piece::{Color, Piece, PieceKind, ALL_KINDS};
+use super::position::{Move, Position};
+use super::record::{Ending, EndingKind, MoveTime, Record, RecordMove, Variation};
+use super::square::Square;
+
+fn err(path: &str, message: impl Into<String>) -> Error {
+    Error::Json {
+        path: path.to_string(),
+        message: message.into(),
+    }
+}
+
+/// Reads a JKF document.
+///
+/// ```
+/// use notate::shogi::jkf;
+/// let record = jkf::read(r#"{"header": {}, "moves": [{},
+///   {"move": {"color": 0, "from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, "piece": "FU"}},
+///   {"special": "TORYO"}]}"#).unwrap();
+/// assert_eq!(record.moves[0].mv.to_string(), "7g7f");
+/// ```
+pub fn read(text: &str) -> Result<Record, Error> {
+    let doc: Value = serde_json::from_str(text).map_err(|e| {
+        err(
+            &format!("line {}, column {}", e.line(), e.column()),
+            e.to_string(),
+        )
+    })?;
+    let top = doc
+        .as_object()
+        .ok_or_else(|| err("$", "a JKF document is an object"))?;
+    let mut record = Record::default();
+    if let Some(header) = top.get("header") {
+        let header = header
+            .as_object()
+            .ok_or_else(|| err("$.header", "expected an object of strings"))?;
+        for (k, v) in header {
+            let v = v
+                .as_str()
+                .ok_or_else(|| err(&format!("$.header.{k}"), "expected a string"))?;
+            record.header.push((k.clone(), v.to_string()));
+        }
+    }
+    record.start = read_initial(top.get("initial").unwrap_or(&Value::Null))?;
+    let moves = top
+        .get("moves")
+        .and_then(Value::as_array)
+        .ok_or_else(|| err("$.moves", "expected an array"))?;
+    if let Some(first) = moves.first() {
+        if first.get("move").is_some_and(|m| !m.is_null()) {
+            return Err(err(
+                "$.moves[0]",
+                "entry 0 holds the opening comments, not a move",
+            ));
+        }
+        record.comments = read_comments(first, "$.moves[0]")?;
+    }
+    let start = record.start.clone();
+    let mut main = Vec::new();
+    let mut ending = None;
+    read_line(
+        &mut record,
+        0,
+        1,
+        moves.get(1..).unwrap_or(&[]),
+        "$.moves",
+        1,
+        start,
+        None,
+        &mut main,
+        &mut ending,
+    )?;
+    record.moves = main;
+    record.ending = ending;
+    record.normalize_variations();
+    Ok(record)
+}
+
+fn read_comments(entry: &Value, path: &str) -> Result<Vec<String>, Error> {
+    match entry.get("comments") {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                c.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| err(&format!("{path}.comments[{i}]"), "expected a string"))
+            })
+            .collect(),
+        Some(_) => Err(err(
+            &format!("{path}.comments"),
+            "expected an array of strings",
+        )),
+    }
+}
+
+fn read_initial(initial: &Value) -> Result<Position, Error> {
+    if initial.is_null() {
+        return Ok(Position::startpos());
+    }
+    let preset = initial
+        .get("preset")
+        .and_then(Value::as_str)
+        .ok_or_else(|| err("$.initial.preset", "expected a preset name"))?;
+    if preset != "OTHER" {
+        return PRESETS
+            .iter()
+            .find(|p| p.1 == preset)
+            .map(|p| Position::from_sfen(p.2).expect("presets are valid"))
+            .ok_or_else(|| err("$.initial.preset", format!("unknown preset {preset:?}")));
+    }
+    let data = initial
+        .get("data")
+        .ok_or_else(|| err("$.initial.data", "preset OTHER needs data"))?;
+    let mut pos = Position::empty();
+    pos.set_side_to_move(read_color(data.get("color"), "$.initial.data.color")?);
+    if let Some(board) = data.get("board").and_then(Value::as_array) {
+        if board.len() != 9 {
+            return Err(err("$.initial.data.board", "expected 9 files"));
+        }
+        for (x, file) in board.iter().enumerate() {
+            let file = file
+                .as_array()
+                .filter(|f| f.len() == 9)
+                .ok_or_else(|| err(&format!("$.initial.data.board[{x}]"), "expected 9 squares"))?;
+            for (y, cell) in file.iter().enumerate() {
+                let path = format!("$.initial.data.board[{x}][{y}]");
+                let kind = match cell.get("kind") {
+                    None | Some(Value::Null) => continue,
+                    Some(k) => kind_of(k, &format!("{path}.kind"))?,
+                };
+                let color = read_color(cell.get("color"), &format!("{path}.color"))?;
+                let sq = Square::new(x as u8 + 1, y as u8 + 1).expect("9×9");
+                pos.set_piece(sq, Some(Piece::new(color, kind)));
+            }
+        }
+    }
+    if let Some(hands) = data.get("hands").and_then(Value::as_array) {
+        for (c, hand) in hands.iter().enumerate().take(2) {
+            let color = if c == 0 { Color::Black } else { Color::White };
+            let Some(hand) = hand.as_object() else {
+                continue;
+            };
+            for (code, n) in hand {
+                let path = format!("$.initial.data.hands[{c}].{code}");
+                let kind = PieceKind::from_csa(code.as_bytes())
+                    .filter(|k| k.hand_index().is_some())
+                    .ok_or_else(|| err(&path, "not a piece that can be held in hand"))?;
+                let n = n
+                    .as_u64()
+                    .filter(|&n| n <= u64::from(kind.set_count()))
+                    .ok_or_else(|| err(&path, "expected a count"))?;
+                pos.set_hand_count(color, kind, n as u8);
+            }
+        }
+    }
+    pos.validate()
+        .map_err(|m| err("$.initial.data", format!("the start position: {m}")))?;
+    Ok(pos)
+}
+
+fn read_color(v: Option<&Value>, path: &str) -> Result<Color, Error> {
+    match v.and_then(Value::as_u64) {
+        Some(0) => Ok(Color::Black),
+        Some(1) => Ok(Color::White),
+        _ => match v.and_then(Value::as_bool) {
+            // Early JKF wrote the colour as a boolean (true: White).
+            Some(false) => Ok(Color::Black),
+            Some(true) => Ok(Color::White),
+            None => Err(err(path, "expected 0 (先手) or 1 (後手)")),
+        },
+    }
+}
+
+fn kind_of(v: &Value, path: &str) -> Result<PieceKind, Error> {
+    v.as_str()
+        .and_then(|s| PieceKind::from_csa(s.as_bytes()))
+        .ok_or_else(|| err(path, "expected a CSA piece code (FU, KY … RY)"))
+}
+
+fn read_place(v: Option<&Value>, path: &str) -> Result<Square, Error> {
+    let v = v.ok_or_else(|| err(path, "missing"))?;
+    let x = v.get("x").and_then(Value::as_i64);
+    let y = v.get("y").and_then(Value::as_i64);
+    match (x, y) {
+        (Some(x), Some(y)) => Square::from_file_rank(x, y).map_err(|e| err(path, e.0)),
+        _ => Err(err(path, "expected {\"x\": file, \"y\": rank}")),
+    }
+}
+
+fn read_time(v: &Value, path: &str) -> Result<Option<MoveTime>, Error> {
+    let Some(t) = v.get("time").filter(|t| !t.is_null()) else {
+        return Ok(None);
+    };
+    let secs = |part: &str| -> Result<Option<u64>, Error> {
+        let Some(p) = t.get(part) else {
+            return Ok(None);
+        };
+        let field = |k: &str| p.get(k).and_then(Value::as_u64).unwrap_or(0);
+        if !p.is_object() {
+            return Err(err(&format!("{path}.time.{part}"), "expected {h, m, s}"));
+        }
+        Ok(Some(
+            (field("h") * 3600 + field("m") * 60 + field("s")) * 1000,
+        ))
+    };
+    let now = secs("now")?.ok_or_else(|| err(&format!("{path}.time.now"), "missing"))?;
+    Ok(Some(MoveTime {
+        spent_ms: now,
+        total_ms: secs("total")?,
+    }))
+}
+
+/// Reads the entries of one line (ply `first_ply` on) from `pos`, forks included.
+#[allow(clippy::too_many_arguments)]
+fn read_line(
+    record: &mut Record,
+    line: usize,
+    first_ply: u32,
+    entries: &[Value],
+    path: &str,
+    offset: usize,
+    mut pos: Position,
+    mut last_to: Option<Square>,
+    out: &mut Vec<RecordMove>,
+    ending: &mut Option<Ending>,
+) -> Result<(), Error> {
+    for (i, entry) in entries.iter().enumerate() {
+        let ply = first_ply + i as u32;
+        let here = format!("{path}[{}]", i + offset);
+        if ending.is_some() {
+            return Err(err(
+                &here,
+                "an entry after the special move that ended the line",
+            ));
+        }
+        if let Some(forks) = entry.get("forks").and_then(Value::as_array) {
+            for (f, fork) in forks.iter().enumerate() {
+                let fork = fork.as_array().ok_or_else(|| {
+                    err(&format!("{here}.forks[{f}]"), "expected an array of moves")
+                })?;
+                record.variations.push(Variation {
+                    parent: line,
+                    first_ply: ply,
+                    moves: Vec::new(),
+                    ending: None,
+                });
+                let index = record.variations.len();
+                let (mut moves, mut end) = (Vec::new(), None);
+                read_line(
+                    record,
+                    index,
+                    ply,
+                    fork,
+                    &format!("{here}.forks[{f}]"),
+                    0,
+                    pos.clone(),
+                    last_to,
+                    &mut moves,
+                    &mut end,
+                )?;
+                record.variations[index - 1].moves = moves;
+                record.variations[index - 1].ending = end;
+            }
+        }
+        let comments = read_comments(entry, &here)?;
+        let time = read_time(entry, &here)?;
+        if let Some(special) = entry.get("special").and_then(Value::as_str) {
+            let kind = EndingKind::from_csa(special, pos.side_to_move()).ok_or_else(|| {
+                err(
+                    &format!("{here}.special"),
+                    format!("unknown special {special:?}"),
+                )
+            })?;
+            *ending = Some(Ending { kind, time });
+            if let Some(last) = out.last_mut() {
+                last.comments.extend(comments);
+            }
+            continue;
+        }
+        let m = entry
+            .get("move")
+            .filter(|m| !m.is_null())
+            .ok_or_else(|| err(&here, "expected a move or a special"))?;
+        let mp = format!("{here}.move");
+        let color = read_color(m.get("color"), &format!("{mp}.color"))?;
+        if color != pos.side_to_move() {
+            return Err(err(
+                &format!("{mp}.color"),
+                format!("ply {ply}: not the side to move"),
+            ));
+        }
+        let to = if m.get("same").and_then(Value::as_bool) == Some(true) && m.get("to").is_none() {
+            last_to.ok_or_else(|| err(&mp, "same with no previous move"))?
+        } else {
+            read_place(m.get("to"), &format!("{mp}.to"))?
+        };
+        let kind = kind_of(
+            m.get("piece").unwrap_or(&Value::Null),
+            &format!("{mp}.piece"),
+        )?;
+        let mv = match m.get("from").filter(|f| !f.is_null()) {
+            None => Move::Drop { kind, to },
+            Some(f) => {
+                let from = read_place(Some(f), &format!("{mp}.from"))?;
+                match pos.piece_at(from) {
+                    Some(p) if p.kind == kind => {}
+                    Some(p) => {
+                        return Err(err(
+                            &format!("{mp}.piece"),
+                            format!(
+                                "ply {ply}: the piece on {from} is {}, not {}",
+                                p.kind.csa(),
+                                kind.csa()
+                            ),
+                        ))
+                    }
+                    None => {
+                        return Err(err(
+                            &format!("{mp}.from"),
+                            format!("ply {ply}: no piece on {from}"),
+                        ))
+                    }
+                }
+                Move::Normal {
+                    from,
+                    to,
+                    promote: m.get("promote").and_then(Value::as_bool) == Some(true),
+                }
+            }
+        };
+        pos.play(mv)
+            .map_err(|e| err(&mp, format!("ply {ply} ({mv}): {e}")))?;
+        last_to = Some(to);
+        out.push(RecordMove { mv, time, comments });
+    }
+    Ok(())
+}
+
+fn place(sq: Square) -> Value {
+    json!({"x": sq.file(), "y": sq.rank()})
+}
+
+fn time_value(t: MoveTime, total_ms: u64) -> Value {
+    let now = t.spent_ms / 1000;
+    let total = t.total_ms.unwrap_or(total_ms) / 1000;
+    json!({
+        "now": {"m": now / 60, "s": now % 60},
+        "total": {"h": total / 3600, "m": total / 60 % 60, "s": total % 60},
+    })
+}
+
+/// JKF's letters for KI2's words.
+fn relative_letters(words: &str) -> String {
+    words
+        .chars()
+        .map(|c| match c {
+            '左' => 'L',
+            '直' => 'C',
+            '右' => 'R',
+            '上' => 'U',
+            '寄' => 'M',
+            '引' => 'D',
+            _ => 'H',
+        })
+        .collect()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_line(
+    record: &Record,
+    line: usize,
+    first_ply: u32,
+    moves: &[RecordMove],
+    ending: Option<&Ending>,
+    mut pos: Position,
+    mut last_to: Option<Square>,
+) -> Vec<Value> {
+    let mut entries = Vec::with_capacity(moves.len() + 1);
+    let mut totals = [0u64; 2];
+    let forks_at = |ply: u32, pos: &Position, last_to: Option<Square>| -> Vec<Value> {
+        record
+            .variations
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.parent == line && v.first_ply == ply)
+            .map(|(i, v)| {
+                Value::Array(write_line(
+                    record,
+                    i + 1,
+                    ply,
+                    &v.moves,
+                    v.ending.as_ref(),
+                    pos.clone(),
+                    last_to,
+                ))
+            })
+            .collect()
+    };
+    for (i, m) in moves.iter().enumerate() {
+        let ply = first_ply + i as u32;
+        let side = pos.side_to_move();
+        let mut mv = Map::new();
+        mv.insert("color".into(), json!(side.index()));
+        match m.mv {
+            Move::Normal { from, to, promote } => {
+                let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+                mv.insert("from".into(), place(from));
+                mv.insert("to".into(), place(to));
+                mv.insert("piece".into(), json!(kind.csa()));
+                if last_to == Some(to) {
+                    mv.insert("same".into(), json!(true));
+                }
+                if Position::may_promote(side, kind, from, to) {
+                    mv.insert("promote".into(), json!(promote));
+                }
+                if let Some(c) = pos.piece_at(to) {
+                    mv.insert("capture".into(), json!(c.kind.csa()));
+                }
+                let words = relative_words(side, kind, from, to, &pos.origins(kind, to));
+                if !words.is_empty() {
+                    mv.insert("relative".into(), json!(relative_letters(&words)));
+                }
+            }
+            Move::Drop { kind, to } => {
+                mv.insert("to".into(), place(to));
+                mv.insert("piece".into(), json!(kind.csa()));
+                if last_to == Some(to) {
+                    mv.insert("same".into(), json!(true));
+                }
+                if !pos.origins(kind, to).is_empty() {
+                    mv.insert("relative".into(), json!("H"));
+                }
+            }
+        }
+        let mut entry = Map::new();
+        if !m.comments.is_empty() {
+            entry.insert("comments".into(), json!(m.comments));
+        }
+        entry.insert("move".into(), Value::Object(mv));
+        if let Some(t) = m.time {
+            totals[side.index()] += t.spent_ms;
+            entry.insert("time".into(), time_value(t, totals[side.index()]));
+        }
+        let forks = forks_at(ply, &pos, last_to);
+        if !forks.is_empty() {
+            entry.insert("forks".into(), Value::Array(forks));
+        }
+        entries.push(Value::Object(entry));
+        pos.play_unchecked(m.mv);
+        last_to = Some(m.mv.to());
+    }
+    let ply = first_ply + moves.len() as u32;
+    let forks = forks_at(ply, &pos, last_to);
+    if let Some(e) = ending {
+        let mut entry = Map::new();
+        let side = pos.side_to_move();
+        let special = e.kind.csa(side).unwrap_or("CHUDAN");
+        entry.insert("special".into(), json!(special));
+        if let Some(t) = e.time {
+            totals[side.index()] += t.spent_ms;
+            entry.insert("time".into(), time_value(t, totals[side.index()]));
+        }
+        if !forks.is_empty() {
+            entry.insert("forks".into(), Value::Array(forks));
+        }
+        entries.push(Value::Object(entry));
+    }
+    entries
+}
+
+/// The JKF document of a record, as a JSON value.
+pub fn to_value(record: &Record) -> Value {
+    let mut top = Map::new();
+    let header: Map<String, Value> = record
+        .header
+        .iter()
+        .map(|(k, v)| (k.clone(), json!(v)))
+        .collect();
+    top.insert("header".into(), Value::Object(header));
+    let initial = match preset_of(&record.start) {
+        Some((_, preset)) => json!({"preset": preset}),
+        None => {
+            let pos = &record.start;
+            let board: Vec<Value> = (1..=9u8)
+                .map(|x| {
+                    Value::Array(
+                        (1..=9u8)
+                            .map(|y| match pos.piece_at(Square::new(x, y).expect("9×9")) {
+                                Some(p) => json!({"color": p.color.index(), "kind": p.kind.csa()}),
+                                None => json!({}),
+                            })
+                            .collect(),
+                    )
+                })
+                .collect();
+            let hand = |color: Color| -> Value {
+                let mut h = Map::new();
+                for kind in ALL_KINDS
+                    .iter()
+                    .copied()
+                    .filter(|k| k.hand_index().is_some())
+                {
+                    h.insert(kind.csa().into(), json!(pos.hand_count(color, kind)));
+                }
+                Value::Object(h)
+            };
+            json!({
+                "preset": "OTHER",
+                "data": {
+                    "color": pos.side_to_move().index(),
+                    "board": board,
+                    "hands": [hand(Color::Black), hand(Color::White)],
+                }
+            })
+        }
+    };
+    top.insert("initial".into(), initial);
+    let mut moves = vec![if record.comments.is_empty() {
+        json!({})
+    } else {
+        json!({"comments": record.comments})
+    }];
+    moves.extend(write_line(
+        record,
+        0,
+        1,
+        &record.moves,
+        record.ending.as_ref(),
+        record.start.clone(),
+        None,
+    ));
+    top.insert("moves".into(), Value::Array(moves));
+    Value::Object(top)
+}
+
+/// Writes a record as JKF: indented when `pretty`, else one line.
+///
+/// ```
+/// use notate::shogi::{jkf, usi};
+/// let record = usi::read_game("position startpos moves 7g7f").unwrap();
+/// let text = jkf::write(&record, false);
+/// assert!(text.contains(r#""move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}"#));
+/// assert_eq!(jkf::read(&text).unwrap(), record);
+/// ```
+pub fn write(record: &Record, pretty: bool) -> String {
+    let value = to_value(record);
+    if pretty {
+        serde_json::to_string_pretty(&value).unwrap_or_default()
+    } else {
+        serde_json::to_string(&value).unwrap_or_default()
+    }
+}

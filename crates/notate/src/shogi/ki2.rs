@@ -1,0 +1,339 @@
+//! KI2: KIF's header and diagram with moves in the readable form — no origin, several moves
+//! per line, and the words 右 左 直 上 引 寄 (and 打, 成, 不成) wherever the position needs
+//! them to tell which piece moves. Reading and writing both use the legal moves.
+
+use std::fmt::Write as _;
+
+use super::encoding::{self, Encoding};
+use super::error::Error;
+use super::kif::{self, read_destination, write_head, write_summary, Reader, Style};
+use super::piece::{Color, PieceKind};
+use super::position::{Move, Position};
+use super::record::{Record, RecordMove};
+use super::square::Square;
+
+/// Reads a KI2 record from text.
+///
+/// ```
+/// use notate::shogi::ki2;
+/// let record = ki2::read("▲７六歩    △３四歩    ▲２二角不成  △同　銀\n").unwrap();
+/// assert_eq!(record.moves[3].mv.to_string(), "3a2b");
+/// ```
+pub fn read(text: &str) -> Result<Record, Error> {
+    kif::read_japanese(text, Style::Ki2)
+}
+
+/// Reads a KI2 record from bytes in `encoding` (detected when `None`).
+pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Error> {
+    read(&encoding::decode(bytes, encoding)?)
+}
+
+/// Which way a move goes from the mover's point of view: 上 forward, 寄 sideways, 引 back.
+fn direction(side: Color, from: Square, to: Square) -> char {
+    let dr = to.row() as i8 - from.row() as i8;
+    let forward = if side == Color::Black { dr < 0 } else { dr > 0 };
+    if forward {
+        '上'
+    } else if dr == 0 {
+        '寄'
+    } else {
+        '引'
+    }
+}
+
+/// How far right a square is from the mover's point of view (higher is further right).
+fn rightness(side: Color, sq: Square) -> i8 {
+    match side {
+        Color::Black => -(sq.file() as i8),
+        Color::White => sq.file() as i8,
+    }
+}
+
+/// Whether the move goes straight forward one square (直).
+fn straight(side: Color, from: Square, to: Square) -> bool {
+    from.col() == to.col()
+        && direction(side, from, to) == '上'
+        && from.row().abs_diff(to.row()) == 1
+}
+
+/// Rooks, bishops, dragons and horses never take 直: their two pieces are told apart by
+/// 右 and 左.
+fn is_major(kind: PieceKind) -> bool {
+    matches!(
+        kind,
+        PieceKind::Rook | PieceKind::Bishop | PieceKind::Dragon | PieceKind::Horse
+    )
+}
+
+/// The words that tell the moving piece from the other `candidates` (which include it).
+pub(crate) fn relative_words(
+    side: Color,
+    kind: PieceKind,
+    from: Square,
+    to: Square,
+    candidates: &[Square],
+) -> String {
+    if candidates.len() < 2 {
+        return String::new();
+    }
+    let dir = direction(side, from, to);
+    let same_dir: Vec<Square> = candidates
+        .iter()
+        .copied()
+        .filter(|&c| direction(side, c, to) == dir)
+        .collect();
+    if same_dir.len() == 1 {
+        return dir.to_string();
+    }
+    if !is_major(kind) && straight(side, from, to) {
+        return "直".to_string();
+    }
+    let mine = rightness(side, from);
+    let extreme = |set: &[Square]| -> Option<char> {
+        let others = set
+            .iter()
+            .filter(|&&c| c != from)
+            .map(|&c| rightness(side, c));
+        let others: Vec<i8> = others.collect();
+        if others.iter().all(|&o| o < mine) {
+            Some('右')
+        } else if others.iter().all(|&o| o > mine) {
+            Some('左')
+        } else {
+            None
+        }
+    };
+    match extreme(candidates) {
+        Some(word) => word.to_string(),
+        None => match extreme(&same_dir) {
+            Some(word) => format!("{word}{dir}"),
+            // Three in a row moving the same way: the middle one moves straight.
+            None => dir.to_string(),
+        },
+    }
+}
+
+/// Reads the moves of a KI2 line (one or more).
+pub(crate) fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error> {
+    let mut rest = line.trim_start_matches([' ', '\t', '　']);
+    while !rest.is_empty() {
+        let start = line.len() - rest.len();
+        let mut chars = rest.chars();
+        let side = match chars.next() {
+            Some('▲' | '☗') => Color::Black,
+            Some('△' | '☖' | '▽') => Color::White,
+            _ => {
+                return Err(Error::line(
+                    number,
+                    line,
+                    start,
+                    "expected ▲ or △ before a move",
+                ))
+            }
+        };
+        rest = chars.as_str();
+        let (to, len) = read_destination(r, rest, line, number)?;
+        rest = &rest[len..];
+        let (kind, len) = PieceKind::parse_kanji(rest).ok_or_else(|| {
+            Error::line(number, line, line.len() - rest.len(), "expected a piece")
+        })?;
+        rest = &rest[len..];
+        let mut words = Vec::new();
+        while let Some(c) = rest
+            .chars()
+            .next()
+            .filter(|c| "右左直上引寄行入".contains(*c))
+        {
+            words.push(match c {
+                '行' | '入' => '上',
+                c => c,
+            });
+            rest = &rest[c.len_utf8()..];
+        }
+        let (mut promote, mut drop) = (false, false);
+        if let Some(r2) = rest
+            .strip_prefix("不成")
+            .or_else(|| rest.strip_prefix('生'))
+        {
+            rest = r2;
+        } else if let Some(r2) = rest.strip_prefix('成') {
+            promote = true;
+            rest = r2;
+        } else if let Some(r2) = rest.strip_prefix('打') {
+            drop = true;
+            rest = r2;
+        }
+        let written = line[start..line.len() - rest.len()].to_string();
+        let ply = r.next_ply();
+        let fail = |reason: String| Error::Move {
+            line: Some(number),
+            ply,
+            mv: written.clone(),
+            reason,
+        };
+        if side != r.pos.side_to_move() {
+            return Err(fail(format!("{:?} is not the side to move", side)));
+        }
+        let mv = if drop {
+            Move::Drop { kind, to }
+        } else {
+            let origins = r.pos.origins(kind, to);
+            if origins.is_empty() {
+                if kind.hand_index().is_some() && words.is_empty() && !promote {
+                    Move::Drop { kind, to }
+                } else {
+                    return Err(fail(format!("no {kind} can move to {to}")));
+                }
+            } else {
+                let from = pick(&r.pos, side, to, &origins, &words).map_err(fail)?;
+                Move::Normal { from, to, promote }
+            }
+        };
+        r.push(mv, None, number, &written)?;
+        rest = rest.trim_start_matches([' ', '\t', '　']);
+    }
+    Ok(())
+}
+
+/// The one origin among `origins` that the words `words` describe.
+fn pick(
+    pos: &Position,
+    side: Color,
+    to: Square,
+    origins: &[Square],
+    words: &[char],
+) -> Result<Square, String> {
+    let _ = pos;
+    let mut set: Vec<Square> = origins.to_vec();
+    for &w in words {
+        match w {
+            '上' | '寄' | '引' => set.retain(|&c| direction(side, c, to) == w),
+            '直' => set.retain(|&c| straight(side, c, to)),
+            _ => {}
+        }
+    }
+    for &w in words {
+        if w == '右' || w == '左' {
+            let best = set.iter().map(|&c| rightness(side, c));
+            let target = if w == '右' { best.max() } else { best.min() };
+            set.retain(|&c| Some(rightness(side, c)) == target);
+        }
+    }
+    match set.as_slice() {
+        [one] => Ok(*one),
+        [] => Err("no piece fits the words written".to_string()),
+        many => Err(format!(
+            "ambiguous: {} pieces can move there ({})",
+            many.len(),
+            many.iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// The KI2 text of a move: `▲７六歩`, `△同　銀`, `▲５八金右`, `▲４五角打`.
+pub(crate) fn move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
+    let side = pos.side_to_move();
+    let mut s = String::with_capacity(24);
+    s.push(side.triangle());
+    if last_to == Some(mv.to()) {
+        s.push_str("同　");
+    } else {
+        s.push_str(&mv.to().kif());
+    }
+    match mv {
+        Move::Normal { from, to, promote } => {
+            let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
+            s.push_str(kind.kanji());
+            let origins = pos.origins(kind, to);
+            s.push_str(&relative_words(side, kind, from, to, &origins));
+            if promote {
+                s.push('成');
+            } else if Position::may_promote(side, kind, from, to) {
+                s.push_str("不成");
+            }
+        }
+        Move::Drop { kind, to } => {
+            s.push_str(kind.kanji());
+            if !pos.origins(kind, to).is_empty() {
+                s.push('打');
+            }
+        }
+    }
+    s
+}
+
+fn write_moves(
+    out: &mut String,
+    moves: &[RecordMove],
+    mut pos: Position,
+    mut last_to: Option<Square>,
+) -> Position {
+    let (mut on_line, mut count) = (0, 0);
+    for m in moves {
+        let text = move_text(&pos, m.mv, last_to);
+        if on_line > 0 {
+            // Columns of 12 (▲ and kanji count two), at least two spaces apart.
+            out.push_str(&" ".repeat(12usize.saturating_sub(on_line).max(2)));
+        }
+        out.push_str(&text);
+        on_line = kif::width(&text);
+        count += 1;
+        if count == 6 || !m.comments.is_empty() {
+            out.push('\n');
+            on_line = 0;
+            count = 0;
+            for c in &m.comments {
+                let _ = writeln!(out, "*{c}");
+            }
+        }
+        pos.play_unchecked(m.mv);
+        last_to = Some(m.mv.to());
+    }
+    if on_line > 0 {
+        out.push('\n');
+    }
+    pos
+}
+
+/// Writes a record as KI2 (UTF-8 text).
+///
+/// ```
+/// use notate::shogi::{ki2, usi};
+/// let record = usi::read_game("position startpos moves 7g7f 3c3d 8h2b 3a2b").unwrap();
+/// assert!(ki2::write(&record).contains("▲７六歩    △３四歩    ▲２二角不成  △同　銀\n"));
+/// ```
+pub fn write(record: &Record) -> String {
+    let mut out = String::with_capacity(64 + record.moves.len() * 16);
+    write_head(&mut out, record);
+    out.push('\n');
+    let end = write_moves(&mut out, &record.moves, record.start.clone(), None);
+    if let Some(e) = &record.ending {
+        write_summary(
+            &mut out,
+            record,
+            record.moves.len(),
+            e.kind,
+            end.side_to_move(),
+        );
+    }
+    for i in record.listing_order() {
+        let v = &record.variations[i];
+        let _ = write!(out, "\n変化：{}手\n", v.first_ply);
+        let before = record.moves_before(v.parent, v.first_ply);
+        let pos = record.position_before(v.parent, v.first_ply);
+        let end = write_moves(&mut out, &v.moves, pos, before.last().map(|m| m.to()));
+        if let Some(e) = &v.ending {
+            let plies = v.first_ply as usize - 1 + v.moves.len();
+            write_summary(&mut out, record, plies, e.kind, end.side_to_move());
+        }
+    }
+    out
+}
+
+/// Writes a record as KI2 in `encoding`.
+pub fn write_bytes(record: &Record, encoding: Encoding) -> Result<Vec<u8>, Error> {
+    Ok(encoding::encode(&write(record), encoding)?.into_owned())
+}

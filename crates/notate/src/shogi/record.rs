@@ -1,0 +1,393 @@
+//! The game record every format reads into and writes from.
+
+use super::error::Error;
+use super::piece::Color;
+use super::position::{Move, Played, Position};
+
+/// A game record: header, start position, main line with times and comments, how it ended,
+/// and variations kept apart from the main line.
+///
+/// ```
+/// use notate::shogi::{usi, Record};
+/// let record: Record = usi::read_game("position startpos moves 7g7f 3c3d").unwrap();
+/// assert_eq!(record.moves.len(), 2);
+/// assert_eq!(
+///     record.position_after(2).unwrap().to_sfen(),
+///     "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Record {
+    /// Header lines in the order read, with KIF's Japanese keys (`開始日時`, `先手`,
+    /// `棋戦` …; CSA's `N+`, `$EVENT` … are mapped to them, unknown `$KEY`s kept as `$KEY`).
+    /// `手合割` is kept here as read; writers check it against [`Record::start`].
+    pub header: Vec<(String, String)>,
+    /// The position before the first move.
+    pub start: Position,
+    /// Comments before the first move.
+    pub comments: Vec<String>,
+    /// The main line, every move legal.
+    pub moves: Vec<RecordMove>,
+    /// How the main line ended, if the record says.
+    pub ending: Option<Ending>,
+    /// Variations, each branching off the main line or an earlier variation.
+    pub variations: Vec<Variation>,
+}
+
+/// A move of a record with what the record says about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The move.
+    pub mv: Move,
+    /// Time spent on it, if recorded.
+    pub time: Option<MoveTime>,
+    /// Comments after it.
+    pub comments: Vec<String>,
+}
+
+impl RecordMove {
+    /// A move without time or comments.
+    pub fn new(mv: Move) -> RecordMove {
+        RecordMove {
+            mv,
+            time: None,
+            comments: Vec::new(),
+        }
+    }
+}
+
+/// Time used on a move: the move's own and, when recorded, the player's running total.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveTime {
+    /// Time spent on this move, in milliseconds.
+    pub spent_ms: u64,
+    /// The player's total so far, in milliseconds (KIF records it; CSA does not).
+    pub total_ms: Option<u64>,
+}
+
+/// How a game (or a variation) ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// What happened.
+    pub kind: EndingKind,
+    /// Time the side to move spent before it, if recorded.
+    pub time: Option<MoveTime>,
+}
+
+/// The endings of KIF, CSA and JKF.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EndingKind {
+    /// The side to move resigned (投了, `%TORYO`).
+    Resign,
+    /// Stopped (中断, `%CHUDAN`).
+    Abort,
+    /// Fourfold repetition (千日手, `%SENNICHITE`).
+    Repetition,
+    /// Impasse (持将棋, `%JISHOGI`).
+    Impasse,
+    /// The side to move is mated (詰み, `%TSUMI`).
+    Mate,
+    /// The side to move lost on time (切れ負け, `%TIME_UP`).
+    TimeUp,
+    /// The side to move wins by the other's foul (反則勝ち; CSA `%±ILLEGAL_ACTION` of the
+    /// other side).
+    IllegalWin,
+    /// The side to move loses by its foul (反則負け, `%ILLEGAL_MOVE`).
+    IllegalLoss,
+    /// The side to move declares an entering-king win (入玉勝ち, `%KACHI`).
+    EnteringKing,
+    /// Draw (引き分け, `%HIKIWAKE`).
+    Draw,
+    /// No mate found, for problems (不詰, `%FUZUMI`).
+    NoMate,
+    /// Take-back (待った, `%MATTA`).
+    Matta,
+    /// Win by default (不戦勝; KIF only).
+    DefaultWin,
+    /// Loss by default (不戦敗; KIF only).
+    DefaultLoss,
+    /// An error stopped the game (`%ERROR`).
+    Error,
+}
+
+impl EndingKind {
+    /// The KIF word.
+    pub fn kif(self) -> &'static str {
+        use EndingKind::*;
+        match self {
+            Resign => "投了",
+            Abort => "中断",
+            Repetition => "千日手",
+            Impasse => "持将棋",
+            Mate => "詰み",
+            TimeUp => "切れ負け",
+            IllegalWin => "反則勝ち",
+            IllegalLoss => "反則負け",
+            EnteringKing => "入玉勝ち",
+            Draw => "引き分け",
+            NoMate => "不詰",
+            Matta => "待った",
+            DefaultWin => "不戦勝",
+            DefaultLoss => "不戦敗",
+            Error => "エラー",
+        }
+    }
+
+    /// The ending a KIF word names (also 時間切れ for 切れ負け).
+    pub fn from_kif(word: &str) -> Option<EndingKind> {
+        use EndingKind::*;
+        [
+            Resign,
+            Abort,
+            Repetition,
+            Impasse,
+            Mate,
+            TimeUp,
+            IllegalWin,
+            IllegalLoss,
+            EnteringKing,
+            Draw,
+            NoMate,
+            Matta,
+            DefaultWin,
+            DefaultLoss,
+            Error,
+        ]
+        .into_iter()
+        .find(|k| k.kif() == word)
+        .or(match word {
+            "時間切れ" => Some(TimeUp),
+            _ => None,
+        })
+    }
+
+    /// The CSA special move, without `%`; `side` is the side to move (for ILLEGAL_ACTION).
+    /// `None` for the two KIF-only endings.
+    pub fn csa(self, side: Color) -> Option<&'static str> {
+        use EndingKind::*;
+        Some(match self {
+            Resign => "TORYO",
+            Abort => "CHUDAN",
+            Repetition => "SENNICHITE",
+            Impasse => "JISHOGI",
+            Mate => "TSUMI",
+            TimeUp => "TIME_UP",
+            IllegalWin => match side {
+                Color::Black => "-ILLEGAL_ACTION",
+                Color::White => "+ILLEGAL_ACTION",
+            },
+            IllegalLoss => "ILLEGAL_MOVE",
+            EnteringKing => "KACHI",
+            Draw => "HIKIWAKE",
+            NoMate => "FUZUMI",
+            Matta => "MATTA",
+            Error => "ERROR",
+            DefaultWin | DefaultLoss => return None,
+        })
+    }
+
+    /// The ending a CSA special move (without `%`) names; `side` is the side to move.
+    pub fn from_csa(word: &str, side: Color) -> Option<EndingKind> {
+        use EndingKind::*;
+        Some(match word {
+            "TORYO" => Resign,
+            "CHUDAN" => Abort,
+            "SENNICHITE" => Repetition,
+            "JISHOGI" => Impasse,
+            "TSUMI" => Mate,
+            "TIME_UP" => TimeUp,
+            "ILLEGAL_MOVE" => IllegalLoss,
+            "+ILLEGAL_ACTION" if side == Color::Black => IllegalLoss,
+            "+ILLEGAL_ACTION" => IllegalWin,
+            "-ILLEGAL_ACTION" if side == Color::White => IllegalLoss,
+            "-ILLEGAL_ACTION" => IllegalWin,
+            "KACHI" => EnteringKing,
+            "HIKIWAKE" => Draw,
+            "FUZUMI" => NoMate,
+            "MATTA" => Matta,
+            "ERROR" => Error,
+            _ => return None,
+        })
+    }
+
+    /// Who won, given the side to move when the game ended (`None`: nobody, or unknown).
+    pub fn winner(self, side: Color) -> Option<Color> {
+        use EndingKind::*;
+        match self {
+            Resign | Mate | TimeUp | IllegalLoss | DefaultLoss => Some(side.flip()),
+            IllegalWin | EnteringKing | DefaultWin => Some(side),
+            _ => None,
+        }
+    }
+}
+
+/// A variation: moves that replace the line it branches from, from ply `first_ply` on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation {
+    /// The line it branches from: 0 is the main line, `i` is `variations[i - 1]`.
+    pub parent: usize,
+    /// The 1-based ply of its first move (it replaces the parent's move of that ply).
+    pub first_ply: u32,
+    /// Its moves.
+    pub moves: Vec<RecordMove>,
+    /// How it ended, if the record says.
+    pub ending: Option<Ending>,
+}
+
+impl Record {
+    /// A record of no moves from `start`.
+    pub fn new(start: Position) -> Record {
+        Record {
+            start,
+            ..Record::default()
+        }
+    }
+
+    /// The value of header `key`.
+    pub fn header_value(&self, key: &str) -> Option<&str> {
+        self.header
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The position after `plies` main-line moves, `None` past the end.
+    pub fn position_after(&self, plies: usize) -> Option<Position> {
+        if plies > self.moves.len() {
+            return None;
+        }
+        let mut pos = self.start.clone();
+        for m in &self.moves[..plies] {
+            pos.play_unchecked(m.mv);
+        }
+        Some(pos)
+    }
+
+    /// The position at the end of the main line.
+    pub fn end_position(&self) -> Position {
+        self.position_after(self.moves.len())
+            .expect("the main line's length")
+    }
+
+    /// The moves leading to ply `first_ply` of line `line` (0: main line): the parent chain
+    /// up to the branch, then nothing of the line itself.
+    pub fn moves_before(&self, line: usize, first_ply: u32) -> Vec<Move> {
+        let mut chain = Vec::new();
+        let mut line = line;
+        let mut upto = first_ply.saturating_sub(1);
+        loop {
+            let (start, moves) = match line {
+                0 => (1u32, &self.moves),
+                i => {
+                    let v = &self.variations[i - 1];
+                    (v.first_ply, &v.moves)
+                }
+            };
+            let take = upto.saturating_sub(start - 1) as usize;
+            chain.push(&moves[..take.min(moves.len())]);
+            if line == 0 || start <= 1 {
+                break;
+            }
+            upto = start - 1;
+            line = self.variations[line - 1].parent;
+        }
+        chain
+            .into_iter()
+            .rev()
+            .flat_map(|ms| ms.iter().map(|m| m.mv))
+            .collect()
+    }
+
+    /// The position before ply `first_ply` of a variation branching off `parent`.
+    pub fn position_before(&self, parent: usize, first_ply: u32) -> Position {
+        let mut pos = self.start.clone();
+        for mv in self.moves_before(parent, first_ply) {
+            pos.play_unchecked(mv);
+        }
+        pos
+    }
+
+    /// Whether the side to move at the start is White (a handicap game: 上手 moves first).
+    pub fn white_starts(&self) -> bool {
+        self.start.side_to_move() == Color::White
+    }
+}
+
+/// Plays `mv` on `pos` as ply `ply` of a record, turning an illegal move into an error.
+pub(crate) fn play_checked(
+    pos: &mut Position,
+    mv: Move,
+    ply: u32,
+    line: Option<usize>,
+    written: &str,
+) -> Result<Played, Error> {
+    pos.play(mv).map_err(|e| Error::Move {
+        line,
+        ply,
+        mv: written.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// Finds the line a variation starting at `first_ply` branches off, as KIF means it: the
+/// latest line (variations newest first, then the main line) that has a move at that ply;
+/// a line that itself starts at that ply is a sibling, so its parent is taken.
+pub(crate) fn branch_parent(record: &Record, first_ply: u32) -> Option<usize> {
+    let covers = |start: u32, len: usize| start <= first_ply && first_ply < start + len as u32;
+    for (i, v) in record.variations.iter().enumerate().rev() {
+        if covers(v.first_ply, v.moves.len()) {
+            return Some(if v.first_ply == first_ply {
+                v.parent
+            } else {
+                i + 1
+            });
+        }
+    }
+    covers(1, record.moves.len()).then_some(0)
+}
+
+impl Record {
+    /// The variations of line `line` (0: main line) in the order KIF lists them: branch
+    /// points from the last to the first, each variation followed by its own.
+    fn listing(&self, line: usize, out: &mut Vec<usize>) {
+        let mut children: Vec<usize> = (0..self.variations.len())
+            .filter(|&i| self.variations[i].parent == line)
+            .collect();
+        // Stable: alternatives at one ply keep their order.
+        children.sort_by_key(|&i| std::cmp::Reverse(self.variations[i].first_ply));
+        for i in children {
+            out.push(i);
+            self.listing(i + 1, out);
+        }
+    }
+
+    /// The indexes of the variations in the order KIF lists them.
+    pub(crate) fn listing_order(&self) -> Vec<usize> {
+        let mut order = Vec::with_capacity(self.variations.len());
+        self.listing(0, &mut order);
+        order
+    }
+
+    /// Puts the variations in the order KIF lists them (each line's branch points from the
+    /// last to the first, depth first), which is the order every reader returns: records
+    /// from different formats then compare equal.
+    pub fn normalize_variations(&mut self) {
+        let order = self.listing_order();
+        if order.iter().enumerate().all(|(k, &i)| k == i) {
+            return;
+        }
+        let mut new_index = vec![0; self.variations.len()];
+        for (k, &i) in order.iter().enumerate() {
+            new_index[i] = k + 1;
+        }
+        let old = std::mem::take(&mut self.variations);
+        let mut slots: Vec<Option<Variation>> = old.into_iter().map(Some).collect();
+        for &i in &order {
+            let mut v = slots[i].take().expect("each once");
+            if v.parent != 0 {
+                v.parent = new_index[v.parent - 1];
+            }
+            self.variations.push(v);
+        }
+    }
+}

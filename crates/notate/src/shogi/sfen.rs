@@ -1,0 +1,304 @@
+//! SFEN: `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`.
+//!
+//! Ranks 1→9 (top first), files 9→1 within a rank; upper case Black; `+` before a promoted
+//! piece; side `b`/`w`; hands `-` or counts (`S2Pb3p`, counts above 9 allowed), read in any
+//! order, written Black first in the order R B G S N L P; the number of the next ply
+//! (1 when missing, as most tools do).
+
+use std::fmt::Write as _;
+
+use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
+use super::position::Position;
+use super::square::Square;
+
+/// The even-game start position.
+pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// A malformed SFEN: what is wrong and the 1-based character column where.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("column {column}: {message}")]
+pub struct SfenError {
+    /// 1-based column in the SFEN text.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn err(column: usize, message: impl Into<String>) -> SfenError {
+    SfenError {
+        column: column + 1,
+        message: message.into(),
+    }
+}
+
+impl Position {
+    /// Reads an SFEN (three or four fields). The position must be one a game can reach in
+    /// its pieces ([`Position::validate`]).
+    ///
+    /// ```
+    /// use notate::shogi::Position;
+    /// let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2PG16p2r2b3g4s4n4l").unwrap();
+    /// assert_eq!(pos.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G2P2r2b3g4s4n4l16p 1");
+    /// ```
+    pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
+        let text = text.trim();
+        let mut fields = Vec::with_capacity(4);
+        let mut start = None;
+        for (i, b) in text.bytes().enumerate().chain([(text.len(), b' ')]) {
+            match (b == b' ' || b == b'\t', start) {
+                (true, Some(s)) => {
+                    fields.push((s, &text[s..i]));
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        if fields.len() < 3 {
+            return Err(err(
+                text.len(),
+                "an SFEN has a board, a side to move and hands (and a move number)",
+            ));
+        }
+        if fields.len() > 4 {
+            return Err(err(fields[4].0, "text after the move number"));
+        }
+        let mut pos = Position::empty();
+        let (board_at, board) = fields[0];
+        let (mut row, mut col, mut promoted) = (0usize, 0usize, false);
+        for (i, b) in board.bytes().enumerate() {
+            let at = board_at + i;
+            match b {
+                b'/' => {
+                    if col != 9 {
+                        return Err(err(
+                            at,
+                            format!("rank {} has {col} squares, not 9", row + 1),
+                        ));
+                    }
+                    if promoted {
+                        return Err(err(at, "`+` must come before a piece letter"));
+                    }
+                    row += 1;
+                    col = 0;
+                    if row > 8 {
+                        return Err(err(at, "more than nine ranks"));
+                    }
+                }
+                b'1'..=b'9' => {
+                    if promoted {
+                        return Err(err(at, "`+` must come before a piece letter"));
+                    }
+                    col += (b - b'0') as usize;
+                    if col > 9 {
+                        return Err(err(at, format!("rank {} has more than 9 squares", row + 1)));
+                    }
+                }
+                b'+' => {
+                    if promoted {
+                        return Err(err(at, "`++`"));
+                    }
+                    promoted = true;
+                }
+                _ => {
+                    let Some(mut kind) = PieceKind::from_letter(b) else {
+                        return Err(err(at, format!("{:?} is not a piece letter", b as char)));
+                    };
+                    if promoted {
+                        kind = kind
+                            .promoted()
+                            .ok_or_else(|| err(at, format!("a {kind} cannot promote")))?;
+                        promoted = false;
+                    }
+                    if col >= 9 {
+                        return Err(err(at, format!("rank {} has more than 9 squares", row + 1)));
+                    }
+                    let color = if b.is_ascii_uppercase() {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let sq = Square::from_index(row * 9 + col).expect("row and col checked");
+                    pos.set_piece(sq, Some(Piece::new(color, kind)));
+                    col += 1;
+                }
+            }
+        }
+        if row != 8 || col != 9 || promoted {
+            return Err(err(
+                board_at + board.len(),
+                "the board needs nine ranks of nine squares",
+            ));
+        }
+        let (side_at, side) = fields[1];
+        pos.set_side_to_move(match side {
+            "b" => Color::Black,
+            "w" => Color::White,
+            _ => return Err(err(side_at, "the side to move is `b` or `w`")),
+        });
+        let (hand_at, hand) = fields[2];
+        if hand != "-" {
+            let mut count: Option<u32> = None;
+            for (i, b) in hand.bytes().enumerate() {
+                let at = hand_at + i;
+                if b.is_ascii_digit() {
+                    let n = count.unwrap_or(0) * 10 + u32::from(b - b'0');
+                    if n > 18 {
+                        return Err(err(at, "a hand holds at most 18 of a kind"));
+                    }
+                    count = Some(n);
+                    continue;
+                }
+                let kind = PieceKind::from_letter(b)
+                    .filter(|k| k.hand_index().is_some())
+                    .ok_or_else(|| err(at, format!("{:?} cannot be held in hand", b as char)))?;
+                let n = count.take().unwrap_or(1);
+                if n == 0 {
+                    return Err(err(at, "a count of 0"));
+                }
+                let color = if b.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let total = u32::from(pos.hand_count(color, kind)) + n;
+                if total > u32::from(kind.set_count()) {
+                    return Err(err(at, format!("{total} {kind}s in one hand")));
+                }
+                pos.set_hand_count(color, kind, total as u8);
+            }
+            if count.is_some() {
+                return Err(err(hand_at + hand.len(), "a count without a piece"));
+            }
+        }
+        if let Some(&(at, number)) = fields.get(3) {
+            let ply: u32 = number
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| err(at, "the move number is a whole number from 1"))?;
+            pos.set_ply(ply);
+        }
+        pos.validate().map_err(|m| err(0, m))?;
+        Ok(pos)
+    }
+
+    /// Writes the SFEN.
+    pub fn to_sfen(&self) -> String {
+        let mut s = String::with_capacity(96);
+        self.write_sfen(&mut s);
+        s
+    }
+
+    /// Appends the SFEN to `out`.
+    pub fn write_sfen(&self, out: &mut String) {
+        for row in 0..9 {
+            if row > 0 {
+                out.push('/');
+            }
+            let mut empty = 0u8;
+            for col in 0..9 {
+                match self.piece_at(Square::from_index(row * 9 + col).expect("0..81")) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            out.push((b'0' + empty) as char);
+                            empty = 0;
+                        }
+                        let letter = p.kind.sfen();
+                        if p.color == Color::Black {
+                            out.push_str(letter);
+                        } else {
+                            for c in letter.chars() {
+                                out.push(c.to_ascii_lowercase());
+                            }
+                        }
+                    }
+                }
+            }
+            if empty > 0 {
+                out.push((b'0' + empty) as char);
+            }
+        }
+        out.push_str(match self.side_to_move() {
+            Color::Black => " b ",
+            Color::White => " w ",
+        });
+        self.write_hands(out);
+        let _ = write!(out, " {}", self.ply());
+    }
+
+    /// Appends the SFEN hands field (`-` or `S2Pb3p`).
+    pub(crate) fn write_hands(&self, out: &mut String) {
+        if self.hands_empty() {
+            out.push('-');
+            return;
+        }
+        for color in [Color::Black, Color::White] {
+            for kind in HAND_ORDER {
+                let n = self.hand_count(color, kind);
+                if n == 0 {
+                    continue;
+                }
+                if n > 1 {
+                    let _ = write!(out, "{n}");
+                }
+                let letter = kind.sfen().as_bytes()[0];
+                out.push(if color == Color::Black {
+                    letter as char
+                } else {
+                    letter.to_ascii_lowercase() as char
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_any_hand_order_and_writes_the_canonical_one() {
+        let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2PG16p4l4n4s2b2r3g 1").unwrap();
+        assert_eq!(
+            pos.to_sfen(),
+            "4k4/9/9/9/9/9/9/9/4K4 b G2P2r2b3g4s4n4l16p 1"
+        );
+        assert_eq!(Position::from_sfen(STARTPOS).unwrap().to_sfen(), STARTPOS);
+    }
+
+    #[test]
+    fn refuses_what_no_game_reaches_and_says_where() {
+        let bad = [
+            ("4k4/9/9/9/9/9/9/9/4K4 b 19P 1", "at most 18"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b 10P9p 1", "19 pawns"),
+            ("4k4/9/9/9/9/9/9/9/4K4 x - 1", "`b` or `w`"),
+            ("4k4/9/9/9/9/9/9/9/4K5 b - 1", "more than 9"),
+            ("4k4/9/9/9/9/9/9/9 b - 1", "nine ranks"),
+            ("P3k4/9/9/9/9/9/9/9/4K4 b - 1", "never move"),
+            ("4k4/9/9/9/9/9/P8/P8/4K4 b - 1", "two unpromoted pawns"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b - 0", "from 1"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b K 1", "cannot be held"),
+            ("4k4/9/9/9/9/9/9/9/4+K4 b - 1", "cannot promote"),
+            ("4k4/9/9/9/9/9/9/9/4K4 b", "a board, a side"),
+        ];
+        for (sfen, want) in bad {
+            let e = Position::from_sfen(sfen).unwrap_err();
+            assert!(e.to_string().contains(want), "{sfen}: {e}");
+        }
+        assert_eq!(
+            Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 x - 1")
+                .unwrap_err()
+                .column,
+            23
+        );
+        // The move number defaults to 1.
+        assert_eq!(
+            Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w -")
+                .unwrap()
+                .ply(),
+            1
+        );
+    }
+}
