@@ -26,6 +26,39 @@ pub enum InputFormat {
     Icn,
     /// ICN's long JSON form (one or more documents)
     IcnJson,
+    /// Shogi: SFEN positions, one per line
+    Sfen,
+    /// Shogi: USI `position` commands, one game per line
+    Usi,
+    /// Shogi: KIF (.kif Shift_JIS, .kifu UTF-8)
+    Kif,
+    /// Shogi: KI2 (.ki2, .ki2u)
+    Ki2,
+    /// Shogi: CSA V2.2 or V3.0 (records separated by `/`)
+    Csa,
+    /// Shogi: Western (Hodges) moves, `P-7f P-3d …` (never detected: say it)
+    Western,
+    /// Shogi: JSON Kifu Format
+    Jkf,
+    /// Shogi: the Shogi Vibe app's opening book (JSON)
+    ShogiBook,
+}
+
+impl InputFormat {
+    /// Whether this is a shogi format.
+    pub fn is_shogi(self) -> bool {
+        matches!(
+            self,
+            InputFormat::Sfen
+                | InputFormat::Usi
+                | InputFormat::Kif
+                | InputFormat::Ki2
+                | InputFormat::Csa
+                | InputFormat::Western
+                | InputFormat::Jkf
+                | InputFormat::ShogiBook
+        )
+    }
 }
 
 /// Formats notate writes.
@@ -51,6 +84,36 @@ pub enum OutputFormat {
     Icn,
     /// ICN's long JSON form (infinite chess input only)
     IcnJson,
+    /// Shogi: SFEN of the start and after every ply, games separated by a blank line
+    Sfen,
+    /// Shogi: one USI `position … moves …` line per game
+    Usi,
+    /// Shogi: KIF (UTF-8 unless --encoding shift_jis)
+    Kif,
+    /// Shogi: KI2 (UTF-8 unless --encoding shift_jis)
+    Ki2,
+    /// Shogi: CSA (V3.0 unless --csa-version 2.2); records separated by `/`
+    Csa,
+    /// Shogi: Western (Hodges) moves, numbered
+    Western,
+    /// Shogi: JSON Kifu Format, one game per line (--pretty to indent)
+    Jkf,
+}
+
+impl OutputFormat {
+    /// Whether this is a shogi format.
+    pub fn is_shogi(self) -> bool {
+        matches!(
+            self,
+            OutputFormat::Sfen
+                | OutputFormat::Usi
+                | OutputFormat::Kif
+                | OutputFormat::Ki2
+                | OutputFormat::Csa
+                | OutputFormat::Western
+                | OutputFormat::Jkf
+        )
+    }
 }
 
 /// Position notations for `notate position`.
@@ -64,6 +127,8 @@ pub enum PositionOutput {
     Icn,
     /// ICN's long JSON form (infinite chess input only)
     IcnJson,
+    /// SFEN (shogi input only)
+    Sfen,
 }
 
 /// What the pipeline does with each replayed game.
@@ -124,6 +189,15 @@ impl GameWriter {
             Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => {
                 return Err("ICN is infinite chess: it needs infinite chess input".into())
             }
+            Job::Convert(
+                OutputFormat::Sfen
+                | OutputFormat::Usi
+                | OutputFormat::Kif
+                | OutputFormat::Ki2
+                | OutputFormat::Csa
+                | OutputFormat::Western
+                | OutputFormat::Jkf,
+            ) => return Err("this is a shogi format: it needs shogi input".into()),
             Job::Convert(OutputFormat::Pgn) => self.pgn.write(game, out),
             Job::Convert(OutputFormat::Json) => {
                 json::write_json(game, out).map_err(|e| e.to_string())?
@@ -157,6 +231,9 @@ impl GameWriter {
                 let line = match to {
                     PositionOutput::Icn | PositionOutput::IcnJson => {
                         return Err("ICN is infinite chess: it needs infinite chess input".into())
+                    }
+                    PositionOutput::Sfen => {
+                        return Err("SFEN is shogi: it needs shogi input".into())
                     }
                     PositionOutput::Fen => {
                         Fen::from_position(&pos, EnPassantMode::Legal).to_string()

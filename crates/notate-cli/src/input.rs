@@ -119,7 +119,24 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
     if stem.ends_with(".icn.json") || stem.ends_with(".icn.jsonl") {
         return Ok(InputFormat::IcnJson);
     }
+    for (ext, format) in [
+        (".kif", InputFormat::Kif),
+        (".kifu", InputFormat::Kif),
+        (".ki2", InputFormat::Ki2),
+        (".ki2u", InputFormat::Ki2),
+        (".csa", InputFormat::Csa),
+        (".jkf", InputFormat::Jkf),
+        (".sfen", InputFormat::Sfen),
+        (".usi", InputFormat::Usi),
+    ] {
+        if stem.ends_with(ext) {
+            return Ok(format);
+        }
+    }
     let head = reader.fill_buf().context("cannot read input")?;
+    if let Some(format) = shogi_content(head) {
+        return Ok(format);
+    }
     let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
     let trimmed = text.trim_start_matches('\u{feff}').trim_start();
     if trimmed.starts_with('{') {
@@ -162,6 +179,69 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
         "cannot tell the format of {}; say it with --from (pgn, json, egd or jsonchess)",
         path.map_or("<stdin>".into(), |p| p.display().to_string())
     )
+}
+
+/// A shogi format told by content: CSA's version, name or position lines, KIF's and KI2's
+/// headers and moves, JKF's keys, an opening book's array of named openings, USI's
+/// `position`, an SFEN. (Western notation is never guessed: it needs `--from western`.)
+fn shogi_content(head: &[u8]) -> Option<InputFormat> {
+    let head = &head[..head.len().min(8192)];
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        // Cut inside a character, or Shift_JIS.
+        Err(e) if e.error_len().is_none() => String::from_utf8_lossy(&head[..e.valid_up_to()]),
+        Err(_) => encoding_rs::SHIFT_JIS.decode_without_bom_handling(head).0,
+    };
+    let text = text.trim_start_matches('\u{feff}');
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))?;
+    if text.starts_with("#KIF") || text.contains("手数----") {
+        return Some(InputFormat::Kif);
+    }
+    if first.starts_with("'CSA")
+        || first.starts_with("V2")
+        || first.starts_with("V3")
+        || first.starts_with("PI")
+        || first.starts_with("N+")
+        || first.starts_with("N-")
+        || (first.starts_with("P1") && first.len() > 20)
+    {
+        return Some(InputFormat::Csa);
+    }
+    if first.starts_with('{')
+        && text.contains("\"moves\"")
+        && (text.contains("\"header\"") || text.contains("\"initial\""))
+    {
+        return Some(InputFormat::Jkf);
+    }
+    if first.starts_with('[') && first[1..].trim_start().starts_with('{')
+        || first == "[" && text.contains("\"name\"")
+    {
+        return Some(InputFormat::ShogiBook);
+    }
+    if first.starts_with("position ") || first.starts_with("startpos") {
+        return Some(InputFormat::Usi);
+    }
+    let fields: Vec<&str> = first.split_whitespace().collect();
+    if fields.len() >= 3 && fields[0].matches('/').count() == 8 && matches!(fields[1], "b" | "w") {
+        return Some(if fields.contains(&"moves") {
+            InputFormat::Usi
+        } else {
+            InputFormat::Sfen
+        });
+    }
+    let lines = || text.lines().map(str::trim_start);
+    if lines().any(|l| l.starts_with(['▲', '△', '☗', '☖'])) {
+        return Some(InputFormat::Ki2);
+    }
+    if lines()
+        .any(|l| l.starts_with("手合割") || l.starts_with("先手：") || l.starts_with("開始日時"))
+    {
+        return Some(InputFormat::Kif);
+    }
+    None
 }
 
 /// ICN's long form starts with one of its own top-level keys.

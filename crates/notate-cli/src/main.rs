@@ -5,6 +5,7 @@ mod icn;
 mod input;
 mod pipeline;
 mod report;
+mod shogi;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -32,7 +33,11 @@ Examples:
   notate position game.pgn --ply end
   notate convert game.icn --to icn-json
   notate convert game.icn.json --to icn --moves compact --dialect 2025
-  notate position game.icn --ply 20 --to icn";
+  notate position game.icn --ply 20 --to icn
+  notate convert game.kif --to csa
+  notate convert games/*.csa --to sfen -o positions.txt
+  notate convert book.json --from shogi-book --to usi
+  notate position game.kifu --ply end --to sfen";
 
 /// Read, check and convert chess game records.
 #[derive(Parser, Debug)]
@@ -65,12 +70,16 @@ enum Command {
         pretty: bool,
         #[command(flatten)]
         icn: icn::IcnArgs,
+        #[command(flatten)]
+        shogi: shogi::ShogiArgs,
     },
     /// Read and replay every game; report each error
     #[command(after_help = "Examples:\n  notate check games.pgn\n  notate check --strict *.pgn")]
     Check {
         #[command(flatten)]
         common: Common,
+        #[command(flatten)]
+        shogi: shogi::ShogiArgs,
     },
     /// Print the position after N plies of each game
     #[command(
@@ -90,6 +99,8 @@ enum Command {
         game: Option<u64>,
         #[command(flatten)]
         icn: icn::IcnArgs,
+        #[command(flatten)]
+        shogi: shogi::ShogiArgs,
     },
 }
 
@@ -141,6 +152,7 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
                 Job::Convert(OutputFormat::Egd) => egd.extended,
                 Job::Convert(OutputFormat::Pgn | OutputFormat::Json) => true,
                 Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => false,
+                Job::Convert(_) => false,
             },
             validate_only: matches!(job, Job::Check),
             ..ReadOptions::default()
@@ -264,8 +276,124 @@ fn usage(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// Shogi jobs (shogi output, `--from` a shogi format, or inputs named `.kif`, `.csa` …);
+/// `None` for chess and infinite chess jobs.
+fn run_shogi(command: &Command) -> Option<ExitCode> {
+    let (common, job, args, output, pretty) = match command {
+        Command::Convert {
+            common,
+            to,
+            shogi,
+            output,
+            pretty,
+            ..
+        } => (
+            common,
+            shogi::ShogiJob::Convert(*to),
+            shogi,
+            output.clone(),
+            *pretty,
+        ),
+        Command::Check { common, shogi } => (common, shogi::ShogiJob::Check, shogi, None, false),
+        Command::Position {
+            common,
+            ply,
+            to,
+            shogi,
+            ..
+        } => {
+            let ply = match parse_ply(ply) {
+                Ok(ply) => ply,
+                Err(code) => return Some(code),
+            };
+            if *to != PositionOutput::Sfen
+                && !common.from.is_some_and(InputFormat::is_shogi)
+                && !shogi_names(common)
+            {
+                return None;
+            }
+            (common, shogi::ShogiJob::Position(ply), shogi, None, false)
+        }
+    };
+    let wants_shogi = match job {
+        shogi::ShogiJob::Convert(to) => to.is_shogi(),
+        _ => false,
+    };
+    let input_shogi = common.from.is_some_and(InputFormat::is_shogi) || shogi_names(common);
+    if !wants_shogi && !input_shogi && !matches!(job, shogi::ShogiJob::Position(_)) {
+        return None;
+    }
+    if let shogi::ShogiJob::Convert(to) = job {
+        if !to.is_shogi() {
+            return Some(usage(
+                "shogi input converts to sfen, usi, kif, ki2, csa, western or jkf",
+            ));
+        }
+        if pretty && to != OutputFormat::Jkf {
+            return Some(usage("--pretty is an option of --to egd and --to jkf"));
+        }
+    }
+    if common.from.is_some_and(|f| !f.is_shogi()) {
+        return Some(usage("shogi output needs shogi input (--from kif, ki2, csa, usi, sfen, western, jkf or shogi-book)"));
+    }
+    let inputs = inputs(common);
+    for input in &inputs {
+        if let Some(path) = &input.path {
+            if !path.is_file() {
+                return Some(usage(&format!("no such file: {}", path.display())));
+            }
+        }
+    }
+    let mut out: Box<dyn Write> = match &output {
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => return Some(usage(&format!("cannot create {}: {e}", path.display()))),
+        },
+        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    };
+    let run = shogi::ShogiRun {
+        inputs: &inputs,
+        from: common.from,
+        job,
+        args,
+        pretty,
+        threads: common
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        strict: common.strict,
+    };
+    Some(match shogi::run(&run, &mut out) {
+        Ok((_, 0)) => ExitCode::SUCCESS,
+        Ok((ok, failed)) => {
+            if !common.quiet {
+                eprintln!("notate: {ok} games read, {failed} failed");
+            }
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            if e.chain().any(|c| {
+                c.downcast_ref::<io::Error>()
+                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            }) {
+                return Some(ExitCode::SUCCESS);
+            }
+            eprintln!("notate: {e:#}");
+            ExitCode::from(1)
+        }
+    })
+}
+
+/// Whether every input is named as a shogi file.
+fn shogi_names(common: &Common) -> bool {
+    let inputs = inputs(common);
+    !common.inputs.is_empty() && inputs.iter().all(shogi::is_shogi_name)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(code) = run_shogi(&cli.command) {
+        return code;
+    }
     if let Some(code) = run_icn(&cli.command) {
         return code;
     }
@@ -292,7 +420,7 @@ fn main() -> ExitCode {
             };
             (common, Job::Convert(*to), output.clone(), "converted", None)
         }
-        Command::Check { common } => (common, Job::Check, None, "checked", None),
+        Command::Check { common, .. } => (common, Job::Check, None, "checked", None),
         Command::Position {
             common,
             ply,

@@ -162,6 +162,10 @@ fn read_inputs(
                     "{} is infinite chess: convert it with --to icn or --to icn-json",
                     name.display()
                 ),
+                f => anyhow::bail!(
+                    "{} is shogi ({f:?}): convert it with --to sfen, usi, kif, ki2, csa, western or jkf",
+                    name.display()
+                ),
             };
             while let Some(chunk) =
                 next().with_context(|| format!("cannot read {}", name.display()))?
@@ -288,7 +292,16 @@ pub fn process(
     };
     match format {
         // Refused when the input is opened.
-        InputFormat::Icn | InputFormat::IcnJson => {}
+        InputFormat::Icn
+        | InputFormat::IcnJson
+        | InputFormat::Sfen
+        | InputFormat::Usi
+        | InputFormat::Kif
+        | InputFormat::Ki2
+        | InputFormat::Csa
+        | InputFormat::Western
+        | InputFormat::Jkf
+        | InputFormat::ShogiBook => {}
         InputFormat::Pgn => {
             for read in pgn::read_chunk(chunk, settings.limits) {
                 finish(

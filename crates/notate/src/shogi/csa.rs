@@ -568,7 +568,16 @@ pub fn write(record: &Record, options: &CsaOptions) -> String {
         CsaVersion::V30 => out.push_str("'CSA encoding=UTF-8\nV3.0\n"),
         CsaVersion::V22 => out.push_str("V2.2\n"),
     }
-    for (key, value) in &record.header {
+    // Names first, as CSA orders its information.
+    let names = record
+        .header
+        .iter()
+        .filter(|(k, _)| k == "先手" || k == "後手");
+    let others = record
+        .header
+        .iter()
+        .filter(|(k, _)| k != "先手" && k != "後手");
+    for (key, value) in names.chain(others) {
         if key == "手合割" {
             continue;
         }

@@ -150,19 +150,8 @@ pub(crate) fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Resul
             });
             rest = &rest[c.len_utf8()..];
         }
-        let (mut promote, mut drop) = (false, false);
-        if let Some(r2) = rest
-            .strip_prefix("不成")
-            .or_else(|| rest.strip_prefix('生'))
-        {
-            rest = r2;
-        } else if let Some(r2) = rest.strip_prefix('成') {
-            promote = true;
-            rest = r2;
-        } else if let Some(r2) = rest.strip_prefix('打') {
-            drop = true;
-            rest = r2;
-        }
+        let (promote, drop, after) = kif::read_mark(rest);
+        rest = after;
         let written = line[start..line.len() - rest.len()].to_string();
         let ply = r.next_ply();
         let fail = |reason: String| Error::Move {

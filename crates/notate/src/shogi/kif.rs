@@ -675,21 +675,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
             "expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
         )
     })?;
-    let mut rest = &rest[len..];
-    let mut promote = false;
-    let mut drop = false;
-    if let Some(r2) = rest
-        .strip_prefix("不成")
-        .or_else(|| rest.strip_prefix('生'))
-    {
-        rest = r2;
-    } else if let Some(r2) = rest.strip_prefix('成') {
-        promote = true;
-        rest = r2;
-    } else if let Some(r2) = rest.strip_prefix('打') {
-        drop = true;
-        rest = r2;
-    }
+    let (promote, drop, mut rest) = read_mark(&rest[len..]);
     let written = body[..body.len() - rest.len()].to_string();
     let mv = if drop {
         Move::Drop { kind, to }
@@ -724,6 +710,23 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
     let time = read_tail(rest, line, number)?;
     let written = body[..body.len() - rest.len()].trim_end().to_string();
     r.push(mv, time, number, &written)
+}
+
+/// The mark after a piece: `成` (promotes), `不成`/`生` (declines), `打` (drop), or none.
+/// Returns (promotes, drops, the rest).
+pub(crate) fn read_mark(rest: &str) -> (bool, bool, &str) {
+    if let Some(r) = rest
+        .strip_prefix("不成")
+        .or_else(|| rest.strip_prefix('生'))
+    {
+        (false, false, r)
+    } else if let Some(r) = rest.strip_prefix('成') {
+        (true, false, r)
+    } else if let Some(r) = rest.strip_prefix('打') {
+        (false, true, r)
+    } else {
+        (false, false, rest)
+    }
 }
 
 /// The ending a summary line (`まで10手で後手の勝ち`) names.

@@ -78,17 +78,10 @@ fn read_line(line: &str, number: usize) -> Result<Record, Error> {
             i += 1;
             STARTPOS.to_string()
         }
-        Some("sfen") => {
-            i += 1;
-            let fields: Vec<&str> = words[i..]
-                .iter()
-                .take_while(|w| w.1 != "moves")
-                .map(|w| w.1)
-                .collect();
-            i += fields.len();
-            fields.join(" ")
-        }
-        Some(_) => {
+        Some(word) => {
+            if word == "sfen" {
+                i += 1;
+            }
             let fields: Vec<&str> = words[i..]
                 .iter()
                 .take_while(|w| w.1 != "moves")
