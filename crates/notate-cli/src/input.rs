@@ -119,19 +119,10 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
     if stem.ends_with(".icn.json") || stem.ends_with(".icn.jsonl") {
         return Ok(InputFormat::IcnJson);
     }
-    for (ext, format) in [
-        (".kif", InputFormat::Kif),
-        (".kifu", InputFormat::Kif),
-        (".ki2", InputFormat::Ki2),
-        (".ki2u", InputFormat::Ki2),
-        (".csa", InputFormat::Csa),
-        (".jkf", InputFormat::Jkf),
-        (".sfen", InputFormat::Sfen),
-        (".usi", InputFormat::Usi),
-    ] {
-        if stem.ends_with(ext) {
-            return Ok(format);
-        }
+    if let Some(format) = crate::shogi::name_format(&InputName {
+        path: path.map(Path::to_path_buf),
+    }) {
+        return Ok(format);
     }
     let head = reader.fill_buf().context("cannot read input")?;
     if let Some(format) = shogi_content(head) {

@@ -27,6 +27,9 @@ pub struct ShogiArgs {
     /// Shogi: which CSA version to write
     #[arg(long, value_enum, default_value = "3.0")]
     pub csa_version: CsaVersionArg,
+    /// Shogi: KIF leaves declined promotions unmarked (no 不成), as its specification does
+    #[arg(long)]
+    pub no_funari: bool,
     /// Shogi: how Western notation writes squares (`7f` or `76`)
     #[arg(long, value_enum, default_value = "letter")]
     pub western_squares: SquaresArg,
@@ -108,16 +111,27 @@ struct Converted {
     messages: Vec<String>,
 }
 
+/// The shogi format a file's name says (`.kif`, `.csa` …), if any.
+pub fn name_format(name: &InputName) -> Option<InputFormat> {
+    let n = name.path.as_ref()?.to_string_lossy().to_ascii_lowercase();
+    [
+        (".kif", InputFormat::Kif),
+        (".kifu", InputFormat::Kif),
+        (".ki2", InputFormat::Ki2),
+        (".ki2u", InputFormat::Ki2),
+        (".csa", InputFormat::Csa),
+        (".jkf", InputFormat::Jkf),
+        (".sfen", InputFormat::Sfen),
+        (".usi", InputFormat::Usi),
+    ]
+    .into_iter()
+    .find(|(ext, _)| n.ends_with(ext))
+    .map(|(_, f)| f)
+}
+
 /// Whether the file name says shogi.
 pub fn is_shogi_name(name: &InputName) -> bool {
-    name.path.as_ref().is_some_and(|p| {
-        let n = p.to_string_lossy().to_ascii_lowercase();
-        [
-            ".kif", ".kifu", ".ki2", ".ki2u", ".csa", ".jkf", ".sfen", ".usi",
-        ]
-        .iter()
-        .any(|ext| n.ends_with(ext))
-    })
+    name_format(name).is_some()
 }
 
 /// The records of one input's text.
@@ -205,8 +219,9 @@ fn write_record(
         }
         ShogiJob::Convert(to) => match to {
             OutputFormat::Sfen => {
-                usi::write_sfens(record, &mut text);
-                text.push('\n');
+                usi::write_sfens_bytes(record, out);
+                out.push(b'\n');
+                return Ok(());
             }
             OutputFormat::Usi => usi::write(record, &mut text),
             OutputFormat::Kif => {
@@ -214,6 +229,7 @@ fn write_record(
                     record,
                     &kif::KifOptions {
                         encoding: out_encoding,
+                        mark_declined: !args.no_funari,
                     },
                 )?);
                 return Ok(());
@@ -253,18 +269,28 @@ fn write_record(
 }
 
 fn convert_one(name: &InputName, run: &ShogiRun<'_>) -> Result<Converted> {
-    let opened = input::open(name, run.from, Arc::new(AtomicU64::new(0)))?;
-    let format = opened.format;
+    let (bytes, format) = match (&name.path, name_format(name), run.from) {
+        // A plain file named as shogi: one read of its exact size (inputs are many and small).
+        (Some(path), Some(named), from) => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", name.display()))?;
+            (bytes, from.unwrap_or(named))
+        }
+        _ => {
+            let opened = input::open(name, run.from, Arc::new(AtomicU64::new(0)))?;
+            let mut bytes = Vec::new();
+            let mut reader = opened.reader;
+            reader
+                .read_to_end(&mut bytes)
+                .with_context(|| format!("cannot read {}", name.display()))?;
+            (bytes, opened.format)
+        }
+    };
     anyhow::ensure!(
         format.is_shogi(),
         "{}: {format:?} is not shogi; shogi output needs shogi input (--from kif, csa …)",
         name.display()
     );
-    let mut bytes = Vec::new();
-    let mut reader = opened.reader;
-    reader
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", name.display()))?;
     let records = read_records(&bytes, format, run.args.encoding.map(EncodingArg::encoding));
     let several = records.len() > 1;
     let mut done = Converted::default();

@@ -238,6 +238,7 @@ fn round_trip(record: &Record, name: &str) {
         record,
         &kif::KifOptions {
             encoding: Encoding::ShiftJis,
+            ..Default::default()
         },
     )
     .unwrap();

@@ -74,9 +74,16 @@ pub fn read_all(text: &str) -> Vec<Result<Record, Error>> {
     let mut reader = CsaReader::new();
     let mut failed: Option<Error> = None;
     let mut any = false;
-    for (i, raw) in text.lines().enumerate() {
-        let number = i + 1;
-        let line = raw.trim_end_matches(['\r', '\n']);
+    // Lines found with memchr: CSA lines are short and many.
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    let mut number = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let raw = &text[start..end];
+        start = end + 1;
+        number += 1;
+        let line = raw.strip_suffix('\r').unwrap_or(raw);
         if line.trim() == "/" {
             records.push(match failed.take() {
                 Some(e) => Err(e),
@@ -168,6 +175,9 @@ impl CsaReader {
         }
         // Names and information keep their commas.
         if line.starts_with('N') || line.starts_with('$') {
+            return self.statement(line, line, 0, number);
+        }
+        if memchr::memchr(b',', line.as_bytes()).is_none() {
             return self.statement(line, line, 0, number);
         }
         let mut at = 0;
@@ -443,14 +453,14 @@ impl CsaReader {
 /// `5`, `5.123` → milliseconds.
 fn parse_seconds(text: &str) -> Option<u64> {
     let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    if whole.is_empty()
-        || !whole.bytes().all(|b| b.is_ascii_digit())
-        || !frac.bytes().all(|b| b.is_ascii_digit())
-        || frac.len() > 3
-    {
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 3 {
         return None;
     }
-    let ms: u64 = format!("{frac:0<3}").parse().ok()?;
+    let mut ms = 0u64;
+    for i in 0..3 {
+        ms = ms * 10 + frac.as_bytes().get(i).map_or(0, |b| u64::from(b - b'0'));
+    }
     whole
         .parse::<u64>()
         .ok()?

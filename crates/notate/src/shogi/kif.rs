@@ -120,12 +120,17 @@ pub(crate) fn preset_of(pos: &Position) -> Option<(&'static str, &'static str)> 
 pub struct KifOptions {
     /// The encoding of [`write_bytes`].
     pub encoding: Encoding,
+    /// Write `不成` on a declined promotion, as Kifu for Windows, ShogiGUI and 81Dojo do
+    /// (default). The specification leaves it unmarked, and some readers (cshogi,
+    /// shogi-kifu-converter, tsshogi) stop at it: `false` writes it their way.
+    pub mark_declined: bool,
 }
 
 impl Default for KifOptions {
     fn default() -> KifOptions {
         KifOptions {
             encoding: Encoding::Utf8,
+            mark_declined: true,
         }
     }
 }
@@ -570,15 +575,13 @@ pub(crate) fn parse_time(text: &str) -> Option<(MoveTime, usize)> {
     };
     let seconds = |s: &str| -> Option<u64> {
         let mut total = 0u64;
-        let parts: Vec<&str> = s.split(':').collect();
-        if parts.len() < 2 || parts.len() > 3 {
-            return None;
-        }
-        for p in parts {
+        let mut parts = 0;
+        for p in s.split(':') {
+            parts += 1;
             let n: u64 = p.trim().parse().ok()?;
             total = total.checked_mul(60)?.checked_add(n)?;
         }
-        Some(total)
+        (2..=3).contains(&parts).then_some(total)
     };
     let spent = seconds(now)?;
     let total = match total {
@@ -676,7 +679,6 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
         )
     })?;
     let (promote, drop, mut rest) = read_mark(&rest[len..]);
-    let written = body[..body.len() - rest.len()].to_string();
     let mv = if drop {
         Move::Drop { kind, to }
     } else {
@@ -698,7 +700,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
             return Err(Error::Move {
                 line: Some(number),
                 ply,
-                mv: written,
+                mv: body[..body.len() - rest.len()].trim_end().to_string(),
                 reason: format!(
                     "the piece on {} is a {on_board}, not a {kind}",
                     String::from_utf8_lossy(&from.digits()),
@@ -708,8 +710,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
         Move::Normal { from, to, promote }
     };
     let time = read_tail(rest, line, number)?;
-    let written = body[..body.len() - rest.len()].trim_end().to_string();
-    r.push(mv, time, number, &written)
+    r.push(mv, time, number, body[..body.len() - rest.len()].trim_end())
 }
 
 /// The mark after a piece: `成` (promotes), `不成`/`生` (declines), `打` (drop), or none.
@@ -909,7 +910,12 @@ fn write_time(out: &mut String, t: MoveTime, total_ms: u64) {
 
 /// The KIF text of a move (without number and time): `７六歩(77)`, `同　銀(31)`, `４五角打`,
 /// `２二角不成(88)`.
-pub(crate) fn move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> String {
+pub(crate) fn move_text(
+    pos: &Position,
+    mv: Move,
+    last_to: Option<Square>,
+    mark_declined: bool,
+) -> String {
     let mut s = String::with_capacity(24);
     if last_to == Some(mv.to()) {
         s.push_str("同　");
@@ -922,7 +928,7 @@ pub(crate) fn move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> St
             s.push_str(kind.kanji());
             if promote {
                 s.push('成');
-            } else if Position::may_promote(pos.side_to_move(), kind, from, to) {
+            } else if mark_declined && Position::may_promote(pos.side_to_move(), kind, from, to) {
                 s.push_str("不成");
             }
             let d = from.digits();
@@ -939,6 +945,7 @@ pub(crate) fn move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> St
 /// Writes a line of moves (the main line or a variation) as KIF move lines.
 fn write_line(
     out: &mut String,
+    options: &KifOptions,
     first_ply: u32,
     moves: &[RecordMove],
     ending: Option<&Ending>,
@@ -948,7 +955,7 @@ fn write_line(
     let mut totals = [0u64; 2];
     for (i, m) in moves.iter().enumerate() {
         let ply = first_ply + i as u32;
-        let text = move_text(&pos, m.mv, last_to);
+        let text = move_text(&pos, m.mv, last_to, options.mark_declined);
         let _ = write!(out, "{ply:>4} {text}");
         let side = pos.side_to_move().index();
         if let Some(t) = m.time {
@@ -986,11 +993,17 @@ fn write_line(
 /// assert!(text.contains("   3 ２二角不成(88)\n"));
 /// ```
 pub fn write(record: &Record) -> String {
+    write_with(record, &KifOptions::default())
+}
+
+/// Writes a record as KIF text with `options` (the encoding aside).
+pub fn write_with(record: &Record, options: &KifOptions) -> String {
     let mut out = String::with_capacity(64 + record.moves.len() * 40);
     write_head(&mut out, record);
     out.push_str("手数----指手---------消費時間--\n");
     write_line(
         &mut out,
+        options,
         1,
         &record.moves,
         record.ending.as_ref(),
@@ -1008,6 +1021,7 @@ pub fn write(record: &Record) -> String {
         let pos = record.position_before(v.parent, v.first_ply);
         write_line(
             &mut out,
+            options,
             v.first_ply,
             &v.moves,
             v.ending.as_ref(),
@@ -1020,6 +1034,6 @@ pub fn write(record: &Record) -> String {
 
 /// Writes a record as KIF in `options.encoding`.
 pub fn write_bytes(record: &Record, options: &KifOptions) -> Result<Vec<u8>, Error> {
-    let text = write(record);
+    let text = write_with(record, options);
     Ok(encoding::encode(&text, options.encoding)?.into_owned())
 }

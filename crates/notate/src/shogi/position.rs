@@ -137,12 +137,59 @@ pub struct Played {
 ///     "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
 /// );
 /// ```
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub struct Position {
     board: [Option<Piece>; 81],
     hands: [[u8; 7]; 2],
     side: Color,
     ply: u32,
+    /// Where each side's king stands (kept in step with `board`: replay asks it every move).
+    kings: [Option<Square>; 2],
+    /// Whether the side to move is in check, when a move told it cheaply (see `apply`).
+    check: CheckState,
+}
+
+/// What is known of the side to move's king.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CheckState {
+    /// Not worked out (a position set up square by square).
+    Unknown,
+    /// Not in check.
+    Safe,
+    /// In check.
+    Checked,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.hands == other.hands
+            && self.side == other.side
+            && self.ply == other.ply
+    }
+}
+
+impl Eq for Position {}
+
+impl std::hash::Hash for Position {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.board.hash(state);
+        self.hands.hash(state);
+        self.side.hash(state);
+        self.ply.hash(state);
+    }
+}
+
+/// The index in `DIRECTIONS` of the way from `from` to `to`, if they share a line.
+fn direction_index(from: Square, to: Square) -> Option<usize> {
+    let dr = to.row() as i8 - from.row() as i8;
+    let dc = to.col() as i8 - from.col() as i8;
+    if (dr == 0 && dc == 0) || !(dr == 0 || dc == 0 || dr.abs() == dc.abs()) {
+        return None;
+    }
+    DIRECTIONS
+        .iter()
+        .position(|&d| d == (dr.signum(), dc.signum()))
 }
 
 impl fmt::Debug for Position {
@@ -165,7 +212,7 @@ const DIRECTIONS: [(i8, i8); 8] = [
 
 /// Whether a piece of `kind` steps one square in direction `(fr, fc)`, given from Black's
 /// point of view (forward is `fr = -1`).
-fn steps(kind: PieceKind, fr: i8, fc: i8) -> bool {
+const fn steps(kind: PieceKind, fr: i8, fc: i8) -> bool {
     use PieceKind::*;
     match kind {
         Pawn | Lance => fr == -1 && fc == 0,
@@ -182,7 +229,7 @@ fn steps(kind: PieceKind, fr: i8, fc: i8) -> bool {
 }
 
 /// Whether a piece of `kind` slides any distance in direction `(fr, fc)` (Black's view).
-fn slides(kind: PieceKind, fr: i8, fc: i8) -> bool {
+const fn slides(kind: PieceKind, fr: i8, fc: i8) -> bool {
     use PieceKind::*;
     match kind {
         Lance => fr == -1 && fc == 0,
@@ -193,12 +240,77 @@ fn slides(kind: PieceKind, fr: i8, fc: i8) -> bool {
 }
 
 /// `(dr, dc)` turned to Black's point of view for a piece of `color`.
-fn relative(color: Color, dr: i8, dc: i8) -> (i8, i8) {
+const fn relative(color: Color, dr: i8, dc: i8) -> (i8, i8) {
     match color {
         Color::Black => (dr, dc),
         Color::White => (-dr, -dc),
     }
 }
+
+/// For each square and direction, the squares outward to the edge (`RAYS_LEN` of them):
+/// attack tests walk these instead of recomputing coordinates.
+struct Rays {
+    squares: [[[u8; 8]; 8]; 81],
+    len: [[u8; 8]; 81],
+}
+
+const RAYS: Rays = {
+    let mut rays = Rays {
+        squares: [[[0; 8]; 8]; 81],
+        len: [[0; 8]; 81],
+    };
+    let mut sq = 0;
+    while sq < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRECTIONS[d];
+            let (mut r, mut c) = ((sq / 9) as i8 + dr, (sq % 9) as i8 + dc);
+            let mut n = 0;
+            while r >= 0 && r < 9 && c >= 0 && c < 9 {
+                rays.squares[sq][d][n] = (r * 9 + c) as u8;
+                n += 1;
+                r += dr;
+                c += dc;
+            }
+            rays.len[sq][d] = n as u8;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+};
+
+/// For each attacking side and direction of travel (as in `DIRECTIONS`), the kinds that
+/// step that way (bit `kind as u16`) and the kinds that slide that way.
+const ATTACKS: [[(u16, u16); 8]; 2] = {
+    let mut table = [[(0u16, 0u16); 8]; 2];
+    let colors = [Color::Black, Color::White];
+    let mut c = 0;
+    while c < 2 {
+        let mut d = 0;
+        while d < 8 {
+            let (dr, dc) = DIRECTIONS[d];
+            let (fr, fc) = relative(colors[c], dr, dc);
+            let mut k = 0;
+            while k < 14 {
+                let kind = super::piece::ALL_KINDS[k];
+                if steps(kind, fr, fc) {
+                    table[c][d].0 |= 1 << k;
+                }
+                if slides(kind, fr, fc) {
+                    table[c][d].1 |= 1 << k;
+                }
+                k += 1;
+            }
+            d += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
+/// The index in `DIRECTIONS` of the opposite direction.
+const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 
 /// Whether `sq` is in `color`'s promotion zone (the three far ranks).
 pub fn in_promotion_zone(color: Color, sq: Square) -> bool {
@@ -230,7 +342,12 @@ impl Default for Position {
 impl Position {
     /// The even-game (平手) start position.
     pub fn startpos() -> Position {
-        Position::from_sfen(super::sfen::STARTPOS).expect("the start position is valid")
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| {
+                Position::from_sfen(super::sfen::STARTPOS).expect("the start position is valid")
+            })
+            .clone()
     }
 
     /// An empty board, empty hands, Black to move, ply 1.
@@ -240,6 +357,8 @@ impl Position {
             hands: [[0; 7]; 2],
             side: Color::Black,
             ply: 1,
+            kings: [None; 2],
+            check: CheckState::Unknown,
         }
     }
 
@@ -248,8 +367,24 @@ impl Position {
         self.board[sq.index()]
     }
 
+    /// The nine squares of rank `row + 1`, file 9 first.
+    pub(crate) fn rank_cells(&self, row: usize) -> &[Option<Piece>] {
+        &self.board[row * 9..row * 9 + 9]
+    }
+
     /// Puts `piece` (or nothing) on `sq`.
     pub fn set_piece(&mut self, sq: Square, piece: Option<Piece>) {
+        self.check = CheckState::Unknown;
+        if let Some(old) = self.board[sq.index()] {
+            if old.kind == PieceKind::King && self.kings[old.color.index()] == Some(sq) {
+                self.kings[old.color.index()] = None;
+            }
+        }
+        if let Some(new) = piece {
+            if new.kind == PieceKind::King {
+                self.kings[new.color.index()] = Some(sq);
+            }
+        }
         self.board[sq.index()] = piece;
     }
 
@@ -278,6 +413,7 @@ impl Position {
 
     /// Sets the side to move.
     pub fn set_side_to_move(&mut self, side: Color) {
+        self.check = CheckState::Unknown;
         self.side = side;
     }
 
@@ -298,11 +434,7 @@ impl Position {
 
     /// The square of `color`'s king (positions for problems may have none).
     pub fn king_square(&self, color: Color) -> Option<Square> {
-        let king = Some(Piece::new(color, PieceKind::King));
-        self.board
-            .iter()
-            .position(|&p| p == king)
-            .and_then(Square::from_index)
+        self.kings[color.index()]
     }
 
     /// Whether a piece of `kind` and `color` on `from` reaches `to` on this board.
@@ -341,19 +473,16 @@ impl Position {
 
     /// Whether a piece of `by` attacks `target`.
     pub fn is_attacked(&self, target: Square, by: Color) -> bool {
-        for &(dr, dc) in &DIRECTIONS {
-            let mut sq = target;
-            let mut distance = 0;
-            while let Some(next) = sq.offset(dr, dc) {
-                sq = next;
-                distance += 1;
-                if let Some(p) = self.board[sq.index()] {
-                    if p.color == by {
-                        // The attacker moves the other way, from `sq` to `target`.
-                        let (fr, fc) = relative(by, -dr, -dc);
-                        if (distance == 1 && steps(p.kind, fr, fc)) || slides(p.kind, fr, fc) {
-                            return true;
-                        }
+        let t = target.index();
+        for d in 0..8 {
+            // The attacker travels the opposite way, from the square found to `target`.
+            let (step, slide) = ATTACKS[by.index()][OPPOSITE[d]];
+            let ray = &RAYS.squares[t][d][..RAYS.len[t][d] as usize];
+            for (k, &s) in ray.iter().enumerate() {
+                if let Some(p) = self.board[s as usize] {
+                    let bit = 1u16 << p.kind as u16;
+                    if p.color == by && (slide & bit != 0 || (k == 0 && step & bit != 0)) {
+                        return true;
                     }
                     break;
                 }
@@ -369,8 +498,45 @@ impl Position {
         })
     }
 
+    /// Whether a piece of `by` attacks `origin` from direction `d` (the first piece met
+    /// walking out from `origin`), with `empty` taken as empty and `filled` as holding a
+    /// piece that is not `by`'s.
+    fn attacked_along(
+        &self,
+        origin: Square,
+        d: usize,
+        by: Color,
+        empty: Option<Square>,
+        filled: Option<Square>,
+    ) -> bool {
+        let (step, slide) = ATTACKS[by.index()][OPPOSITE[d]];
+        let o = origin.index();
+        for (k, &s) in RAYS.squares[o][d][..RAYS.len[o][d] as usize]
+            .iter()
+            .enumerate()
+        {
+            let sq = Square::from_index(s as usize);
+            if sq == filled {
+                return false;
+            }
+            if sq == empty {
+                continue;
+            }
+            if let Some(p) = self.board[s as usize] {
+                let bit = 1u16 << p.kind as u16;
+                return p.color == by && (slide & bit != 0 || (k == 0 && step & bit != 0));
+            }
+        }
+        false
+    }
+
     /// Whether the side to move is in check.
     pub fn in_check(&self) -> bool {
+        match self.check {
+            CheckState::Safe => return false,
+            CheckState::Checked => return true,
+            CheckState::Unknown => {}
+        }
         self.king_square(self.side)
             .is_some_and(|k| self.is_attacked(k, self.side.flip()))
     }
@@ -432,13 +598,29 @@ impl Position {
                 }
             }
         };
-        let mut after = self.clone();
-        after.apply(mv, played);
-        if after
-            .king_square(side)
-            .is_some_and(|k| after.is_attacked(k, side.flip()))
-        {
-            return Err(IllegalMove::KingInCheck);
+        // When the mover is not in check, only a line opened through the origin can expose
+        // its king (unless the king itself moves); otherwise play it out on a copy.
+        let king = self.king_square(side);
+        let fast = !self.in_check() && played.piece.kind != PieceKind::King;
+        match (fast, mv, king) {
+            (_, _, None) | (true, Move::Drop { .. }, _) => {}
+            (true, Move::Normal { from, to, .. }, Some(k)) => {
+                if direction_index(k, from)
+                    .is_some_and(|d| self.attacked_along(k, d, side.flip(), Some(from), Some(to)))
+                {
+                    return Err(IllegalMove::KingInCheck);
+                }
+            }
+            (false, _, Some(_)) => {
+                let mut after = self.clone();
+                after.apply(mv, played);
+                if after
+                    .king_square(side)
+                    .is_some_and(|k| after.is_attacked(k, side.flip()))
+                {
+                    return Err(IllegalMove::KingInCheck);
+                }
+            }
         }
         if let Move::Drop {
             kind: PieceKind::Pawn,
@@ -451,8 +633,12 @@ impl Position {
             };
             let gives_check = to.offset(forward, 0).and_then(|s| self.board[s.index()])
                 == Some(Piece::new(side.flip(), PieceKind::King));
-            if gives_check && !after.has_legal_move() {
-                return Err(IllegalMove::PawnDropMate);
+            if gives_check {
+                let mut after = self.clone();
+                after.apply(mv, played);
+                if !after.has_legal_move() {
+                    return Err(IllegalMove::PawnDropMate);
+                }
             }
         }
         Ok(played)
@@ -478,12 +664,20 @@ impl Position {
             piece,
             captured: self.board[mv.to().index()],
         };
-        self.apply(mv, played);
+        self.apply_tracking(mv, played, false);
         played
     }
 
     fn apply(&mut self, mv: Move, played: Played) {
+        self.apply_tracking(mv, played, true);
+    }
+
+    /// Applies a move; `track` works out whether the other side is now in check (what the
+    /// next legality test wants; a plain replay skips it).
+    fn apply_tracking(&mut self, mv: Move, played: Played, track: bool) {
         let side = self.side;
+        let known = track && self.check != CheckState::Unknown;
+        let mut moved = played.piece.kind;
         match mv {
             Move::Normal { from, to, promote } => {
                 if let Some(c) = played.captured {
@@ -497,8 +691,15 @@ impl Position {
                 } else {
                     played.piece.kind
                 };
+                moved = kind;
                 self.board[from.index()] = None;
                 self.board[to.index()] = Some(Piece::new(side, kind));
+                if kind == PieceKind::King {
+                    self.kings[side.index()] = Some(to);
+                }
+                if played.captured.is_some_and(|c| c.kind == PieceKind::King) {
+                    self.kings[side.flip().index()] = None;
+                }
             }
             Move::Drop { kind, to } => {
                 if let Some(i) = kind.hand_index() {
@@ -508,7 +709,31 @@ impl Position {
                 self.board[to.index()] = Some(Piece::new(side, kind));
             }
         }
-        self.side = side.flip();
+        // Is the other side in check now? After a legal move from a position whose state was
+        // known, only the moved piece or a line opened through its origin can give check.
+        let enemy = side.flip();
+        self.check = match self.kings[enemy.index()] {
+            _ if !track => CheckState::Unknown,
+            None => CheckState::Safe,
+            Some(k) => {
+                let checked = if known {
+                    let to = mv.to();
+                    self.reaches(side, moved, to, k)
+                        || mv
+                            .from()
+                            .and_then(|f| direction_index(k, f))
+                            .is_some_and(|d| self.attacked_along(k, d, side, None, None))
+                } else {
+                    self.is_attacked(k, side)
+                };
+                if checked {
+                    CheckState::Checked
+                } else {
+                    CheckState::Safe
+                }
+            }
+        };
+        self.side = enemy;
         self.ply = self.ply.saturating_add(1);
     }
 

@@ -5,8 +5,6 @@
 //! order, written Black first in the order R B G S N L P; the number of the next ply
 //! (1 when missing, as most tools do).
 
-use std::fmt::Write as _;
-
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::Position;
 use super::square::Square;
@@ -192,65 +190,137 @@ impl Position {
 
     /// Appends the SFEN to `out`.
     pub fn write_sfen(&self, out: &mut String) {
-        for row in 0..9 {
-            if row > 0 {
-                out.push('/');
+        let mut ranks = RankCache::default();
+        ranks.render_all(self);
+        let mut bytes = Vec::with_capacity(96);
+        ranks.write(self, &mut bytes);
+        out.push_str(std::str::from_utf8(&bytes).expect("SFEN is ASCII"));
+    }
+
+    /// Writes rank `row`'s SFEN into `buf`; returns its length.
+    fn render_rank(&self, row: usize, buf: &mut [u8; 18]) -> u8 {
+        // Each piece's letters, by colour and kind: `P`, `+p` ….
+        const fn letters() -> [[[u8; 2]; 14]; 2] {
+            let upper = *b"PLNSGBRKPLNSBR";
+            let mut t = [[[0u8; 2]; 14]; 2];
+            let mut k = 0;
+            while k < 14 {
+                let promoted = k >= 8;
+                let (a, b) = if promoted {
+                    (b'+', upper[k])
+                } else {
+                    (upper[k], 0)
+                };
+                t[0][k] = [a, b];
+                t[1][k] = [a.to_ascii_lowercase(), b.to_ascii_lowercase()];
+                k += 1;
             }
-            let mut empty = 0u8;
-            for col in 0..9 {
-                match self.piece_at(Square::from_index(row * 9 + col).expect("0..81")) {
-                    None => empty += 1,
-                    Some(p) => {
-                        if empty > 0 {
-                            out.push((b'0' + empty) as char);
-                            empty = 0;
-                        }
-                        let letter = p.kind.sfen();
-                        if p.color == Color::Black {
-                            out.push_str(letter);
-                        } else {
-                            for c in letter.chars() {
-                                out.push(c.to_ascii_lowercase());
-                            }
-                        }
+            t
+        }
+        const LETTERS: [[[u8; 2]; 14]; 2] = letters();
+        let mut n = 0;
+        let mut empty = 0u8;
+        for cell in self.rank_cells(row) {
+            match *cell {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        buf[n] = b'0' + empty;
+                        n += 1;
+                        empty = 0;
+                    }
+                    let [a, b] = LETTERS[p.color.index()][p.kind as usize];
+                    buf[n] = a;
+                    n += 1;
+                    if b != 0 {
+                        buf[n] = b;
+                        n += 1;
                     }
                 }
             }
-            if empty > 0 {
-                out.push((b'0' + empty) as char);
-            }
         }
-        out.push_str(match self.side_to_move() {
-            Color::Black => " b ",
-            Color::White => " w ",
-        });
-        self.write_hands(out);
-        let _ = write!(out, " {}", self.ply());
+        if empty > 0 {
+            buf[n] = b'0' + empty;
+            n += 1;
+        }
+        n as u8
     }
 
     /// Appends the SFEN hands field (`-` or `S2Pb3p`).
-    pub(crate) fn write_hands(&self, out: &mut String) {
+    pub(crate) fn write_hands(&self, out: &mut Vec<u8>) {
         if self.hands_empty() {
-            out.push('-');
+            out.push(b'-');
             return;
         }
         for color in [Color::Black, Color::White] {
             for kind in HAND_ORDER {
-                let n = self.hand_count(color, kind);
-                if n == 0 {
+                let count = self.hand_count(color, kind);
+                if count == 0 {
                     continue;
                 }
-                if n > 1 {
-                    let _ = write!(out, "{n}");
+                if count >= 10 {
+                    out.push(b'0' + count / 10);
+                }
+                if count > 1 {
+                    out.push(b'0' + count % 10);
                 }
                 let letter = kind.sfen().as_bytes()[0];
                 out.push(if color == Color::Black {
-                    letter as char
+                    letter
                 } else {
-                    letter.to_ascii_lowercase() as char
+                    letter.to_ascii_lowercase()
                 });
             }
         }
+    }
+}
+
+/// The SFEN of each rank, kept from ply to ply: a move changes at most two ranks, so
+/// writing an SFEN per ply re-renders only those.
+#[derive(Clone, Default)]
+pub(crate) struct RankCache {
+    ranks: [[u8; 18]; 9],
+    lens: [u8; 9],
+    /// The hands field, which changes only on captures and drops.
+    hands: Vec<u8>,
+}
+
+impl RankCache {
+    /// Renders every rank of `pos`.
+    pub fn render_all(&mut self, pos: &Position) {
+        for row in 0..9 {
+            self.lens[row] = pos.render_rank(row, &mut self.ranks[row]);
+        }
+        self.render_hands(pos);
+    }
+
+    /// Renders the hands of `pos` again.
+    pub fn render_hands(&mut self, pos: &Position) {
+        self.hands.clear();
+        pos.write_hands(&mut self.hands);
+    }
+
+    /// Renders rank `row` of `pos` again.
+    pub fn render(&mut self, pos: &Position, row: usize) {
+        self.lens[row] = pos.render_rank(row, &mut self.ranks[row]);
+    }
+
+    /// Appends the SFEN of `pos`, whose ranks this cache holds.
+    pub fn write(&self, pos: &Position, out: &mut Vec<u8>) {
+        out.reserve(128);
+        for row in 0..9 {
+            if row > 0 {
+                out.push(b'/');
+            }
+            out.extend_from_slice(&self.ranks[row][..self.lens[row] as usize]);
+        }
+        out.extend_from_slice(match pos.side_to_move() {
+            Color::Black => b" b ",
+            Color::White => b" w ",
+        });
+        out.extend_from_slice(&self.hands);
+        out.push(b' ');
+        out.extend_from_slice(itoa::Buffer::new().format(pos.ply()).as_bytes());
     }
 }
 

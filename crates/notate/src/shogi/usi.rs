@@ -4,7 +4,7 @@ use super::error::Error;
 use super::piece::PieceKind;
 use super::position::{Move, Position};
 use super::record::{play_checked, Ending, EndingKind, Record, RecordMove};
-use super::sfen::STARTPOS;
+use super::sfen::{RankCache, STARTPOS};
 use super::square::Square;
 
 /// Reads a USI move (syntax only; legality is the position's business).
@@ -147,12 +147,31 @@ pub fn write(record: &Record, out: &mut String) {
 /// Writes the SFEN of the start and of the position after every main-line move, one per
 /// line.
 pub fn write_sfens(record: &Record, out: &mut String) {
+    let mut bytes = Vec::with_capacity(96 * (record.moves.len() + 1));
+    write_sfens_bytes(record, &mut bytes);
+    out.push_str(std::str::from_utf8(&bytes).expect("SFEN is ASCII"));
+}
+
+/// [`write_sfens`] into bytes (what a writer to a file wants).
+pub fn write_sfens_bytes(record: &Record, out: &mut Vec<u8>) {
     let mut pos = record.start.clone();
-    pos.write_sfen(out);
-    out.push('\n');
+    let mut ranks = RankCache::default();
+    ranks.render_all(&pos);
+    ranks.write(&pos, out);
+    out.push(b'\n');
+    out.reserve(96 * record.moves.len());
     for m in &record.moves {
-        pos.play_unchecked(m.mv);
-        pos.write_sfen(out);
-        out.push('\n');
+        let played = pos.play_unchecked(m.mv);
+        let to_row = m.mv.to().row();
+        match m.mv.from() {
+            Some(from) if from.row() != to_row => ranks.render(&pos, from.row() as usize),
+            _ => {}
+        }
+        ranks.render(&pos, to_row as usize);
+        if played.captured.is_some() || m.mv.from().is_none() {
+            ranks.render_hands(&pos);
+        }
+        ranks.write(&pos, out);
+        out.push(b'\n');
     }
 }
