@@ -359,3 +359,171 @@ fn icn_errors_name_file_line_and_column() {
     assert!(text(&out.stdout).contains(r#""moves":["1,1>1,2"]"#));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+fn shogi_vector(name: &str) -> String {
+    format!(
+        "{}/../../../shared/vectors/shogi/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn shogi_converts_between_every_format_and_detects_them() {
+    // Shift_JIS KIF in, CSA out; the format and the encoding are detected.
+    let out = notate(
+        &["convert", &shogi_vector("game1_sjis.kif"), "--to", "csa"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let csa = text(&out.stdout);
+    assert!(
+        csa.starts_with("'CSA encoding=UTF-8\nV3.0\nN+Alice\nN-Bob\n"),
+        "{csa}"
+    );
+    assert!(csa.contains("+8822KA\nT10\n-3122GI\nT2\n"), "{csa}");
+    // CSA from stdin (detected by content) to KI2, then KI2 to USI.
+    let out = notate(&["convert", "--to", "ki2"], &csa);
+    let ki2 = text(&out.stdout);
+    assert!(ki2.contains("▲２二角不成  △同　銀"), "{ki2}");
+    let out = notate(&["convert", "--to", "usi"], &ki2);
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves 7g7f 3c3d 8h2b 3a2b B*4e 1c1d 4e3d 8b4b 3d2c+ 2b2c\n"
+    );
+    // Western needs --from; written with digit squares on request.
+    let out = notate(
+        &[
+            "convert",
+            "--from",
+            "western",
+            "--to",
+            "western",
+            "--western-squares",
+            "digit",
+        ],
+        "P-7f P-3d Bx2b= Sx2b",
+    );
+    assert_eq!(text(&out.stdout), "1. P-76 P-34 2. Bx22= Sx22\n");
+    // KIF in Shift_JIS on request, and JKF.
+    let out = notate(
+        &[
+            "convert",
+            &shogi_vector("game1.kifu"),
+            "--to",
+            "kif",
+            "--to-encoding",
+            "shift_jis",
+        ],
+        "",
+    );
+    // The vector, but its first line (a `#` comment, which KIF readers skip).
+    let sjis = std::fs::read(shogi_vector("game1_sjis.kif")).unwrap();
+    let after_comment = sjis.iter().position(|&b| b == b'\n').unwrap() + 1;
+    assert_eq!(out.stdout, sjis[after_comment..]);
+    let out = notate(&["convert", &shogi_vector("pos2.csa"), "--to", "jkf"], "");
+    let jkf: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(jkf["initial"]["preset"], "OTHER");
+    assert_eq!(jkf["moves"][5]["special"], "CHUDAN");
+}
+
+#[test]
+fn shogi_positions_and_sfen_per_ply() {
+    let out = notate(
+        &[
+            "position",
+            &shogi_vector("game1.csa"),
+            "--ply",
+            "9",
+            "--to",
+            "sfen",
+        ],
+        "",
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "lnsgkg1nl/5r1s1/pppppp1+B1/8p/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w 2Pb 10\n"
+    );
+    let out = notate(
+        &["convert", &shogi_vector("pos2_bod.kifu"), "--to", "sfen"],
+        "",
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "4k4/9/9/9/9/9/9/9/4K4 b G2P2r2b3g4s4n4l16p 1\n\
+         4k4/4G4/9/9/9/9/9/9/4K4 w 2P2r2b3g4s4n4l16p 2\n\
+         9/4k4/9/9/9/9/9/9/4K4 b 2P2r2b4g4s4n4l16p 3\n\
+         9/4k4/4P4/9/9/9/9/9/4K4 w P2r2b4g4s4n4l16p 4\n\
+         9/9/4k4/9/9/9/9/9/4K4 b P2r2b4g4s4n4l17p 5\n\n"
+    );
+}
+
+#[test]
+fn shogi_errors_name_file_line_and_text_and_the_run_goes_on() {
+    let dir = std::env::temp_dir().join(format!("notate-shogi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.kifu");
+    std::fs::write(&bad, "手合割：平手\n   1 ７六歩(77)\n   2 ３五歩(33)\n").unwrap();
+    let out = notate(
+        &[
+            "convert",
+            bad.to_str().unwrap(),
+            &shogi_vector("game1.csa"),
+            "--to",
+            "usi",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves 7g7f 3c3d 8h2b 3a2b B*4e 1c1d 4e3d 8b4b 3d2c+ 2b2c\n"
+    );
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "{}: line 3, ply 2 (３五歩(33)): the pawn on 3c cannot reach 3e",
+            bad.display()
+        )),
+        "{err}"
+    );
+    assert!(err.ends_with("notate: 1 games read, 1 failed\n"), "{err}");
+    // Variations that a format cannot hold are said, not dropped in silence.
+    let out = notate(
+        &[
+            "convert",
+            &shogi_vector("game1_variation.kifu"),
+            "--to",
+            "csa",
+        ],
+        "",
+    );
+    assert!(
+        text(&out.stderr).contains("1 variation(s) not written"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn shogi_opening_book_converts_to_move_lists() {
+    let book = format!(
+        "{}/../../examples/openings.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = notate(
+        &["convert", &book, "--from", "shogi-book", "--to", "usi"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "position startpos moves 2g2f 8c8d 2f2e\nposition startpos moves 7g7f 8c8d 6i7h\n"
+    );
+    let out = notate(&["convert", &book, "--to", "western"], "");
+    assert_eq!(
+        text(&out.stdout),
+        "1. P-2f P-8d 2. P-2e\n\n1. P-7f P-8d 2. G-7h\n"
+    );
+    let out = notate(&["convert", &book, "--to", "kif"], "");
+    assert!(text(&out.stdout).contains("戦型：Yagura\n手合割：平手\n"));
+}

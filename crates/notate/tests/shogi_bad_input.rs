@@ -1,0 +1,190 @@
+//! Bad input never panics the shogi readers: arbitrary bytes, broken Shift_JIS, mutated
+//! vectors; errors carry their place. And random legal games (notate's own generator) go
+//! through every writer and back unchanged, while the fast legality test agrees with the
+//! full move generator.
+
+use notate::shogi::encoding::Encoding;
+use notate::shogi::{
+    book, csa, jkf, ki2, kif, usi, western, Error, Move, Position, Record, RecordMove,
+};
+use proptest::prelude::*;
+
+fn vector(name: &str) -> Vec<u8> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/vectors/shogi")
+        .join(name);
+    std::fs::read(path).unwrap()
+}
+
+/// Every reader on the bytes; returns the errors (which must name a line inside the text
+/// when they name one).
+fn read_everything(bytes: &[u8]) -> Vec<Error> {
+    let lines = bytes.split(|&b| b == b'\n').count().max(1);
+    let mut results: Vec<Result<Record, Error>> = Vec::new();
+    for encoding in [None, Some(Encoding::Utf8), Some(Encoding::ShiftJis)] {
+        results.push(kif::read_bytes(bytes, encoding));
+        results.push(ki2::read_bytes(bytes, encoding));
+        results.extend(csa::read_bytes(bytes, encoding));
+    }
+    let text = String::from_utf8_lossy(bytes);
+    results.push(jkf::read(&text));
+    results.extend(usi::read(&text));
+    results.push(western::read(&text));
+    if let Ok(openings) = book::read(&text) {
+        results.extend(openings);
+    }
+    let _ = Position::from_sfen(&text);
+    let errors: Vec<Error> = results.into_iter().filter_map(Result::err).collect();
+    for e in &errors {
+        if let Some(line) = e.line_number() {
+            assert!(
+                line >= 1 && line <= lines + 1,
+                "{e} (text has {lines} lines)"
+            );
+        }
+        assert!(!e.to_string().is_empty());
+    }
+    errors
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        read_everything(&bytes);
+    }
+
+    #[test]
+    fn record_like_text_never_panics(
+        lines in proptest::collection::vec(
+            prop_oneof![
+                Just("   1 ７六歩(77)   ( 0:05/00:00:05)".to_string()),
+                Just("   2 同　銀(31)".to_string()),
+                Just("▲７六歩    △３四歩    ▲２二角不成  △同　銀".to_string()),
+                Just("+7776FU,T5".to_string()),
+                Just("P-00AL".to_string()),
+                Just("PI82HI".to_string()),
+                Just("P1 *  *  *  * -OU *  *  *  * ".to_string()),
+                Just("変化：3手".to_string()),
+                Just("| ・ ・ ・ ・v玉 ・ ・ ・ ・|一".to_string()),
+                Just("後手の持駒：飛二　歩十八".to_string()),
+                Just("まで10手で後手の勝ち".to_string()),
+                Just("%TORYO".to_string()),
+                "[ -~]{0,30}",
+                "[０-９一-九歩香桂銀金角飛玉と成同打不()0-9 　▲△]{0,20}",
+            ],
+            0..12,
+        )
+    ) {
+        read_everything(lines.join("\n").as_bytes());
+    }
+
+    #[test]
+    fn broken_shift_jis_is_an_error_with_a_line(
+        prefix in proptest::collection::vec(0x20u8..0x7f, 0..60),
+        lead in 0x81u8..0xa0,
+        trail in prop_oneof![Just(0x0au8), Just(0x20), Just(0x7f), 0xfdu8..=0xff],
+    ) {
+        let mut bytes = prefix.clone();
+        bytes.push(b'\n');
+        bytes.push(lead);
+        bytes.push(trail);
+        let e = kif::read_bytes(&bytes, Some(Encoding::ShiftJis));
+        if let Err(Error::Encoding { line, .. }) = e {
+            prop_assert!(line >= 1 && line <= prefix.iter().filter(|&&b| b == b'\n').count() + 3);
+        }
+        read_everything(&bytes);
+    }
+
+    #[test]
+    fn mutated_vectors_never_panic(
+        which in 0usize..8,
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+    ) {
+        let names = [
+            "game1.kifu", "game1.ki2", "game1.csa", "game1_commas.csa", "pos2.csa",
+            "pos2_bod.kifu", "game1_sjis.kif", "game1_variation.kifu",
+        ];
+        let mut bytes = vector(names[which]);
+        for (at, byte) in edits {
+            let i = at.index(bytes.len());
+            bytes[i] = byte;
+        }
+        read_everything(&bytes);
+    }
+
+    #[test]
+    fn random_legal_games_round_trip_through_every_format(
+        picks in proptest::collection::vec(any::<prop::sample::Index>(), 0..120),
+        start in 0usize..3,
+    ) {
+        let starts = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b G2P2r2b3g4s4n4l16p 1",
+        ];
+        let mut record = Record::new(Position::from_sfen(starts[start]).unwrap());
+        let mut pos = record.start.clone();
+        for pick in picks {
+            let legal = pos.legal_moves();
+            // The fast legality test agrees with the generator (which plays every move out).
+            for mv in pseudo_moves(&pos) {
+                prop_assert_eq!(pos.check_move(mv).is_ok(), legal.contains(&mv), "{} in {:?}", mv, pos);
+            }
+            if legal.is_empty() {
+                prop_assert!(pos.is_checkmate() || !pos.in_check());
+                break;
+            }
+            let mv = legal[pick.index(legal.len())];
+            pos.play(mv).unwrap();
+            record.moves.push(RecordMove::new(mv));
+        }
+        let moves: Vec<Move> = record.moves.iter().map(|m| m.mv).collect();
+        let same = |r: Record, via: &str| -> Result<(), TestCaseError> {
+            prop_assert_eq!(&r.start, &record.start, "start via {}", via);
+            prop_assert_eq!(r.moves.iter().map(|m| m.mv).collect::<Vec<_>>(), moves.clone(), "via {}", via);
+            Ok(())
+        };
+        same(kif::read(&kif::write(&record)).unwrap(), "KIF")?;
+        let unmarked = kif::KifOptions { mark_declined: false, ..Default::default() };
+        same(kif::read(&kif::write_with(&record, &unmarked)).unwrap(), "KIF without 不成")?;
+        same(ki2::read(&ki2::write(&record)).unwrap(), "KI2")?;
+        same(csa::read(&csa::write(&record, &csa::CsaOptions::default())).unwrap(), "CSA")?;
+        same(jkf::read(&jkf::write(&record, false)).unwrap(), "JKF")?;
+        for style in [western::SquareStyle::Letter, western::SquareStyle::Digit] {
+            same(western::read(&western::write(&record, style)).unwrap(), "Western")?;
+        }
+        let mut line = String::new();
+        usi::write(&record, &mut line);
+        same(usi::read_game(&line).unwrap(), "USI")?;
+        prop_assert_eq!(record.end_position(), pos);
+    }
+}
+
+/// Every move a piece could make by its movement or a hand could drop, legal or not
+/// (promotion both ways): what the fast legality test is checked on.
+fn pseudo_moves(pos: &Position) -> Vec<Move> {
+    let mut moves = Vec::new();
+    for from in (0..81).filter_map(notate::shogi::Square::from_index) {
+        if pos
+            .piece_at(from)
+            .is_none_or(|p| p.color != pos.side_to_move())
+        {
+            continue;
+        }
+        for to in (0..81).filter_map(notate::shogi::Square::from_index) {
+            for promote in [false, true] {
+                moves.push(Move::Normal { from, to, promote });
+            }
+        }
+    }
+    for kind in notate::shogi::HAND_ORDER {
+        if pos.hand_count(pos.side_to_move(), kind) > 0 {
+            for to in (0..81).filter_map(notate::shogi::Square::from_index) {
+                moves.push(Move::Drop { kind, to });
+            }
+        }
+    }
+    moves
+}
