@@ -338,50 +338,65 @@ fn convert_one(name: &InputName, run: &ShogiRun<'_>) -> Result<Converted> {
 /// Runs a shogi job over every input; returns the records done and failed. Each failure is
 /// reported on stderr with its file, game and place, and the run goes on (unless `strict`).
 pub fn run(run: &ShogiRun<'_>, out: &mut dyn Write) -> Result<(u64, u64)> {
+    // Workers take inputs in order and hand back what each gave; this thread writes them in
+    // order. A worker waits rather than run more than WINDOW inputs ahead of the writer,
+    // so memory stays flat however many inputs there are.
+    const WINDOW: usize = 512;
     let (mut ok, mut failed) = (0, 0);
-    const BATCH: usize = 256;
-    let mut previous_csa = false;
-    for batch in run.inputs.chunks(BATCH) {
-        let next = AtomicUsize::new(0);
-        let results: Vec<std::sync::Mutex<Option<Result<Converted>>>> =
-            batch.iter().map(|_| std::sync::Mutex::new(None)).collect();
-        std::thread::scope(|scope| {
-            for _ in 0..run.threads.clamp(1, batch.len()) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(name) = batch.get(i) else { break };
-                    let r = convert_one(name, run);
-                    if let Ok(mut slot) = results[i].lock() {
-                        *slot = Some(r);
-                    }
-                });
-            }
-        });
-        for slot in results {
-            let done = slot
-                .into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| Err(anyhow::anyhow!("a worker stopped")))?;
-            for m in &done.messages {
-                eprintln!("{m}");
-            }
-            if !done.out.is_empty() {
-                // Records of several inputs in one CSA stream are separated by `/`.
-                if previous_csa {
-                    out.write_all(b"/\n")?;
+    let next = AtomicUsize::new(0);
+    let written = AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (send, receive) = crossbeam_channel::bounded::<(usize, Result<Converted>)>(WINDOW);
+    std::thread::scope(|scope| -> Result<()> {
+        for _ in 0..run.threads.clamp(1, run.inputs.len().max(1)) {
+            let send = send.clone();
+            let (next, written, stop) = (&next, &written, &stop);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(name) = run.inputs.get(i) else { break };
+                while i >= written.load(Ordering::Acquire) + WINDOW && !stop.load(Ordering::Relaxed)
+                {
+                    std::thread::sleep(std::time::Duration::from_micros(50));
                 }
-                previous_csa = matches!(run.job, ShogiJob::Convert(OutputFormat::Csa));
-                out.write_all(&done.out)?;
-            }
-            ok += done.ok;
-            failed += done.failed;
-            if run.strict && failed > 0 {
-                out.flush()?;
-                return Ok((ok, failed));
-            }
+                if stop.load(Ordering::Relaxed) || send.send((i, convert_one(name, run))).is_err() {
+                    break;
+                }
+            });
         }
-    }
+        drop(send);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut previous_csa = false;
+        let result = (|| -> Result<()> {
+            for (i, done) in receive.iter() {
+                pending.insert(i, done);
+                while let Some(done) = pending.remove(&written.load(Ordering::Acquire)) {
+                    let done = done?;
+                    for m in &done.messages {
+                        eprintln!("{m}");
+                    }
+                    if !done.out.is_empty() {
+                        // Records of several inputs in one CSA stream are separated by `/`.
+                        if previous_csa {
+                            out.write_all(b"/\n")?;
+                        }
+                        previous_csa = matches!(run.job, ShogiJob::Convert(OutputFormat::Csa));
+                        out.write_all(&done.out)?;
+                    }
+                    ok += done.ok;
+                    failed += done.failed;
+                    written.fetch_add(1, Ordering::Release);
+                    if run.strict && failed > 0 {
+                        return Ok(());
+                    }
+                }
+            }
+            Ok(())
+        })();
+        // Stop the workers (on an error or --strict) before the scope waits for them.
+        stop.store(true, Ordering::Relaxed);
+        drop(receive);
+        result
+    })?;
     out.flush()?;
     Ok((ok, failed))
 }

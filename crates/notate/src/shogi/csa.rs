@@ -72,6 +72,8 @@ pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record
 pub fn read_all(text: &str) -> Vec<Result<Record, Error>> {
     let mut records = Vec::new();
     let mut reader = CsaReader::new();
+    // A move and its time take about twelve bytes.
+    reader.record.moves.reserve(text.len() / 12);
     let mut failed: Option<Error> = None;
     let mut any = false;
     // Lines found with memchr: CSA lines are short and many.
@@ -452,20 +454,28 @@ impl CsaReader {
 
 /// `5`, `5.123` → milliseconds.
 fn parse_seconds(text: &str) -> Option<u64> {
-    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() || !digits(whole) || !digits(frac) || frac.len() > 3 {
+    let b = text.as_bytes();
+    let dot = b.iter().position(|&c| c == b'.').unwrap_or(b.len());
+    let (whole, frac) = (&b[..dot], b.get(dot + 1..).unwrap_or(&[]));
+    if whole.is_empty() || whole.len() > 12 || frac.len() > 3 || (dot < b.len() && frac.is_empty())
+    {
         return None;
     }
     let mut ms = 0u64;
-    for i in 0..3 {
-        ms = ms * 10 + frac.as_bytes().get(i).map_or(0, |b| u64::from(b - b'0'));
+    for &d in whole {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        ms = ms * 10 + u64::from(d - b'0');
     }
-    whole
-        .parse::<u64>()
-        .ok()?
-        .checked_mul(1000)?
-        .checked_add(ms)
+    for i in 0..3 {
+        let d = frac.get(i).copied().unwrap_or(b'0');
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        ms = ms * 10 + u64::from(d - b'0');
+    }
+    Some(ms)
 }
 
 /// The CSA move of `mv` on `pos`: `+7776FU`, `+3423UM`, `+0045KA`.

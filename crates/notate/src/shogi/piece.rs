@@ -215,10 +215,24 @@ impl PieceKind {
 
     /// The kind of a CSA code.
     pub fn from_csa(code: &[u8]) -> Option<PieceKind> {
-        ALL_KINDS
-            .iter()
-            .copied()
-            .find(|k| k.csa().as_bytes() == code)
+        use PieceKind::*;
+        Some(match code {
+            b"FU" => Pawn,
+            b"KY" => Lance,
+            b"KE" => Knight,
+            b"GI" => Silver,
+            b"KI" => Gold,
+            b"KA" => Bishop,
+            b"HI" => Rook,
+            b"OU" => King,
+            b"TO" => ProPawn,
+            b"NY" => ProLance,
+            b"NK" => ProKnight,
+            b"NG" => ProSilver,
+            b"UM" => Horse,
+            b"RY" => Dragon,
+            _ => return None,
+        })
     }
 
     /// The kanji of a KIF move (`歩`, `成銀`, `龍`).

@@ -218,31 +218,30 @@ impl Position {
             t
         }
         const LETTERS: [[[u8; 2]; 14]; 2] = letters();
-        let mut n = 0;
+        // Written two bytes at a time into a slack buffer, then copied whole.
+        let mut wide = [0u8; 20];
+        let mut n = 0usize;
         let mut empty = 0u8;
-        for cell in self.rank_cells(row) {
-            match *cell {
-                None => empty += 1,
-                Some(p) => {
-                    if empty > 0 {
-                        buf[n] = b'0' + empty;
-                        n += 1;
-                        empty = 0;
-                    }
-                    let [a, b] = LETTERS[p.color.index()][p.kind as usize];
-                    buf[n] = a;
+        for &cell in self.rank_cells(row) {
+            if let Some(p) = cell {
+                if empty != 0 {
+                    wide[n] = b'0' + empty;
                     n += 1;
-                    if b != 0 {
-                        buf[n] = b;
-                        n += 1;
-                    }
+                    empty = 0;
                 }
+                let [a, b] = LETTERS[p.color as usize][p.kind as usize];
+                wide[n] = a;
+                wide[n + 1] = b;
+                n += 1 + usize::from(b != 0);
+            } else {
+                empty += 1;
             }
         }
-        if empty > 0 {
-            buf[n] = b'0' + empty;
+        if empty != 0 {
+            wide[n] = b'0' + empty;
             n += 1;
         }
+        buf.copy_from_slice(&wide[..18]);
         n as u8
     }
 
@@ -307,20 +306,34 @@ impl RankCache {
 
     /// Appends the SFEN of `pos`, whose ranks this cache holds.
     pub fn write(&self, pos: &Position, out: &mut Vec<u8>) {
-        out.reserve(128);
+        // Fixed-size copies into a stack buffer, then one copy out: SFEN-per-ply output
+        // writes one of these per ply, and nine small variable-length copies cost more than
+        // the rest of the line.
+        let mut buf = [0u8; 9 * 19 + 3 + 48 + 11];
+        let mut n = 0;
         for row in 0..9 {
-            if row > 0 {
-                out.push(b'/');
-            }
-            out.extend_from_slice(&self.ranks[row][..self.lens[row] as usize]);
+            buf[n..n + 18].copy_from_slice(&self.ranks[row]);
+            n += self.lens[row] as usize;
+            buf[n] = b'/';
+            n += 1;
         }
-        out.extend_from_slice(match pos.side_to_move() {
+        n -= 1;
+        buf[n..n + 3].copy_from_slice(match pos.side_to_move() {
             Color::Black => b" b ",
             Color::White => b" w ",
         });
-        out.extend_from_slice(&self.hands);
-        out.push(b' ');
-        out.extend_from_slice(itoa::Buffer::new().format(pos.ply()).as_bytes());
+        n += 3;
+        for &b in &self.hands {
+            buf[n] = b;
+            n += 1;
+        }
+        buf[n] = b' ';
+        n += 1;
+        for &b in itoa::Buffer::new().format(pos.ply()).as_bytes() {
+            buf[n] = b;
+            n += 1;
+        }
+        out.extend_from_slice(&buf[..n]);
     }
 }
 
