@@ -272,8 +272,11 @@ fn convert_one(name: &InputName, run: &ShogiRun<'_>) -> Result<Converted> {
     let (bytes, format) = match (&name.path, name_format(name), run.from) {
         // A plain file named as shogi: one read of its exact size (inputs are many and small).
         (Some(path), Some(named), from) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", name.display()))?;
+            // Open and read, without fs::read's size query: records are a few kilobytes.
+            let mut bytes = Vec::with_capacity(16 << 10);
+            std::fs::File::open(path)
+                .and_then(|mut f| f.read_to_end(&mut bytes))
+                .with_context(|| format!("cannot read {}", name.display()))?;
             (bytes, from.unwrap_or(named))
         }
         _ => {
