@@ -119,9 +119,7 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
     if stem.ends_with(".icn.json") || stem.ends_with(".icn.jsonl") {
         return Ok(InputFormat::IcnJson);
     }
-    if let Some(format) = crate::shogi::name_format(&InputName {
-        path: path.map(Path::to_path_buf),
-    }) {
+    if let Some(format) = crate::shogi::format_of_name(stem) {
         return Ok(format);
     }
     let head = reader.fill_buf().context("cannot read input")?;

@@ -133,9 +133,7 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
         from: common.from,
         job,
         strict: common.strict,
-        threads: common
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        threads: threads(common),
         limits: ReadOptions {
             max_game_bytes: common.max_game_bytes,
             max_comment_bytes: common.max_comment_bytes,
@@ -239,19 +237,12 @@ fn run_icn(command: &Command) -> Option<ExitCode> {
         ));
     }
     let inputs = inputs(common);
-    for input in &inputs {
-        if let Some(path) = &input.path {
-            if !path.is_file() {
-                return Some(usage(&format!("no such file: {}", path.display())));
-            }
-        }
+    if let Err(code) = check_inputs(&inputs, "") {
+        return Some(code);
     }
-    let mut out: Box<dyn Write> = match &output {
-        Some(path) => match File::create(path) {
-            Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
-            Err(e) => return Some(usage(&format!("cannot create {}: {e}", path.display()))),
-        },
-        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    let mut out = match open_output(output.as_ref()) {
+        Ok(out) => out,
+        Err(code) => return Some(code),
     };
     Some(
         match icn::run(&inputs, common.from, to, ply, args, &mut out) {
@@ -268,6 +259,45 @@ fn run_icn(command: &Command) -> Option<ExitCode> {
             }
         },
     )
+}
+
+/// Worker threads: `--threads`, or one per core.
+fn threads(common: &Common) -> usize {
+    common
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+}
+
+/// Every named input must be a file; a usage error names the first that is not (`hint`
+/// follows the name).
+fn check_inputs(inputs: &[InputName], hint: &str) -> Result<(), ExitCode> {
+    match inputs
+        .iter()
+        .filter_map(|i| i.path.as_ref())
+        .find(|p| !p.is_file())
+    {
+        Some(path) => Err(usage(&format!("no such file: {}{hint}", path.display()))),
+        None => Ok(()),
+    }
+}
+
+/// The output: the file `-o` names, or stdout, buffered.
+fn open_output(output: Option<&PathBuf>) -> Result<Box<dyn Write>, ExitCode> {
+    Ok(match output {
+        Some(path) => match File::create(path) {
+            Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
+            Err(e) => return Err(usage(&format!("cannot create {}: {e}", path.display()))),
+        },
+        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    })
+}
+
+/// A closed pipe (`notate … | head`) is not an error worth a message.
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// A usage error: message and exit status 2.
@@ -337,19 +367,12 @@ fn run_shogi(command: &Command) -> Option<ExitCode> {
         return Some(usage("shogi output needs shogi input (--from kif, ki2, csa, usi, sfen, western, jkf or shogi-book)"));
     }
     let inputs = inputs(common);
-    for input in &inputs {
-        if let Some(path) = &input.path {
-            if !path.is_file() {
-                return Some(usage(&format!("no such file: {}", path.display())));
-            }
-        }
+    if let Err(code) = check_inputs(&inputs, "") {
+        return Some(code);
     }
-    let mut out: Box<dyn Write> = match &output {
-        Some(path) => match File::create(path) {
-            Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
-            Err(e) => return Some(usage(&format!("cannot create {}: {e}", path.display()))),
-        },
-        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    let mut out = match open_output(output.as_ref()) {
+        Ok(out) => out,
+        Err(code) => return Some(code),
     };
     let run = shogi::ShogiRun {
         inputs: &inputs,
@@ -357,9 +380,7 @@ fn run_shogi(command: &Command) -> Option<ExitCode> {
         job,
         args,
         pretty,
-        threads: common
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        threads: threads(common),
         strict: common.strict,
     };
     Some(match shogi::run(&run, &mut out) {
@@ -371,10 +392,7 @@ fn run_shogi(command: &Command) -> Option<ExitCode> {
             ExitCode::from(1)
         }
         Err(e) => {
-            if e.chain().any(|c| {
-                c.downcast_ref::<io::Error>()
-                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            }) {
+            if is_broken_pipe(&e) {
                 return Some(ExitCode::SUCCESS);
             }
             eprintln!("notate: {e:#}");
@@ -436,23 +454,13 @@ fn main() -> ExitCode {
         }
     };
     let inputs = inputs(common);
-    for input in &inputs {
-        if let Some(path) = &input.path {
-            if !path.is_file() {
-                return usage(&format!(
-                    "no such file: {} (give a PGN file, or `-` to read stdin)",
-                    path.display()
-                ));
-            }
-        }
+    if let Err(code) = check_inputs(&inputs, " (give a PGN file, or `-` to read stdin)") {
+        return code;
     }
     let settings = settings(common, job, only_game, egd);
-    let mut out: Box<dyn Write> = match &output {
-        Some(path) => match File::create(path) {
-            Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
-            Err(e) => return usage(&format!("cannot create {}: {e}", path.display())),
-        },
-        None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
+    let mut out = match open_output(output.as_ref()) {
+        Ok(out) => out,
+        Err(code) => return code,
     };
     let mut reporter = Reporter::new(!common.quiet);
     match pipeline::run(&inputs, &settings, &mut out, &mut reporter) {
@@ -465,11 +473,7 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
-            // A closed pipe (`notate … | head`) is not an error worth a message.
-            if e.chain().any(|c| {
-                c.downcast_ref::<io::Error>()
-                    .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            }) {
+            if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }
             eprintln!("notate: {e:#}");

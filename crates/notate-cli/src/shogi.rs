@@ -111,9 +111,8 @@ struct Converted {
     messages: Vec<String>,
 }
 
-/// The shogi format a file's name says (`.kif`, `.csa` …), if any.
-pub fn name_format(name: &InputName) -> Option<InputFormat> {
-    let n = name.path.as_ref()?.to_string_lossy().to_ascii_lowercase();
+/// The shogi format a lower-case file name says (`.kif`, `.csa` …), if any.
+pub fn format_of_name(name: &str) -> Option<InputFormat> {
     [
         (".kif", InputFormat::Kif),
         (".kifu", InputFormat::Kif),
@@ -125,8 +124,13 @@ pub fn name_format(name: &InputName) -> Option<InputFormat> {
         (".usi", InputFormat::Usi),
     ]
     .into_iter()
-    .find(|(ext, _)| n.ends_with(ext))
+    .find(|(ext, _)| name.ends_with(ext))
     .map(|(_, f)| f)
+}
+
+/// The shogi format an input's name says, if any.
+fn name_format(name: &InputName) -> Option<InputFormat> {
+    format_of_name(&name.path.as_ref()?.to_string_lossy().to_ascii_lowercase())
 }
 
 /// Whether the file name says shogi.

@@ -20,36 +20,29 @@ use super::position::{Move, Position};
 use super::record::{Record, RecordMove};
 use super::square::Square;
 
-fn err(path: &str, message: impl Into<String>) -> Error {
-    Error::Json {
-        path: path.to_string(),
-        message: message.into(),
-    }
-}
-
 /// Reads a square written `[row, col]` or `"27"` (file, rank).
 fn read_square(v: &Value, path: &str) -> Result<Square, Error> {
     match v {
         Value::Array(rc) if rc.len() == 2 => {
             let (Some(row), Some(col)) = (rc[0].as_i64(), rc[1].as_i64()) else {
-                return Err(err(path, "expected [row, col] numbers"));
+                return Err(Error::json(path, "expected [row, col] numbers"));
             };
-            Square::from_row_col(row, col).map_err(|e| err(path, e.0))
+            Square::from_row_col(row, col).map_err(|e| Error::json(path, e.0))
         }
         Value::String(s) => {
             let b = s.as_bytes();
             match b {
                 [f, r] if f.is_ascii_digit() && r.is_ascii_digit() => {
                     Square::from_file_rank(i64::from(f - b'0'), i64::from(r - b'0'))
-                        .map_err(|e| err(path, e.0))
+                        .map_err(|e| Error::json(path, e.0))
                 }
-                _ => Err(err(
+                _ => Err(Error::json(
                     path,
                     format!("{s:?} is not a square (file and rank digits, \"27\")"),
                 )),
             }
         }
-        _ => Err(err(path, "expected [row, col] or \"27\"")),
+        _ => Err(Error::json(path, "expected [row, col] or \"27\"")),
     }
 }
 
@@ -64,7 +57,7 @@ fn read_move(v: &Value, path: &str) -> Result<Move, Error> {
             .and_then(|s| PieceKind::from_letter(s.as_bytes()[0]))
             .filter(|k| k.hand_index().is_some())
             .ok_or_else(|| {
-                err(
+                Error::json(
                     &format!("{path}.pieceType"),
                     "expected P, L, N, S, G, B or R",
                 )
@@ -89,15 +82,10 @@ fn read_move(v: &Value, path: &str) -> Result<Move, Error> {
 /// assert_eq!(text, "position startpos moves 2g2f 8c8d\n");
 /// ```
 pub fn read(text: &str) -> Result<Vec<Result<Record, Error>>, Error> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| {
-        err(
-            &format!("line {}, column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let doc = Error::parse_json(text)?;
     let openings = doc
         .as_array()
-        .ok_or_else(|| err("$", "an opening book is an array of openings"))?;
+        .ok_or_else(|| Error::json("$", "an opening book is an array of openings"))?;
     Ok(openings
         .iter()
         .enumerate()
@@ -109,7 +97,7 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
     let name = o
         .get("name")
         .and_then(Value::as_str)
-        .ok_or_else(|| err(&format!("{path}.name"), "expected the opening's name"))?;
+        .ok_or_else(|| Error::json(&format!("{path}.name"), "expected the opening's name"))?;
     let moves: Vec<(String, &Value)> = match o.get("moves") {
         Some(Value::Array(list)) => list
             .iter()
@@ -127,7 +115,7 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
             })
             .collect(),
         _ => {
-            return Err(err(
+            return Err(Error::json(
                 &format!("{path}.moves"),
                 "expected an array or an object of moves",
             ))
@@ -139,7 +127,7 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
     for (ply, (mpath, m)) in moves.iter().enumerate() {
         let mv = read_move(m, mpath)?;
         pos.play(mv)
-            .map_err(|e| err(mpath, format!("{name}: ply {} ({mv}): {e}", ply + 1)))?;
+            .map_err(|e| Error::json(mpath, format!("{name}: ply {} ({mv}): {e}", ply + 1)))?;
         record.moves.push(RecordMove::new(mv));
     }
     Ok(record)

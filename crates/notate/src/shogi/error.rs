@@ -72,6 +72,24 @@ impl Error {
         }
     }
 
+    /// A JSON error at `path`.
+    pub(crate) fn json(path: &str, message: impl Into<String>) -> Error {
+        Error::Json {
+            path: path.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// Parses a JSON document; a syntax error names its line and column.
+    pub(crate) fn parse_json(text: &str) -> Result<serde_json::Value, Error> {
+        serde_json::from_str(text).map_err(|e| {
+            Error::json(
+                &format!("line {}, column {}", e.line(), e.column()),
+                e.to_string(),
+            )
+        })
+    }
+
     /// The error's line number, if it has one.
     pub fn line_number(&self) -> Option<usize> {
         match self {

@@ -9,18 +9,11 @@ use serde_json::{json, Map, Value};
 
 use super::error::Error;
 use super::ki2::relative_words;
-use super::kif::{preset_of, PRESETS};
+use super::kif::{jkf_preset_position, preset_of};
 use super::piece::{Color, Piece, PieceKind, ALL_KINDS};
 use super::position::{Move, Position};
 use super::record::{Ending, EndingKind, MoveTime, Record, RecordMove, Variation};
 use super::square::Square;
-
-fn err(path: &str, message: impl Into<String>) -> Error {
-    Error::Json {
-        path: path.to_string(),
-        message: message.into(),
-    }
-}
 
 /// Reads a JKF document.
 ///
@@ -32,24 +25,19 @@ fn err(path: &str, message: impl Into<String>) -> Error {
 /// assert_eq!(record.moves[0].mv.to_string(), "7g7f");
 /// ```
 pub fn read(text: &str) -> Result<Record, Error> {
-    let doc: Value = serde_json::from_str(text).map_err(|e| {
-        err(
-            &format!("line {}, column {}", e.line(), e.column()),
-            e.to_string(),
-        )
-    })?;
+    let doc = Error::parse_json(text)?;
     let top = doc
         .as_object()
-        .ok_or_else(|| err("$", "a JKF document is an object"))?;
+        .ok_or_else(|| Error::json("$", "a JKF document is an object"))?;
     let mut record = Record::default();
     if let Some(header) = top.get("header") {
         let header = header
             .as_object()
-            .ok_or_else(|| err("$.header", "expected an object of strings"))?;
+            .ok_or_else(|| Error::json("$.header", "expected an object of strings"))?;
         for (k, v) in header {
             let v = v
                 .as_str()
-                .ok_or_else(|| err(&format!("$.header.{k}"), "expected a string"))?;
+                .ok_or_else(|| Error::json(&format!("$.header.{k}"), "expected a string"))?;
             record.header.push((k.clone(), v.to_string()));
         }
     }
@@ -57,10 +45,10 @@ pub fn read(text: &str) -> Result<Record, Error> {
     let moves = top
         .get("moves")
         .and_then(Value::as_array)
-        .ok_or_else(|| err("$.moves", "expected an array"))?;
+        .ok_or_else(|| Error::json("$.moves", "expected an array"))?;
     if let Some(first) = moves.first() {
         if first.get("move").is_some_and(|m| !m.is_null()) {
-            return Err(err(
+            return Err(Error::json(
                 "$.moves[0]",
                 "entry 0 holds the opening comments, not a move",
             ));
@@ -95,12 +83,12 @@ fn read_comments(entry: &Value, path: &str) -> Result<Vec<String>, Error> {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                c.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| err(&format!("{path}.comments[{i}]"), "expected a string"))
+                c.as_str().map(str::to_string).ok_or_else(|| {
+                    Error::json(&format!("{path}.comments[{i}]"), "expected a string")
+                })
             })
             .collect(),
-        Some(_) => Err(err(
+        Some(_) => Err(Error::json(
             &format!("{path}.comments"),
             "expected an array of strings",
         )),
@@ -114,28 +102,24 @@ fn read_initial(initial: &Value) -> Result<Position, Error> {
     let preset = initial
         .get("preset")
         .and_then(Value::as_str)
-        .ok_or_else(|| err("$.initial.preset", "expected a preset name"))?;
+        .ok_or_else(|| Error::json("$.initial.preset", "expected a preset name"))?;
     if preset != "OTHER" {
-        return PRESETS
-            .iter()
-            .find(|p| p.1 == preset)
-            .map(|p| Position::from_sfen(p.2).expect("presets are valid"))
-            .ok_or_else(|| err("$.initial.preset", format!("unknown preset {preset:?}")));
+        return jkf_preset_position(preset)
+            .ok_or_else(|| Error::json("$.initial.preset", format!("unknown preset {preset:?}")));
     }
     let data = initial
         .get("data")
-        .ok_or_else(|| err("$.initial.data", "preset OTHER needs data"))?;
+        .ok_or_else(|| Error::json("$.initial.data", "preset OTHER needs data"))?;
     let mut pos = Position::empty();
     pos.set_side_to_move(read_color(data.get("color"), "$.initial.data.color")?);
     if let Some(board) = data.get("board").and_then(Value::as_array) {
         if board.len() != 9 {
-            return Err(err("$.initial.data.board", "expected 9 files"));
+            return Err(Error::json("$.initial.data.board", "expected 9 files"));
         }
         for (x, file) in board.iter().enumerate() {
-            let file = file
-                .as_array()
-                .filter(|f| f.len() == 9)
-                .ok_or_else(|| err(&format!("$.initial.data.board[{x}]"), "expected 9 squares"))?;
+            let file = file.as_array().filter(|f| f.len() == 9).ok_or_else(|| {
+                Error::json(&format!("$.initial.data.board[{x}]"), "expected 9 squares")
+            })?;
             for (y, cell) in file.iter().enumerate() {
                 let path = format!("$.initial.data.board[{x}][{y}]");
                 let kind = match cell.get("kind") {
@@ -158,17 +142,17 @@ fn read_initial(initial: &Value) -> Result<Position, Error> {
                 let path = format!("$.initial.data.hands[{c}].{code}");
                 let kind = PieceKind::from_csa(code.as_bytes())
                     .filter(|k| k.hand_index().is_some())
-                    .ok_or_else(|| err(&path, "not a piece that can be held in hand"))?;
+                    .ok_or_else(|| Error::json(&path, "not a piece that can be held in hand"))?;
                 let n = n
                     .as_u64()
                     .filter(|&n| n <= u64::from(kind.set_count()))
-                    .ok_or_else(|| err(&path, "expected a count"))?;
+                    .ok_or_else(|| Error::json(&path, "expected a count"))?;
                 pos.set_hand_count(color, kind, n as u8);
             }
         }
     }
     pos.validate()
-        .map_err(|m| err("$.initial.data", format!("the start position: {m}")))?;
+        .map_err(|m| Error::json("$.initial.data", format!("the start position: {m}")))?;
     Ok(pos)
 }
 
@@ -180,7 +164,7 @@ fn read_color(v: Option<&Value>, path: &str) -> Result<Color, Error> {
             // Early JKF wrote the colour as a boolean (true: White).
             Some(false) => Ok(Color::Black),
             Some(true) => Ok(Color::White),
-            None => Err(err(path, "expected 0 (先手) or 1 (後手)")),
+            None => Err(Error::json(path, "expected 0 (先手) or 1 (後手)")),
         },
     }
 }
@@ -188,16 +172,16 @@ fn read_color(v: Option<&Value>, path: &str) -> Result<Color, Error> {
 fn kind_of(v: &Value, path: &str) -> Result<PieceKind, Error> {
     v.as_str()
         .and_then(|s| PieceKind::from_csa(s.as_bytes()))
-        .ok_or_else(|| err(path, "expected a CSA piece code (FU, KY … RY)"))
+        .ok_or_else(|| Error::json(path, "expected a CSA piece code (FU, KY … RY)"))
 }
 
 fn read_place(v: Option<&Value>, path: &str) -> Result<Square, Error> {
-    let v = v.ok_or_else(|| err(path, "missing"))?;
+    let v = v.ok_or_else(|| Error::json(path, "missing"))?;
     let x = v.get("x").and_then(Value::as_i64);
     let y = v.get("y").and_then(Value::as_i64);
     match (x, y) {
-        (Some(x), Some(y)) => Square::from_file_rank(x, y).map_err(|e| err(path, e.0)),
-        _ => Err(err(path, "expected {\"x\": file, \"y\": rank}")),
+        (Some(x), Some(y)) => Square::from_file_rank(x, y).map_err(|e| Error::json(path, e.0)),
+        _ => Err(Error::json(path, "expected {\"x\": file, \"y\": rank}")),
     }
 }
 
@@ -211,13 +195,16 @@ fn read_time(v: &Value, path: &str) -> Result<Option<MoveTime>, Error> {
         };
         let field = |k: &str| p.get(k).and_then(Value::as_u64).unwrap_or(0);
         if !p.is_object() {
-            return Err(err(&format!("{path}.time.{part}"), "expected {h, m, s}"));
+            return Err(Error::json(
+                &format!("{path}.time.{part}"),
+                "expected {h, m, s}",
+            ));
         }
         Ok(Some(
             (field("h") * 3600 + field("m") * 60 + field("s")) * 1000,
         ))
     };
-    let now = secs("now")?.ok_or_else(|| err(&format!("{path}.time.now"), "missing"))?;
+    let now = secs("now")?.ok_or_else(|| Error::json(&format!("{path}.time.now"), "missing"))?;
     Ok(Some(MoveTime {
         spent_ms: now,
         total_ms: secs("total")?,
@@ -242,7 +229,7 @@ fn read_line(
         let ply = first_ply + i as u32;
         let here = format!("{path}[{}]", i + offset);
         if ending.is_some() {
-            return Err(err(
+            return Err(Error::json(
                 &here,
                 "an entry after the special move that ended the line",
             ));
@@ -250,7 +237,7 @@ fn read_line(
         if let Some(forks) = entry.get("forks").and_then(Value::as_array) {
             for (f, fork) in forks.iter().enumerate() {
                 let fork = fork.as_array().ok_or_else(|| {
-                    err(&format!("{here}.forks[{f}]"), "expected an array of moves")
+                    Error::json(&format!("{here}.forks[{f}]"), "expected an array of moves")
                 })?;
                 record.variations.push(Variation {
                     parent: line,
@@ -280,7 +267,7 @@ fn read_line(
         let time = read_time(entry, &here)?;
         if let Some(special) = entry.get("special").and_then(Value::as_str) {
             let kind = EndingKind::from_csa(special, pos.side_to_move()).ok_or_else(|| {
-                err(
+                Error::json(
                     &format!("{here}.special"),
                     format!("unknown special {special:?}"),
                 )
@@ -294,17 +281,17 @@ fn read_line(
         let m = entry
             .get("move")
             .filter(|m| !m.is_null())
-            .ok_or_else(|| err(&here, "expected a move or a special"))?;
+            .ok_or_else(|| Error::json(&here, "expected a move or a special"))?;
         let mp = format!("{here}.move");
         let color = read_color(m.get("color"), &format!("{mp}.color"))?;
         if color != pos.side_to_move() {
-            return Err(err(
+            return Err(Error::json(
                 &format!("{mp}.color"),
                 format!("ply {ply}: not the side to move"),
             ));
         }
         let to = if m.get("same").and_then(Value::as_bool) == Some(true) && m.get("to").is_none() {
-            last_to.ok_or_else(|| err(&mp, "same with no previous move"))?
+            last_to.ok_or_else(|| Error::json(&mp, "same with no previous move"))?
         } else {
             read_place(m.get("to"), &format!("{mp}.to"))?
         };
@@ -319,7 +306,7 @@ fn read_line(
                 match pos.piece_at(from) {
                     Some(p) if p.kind == kind => {}
                     Some(p) => {
-                        return Err(err(
+                        return Err(Error::json(
                             &format!("{mp}.piece"),
                             format!(
                                 "ply {ply}: the piece on {from} is {}, not {}",
@@ -329,7 +316,7 @@ fn read_line(
                         ))
                     }
                     None => {
-                        return Err(err(
+                        return Err(Error::json(
                             &format!("{mp}.from"),
                             format!("ply {ply}: no piece on {from}"),
                         ))
@@ -343,7 +330,7 @@ fn read_line(
             }
         };
         pos.play(mv)
-            .map_err(|e| err(&mp, format!("ply {ply} ({mv}): {e}")))?;
+            .map_err(|e| Error::json(&mp, format!("ply {ply} ({mv}): {e}")))?;
         last_to = Some(to);
         out.push(RecordMove { mv, time, comments });
     }

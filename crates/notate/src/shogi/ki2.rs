@@ -174,7 +174,7 @@ pub(crate) fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Resul
                     return Err(fail(format!("no {kind} can move to {to}")));
                 }
             } else {
-                let from = pick(&r.pos, side, to, &origins, &words).map_err(fail)?;
+                let from = pick(side, to, &origins, &words).map_err(fail)?;
                 Move::Normal { from, to, promote }
             }
         };
@@ -185,14 +185,7 @@ pub(crate) fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Resul
 }
 
 /// The one origin among `origins` that the words `words` describe.
-fn pick(
-    pos: &Position,
-    side: Color,
-    to: Square,
-    origins: &[Square],
-    words: &[char],
-) -> Result<Square, String> {
-    let _ = pos;
+fn pick(side: Color, to: Square, origins: &[Square], words: &[char]) -> Result<Square, String> {
     let mut set: Vec<Square> = origins.to_vec();
     for &w in words {
         match w {
@@ -227,11 +220,7 @@ pub(crate) fn move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> St
     let side = pos.side_to_move();
     let mut s = String::with_capacity(24);
     s.push(side.triangle());
-    if last_to == Some(mv.to()) {
-        s.push_str("同　");
-    } else {
-        s.push_str(&mv.to().kif());
-    }
+    kif::push_destination(&mut s, mv, last_to);
     match mv {
         Move::Normal { from, to, promote } => {
             let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
@@ -311,9 +300,8 @@ pub fn write(record: &Record) -> String {
     for i in record.listing_order() {
         let v = &record.variations[i];
         let _ = write!(out, "\n変化：{}手\n", v.first_ply);
-        let before = record.moves_before(v.parent, v.first_ply);
-        let pos = record.position_before(v.parent, v.first_ply);
-        let end = write_moves(&mut out, &v.moves, pos, before.last().map(|m| m.to()));
+        let (pos, last_to) = record.position_before(v.parent, v.first_ply);
+        let end = write_moves(&mut out, &v.moves, pos, last_to);
         if let Some(e) = &v.ending {
             let plies = v.first_ply as usize - 1 + v.moves.len();
             write_summary(&mut out, record, plies, e.kind, end.side_to_move());

@@ -20,7 +20,7 @@ use super::sfen::STARTPOS;
 use super::square::Square;
 
 /// The 手合割 (handicap) names with their start positions; JKF's preset names alongside.
-pub(crate) const PRESETS: [(&str, &str, &str); 16] = [
+const PRESETS: [(&str, &str, &str); 16] = [
     ("平手", "HIRATE", STARTPOS),
     (
         "香落ち",
@@ -99,20 +99,35 @@ pub(crate) const PRESETS: [(&str, &str, &str); 16] = [
     ),
 ];
 
+/// The start positions of [`PRESETS`], parsed once.
+fn preset_positions() -> &'static [Position] {
+    static POSITIONS: std::sync::OnceLock<Vec<Position>> = std::sync::OnceLock::new();
+    POSITIONS.get_or_init(|| {
+        PRESETS
+            .iter()
+            .map(|p| Position::from_sfen(p.2).expect("presets are valid"))
+            .collect()
+    })
+}
+
 /// The start position of a 手合割 name.
 pub(crate) fn preset_position(name: &str) -> Option<Position> {
-    PRESETS
-        .iter()
-        .find(|p| p.0 == name)
-        .map(|p| Position::from_sfen(p.2).expect("presets are valid"))
+    let i = PRESETS.iter().position(|p| p.0 == name)?;
+    Some(preset_positions()[i].clone())
+}
+
+/// The start position of a JKF preset name.
+pub(crate) fn jkf_preset_position(name: &str) -> Option<Position> {
+    let i = PRESETS.iter().position(|p| p.1 == name)?;
+    Some(preset_positions()[i].clone())
 }
 
 /// The 手合割 name and JKF preset of a start position, if it is one.
 pub(crate) fn preset_of(pos: &Position) -> Option<(&'static str, &'static str)> {
-    PRESETS.iter().find_map(|p| {
-        let preset = Position::from_sfen(p.2).expect("presets are valid");
-        preset.same_position(pos).then_some((p.0, p.1))
-    })
+    let i = preset_positions()
+        .iter()
+        .position(|p| p.same_position(pos))?;
+    Some((PRESETS[i].0, PRESETS[i].1))
 }
 
 /// How KIF is written.
@@ -348,8 +363,7 @@ pub(crate) fn read_japanese(text: &str, style: Style) -> Result<Record, Error> {
                     format!("no line has a move {first_ply} to branch from"),
                 )
             })?;
-            let pos = r.record.position_before(parent, first_ply);
-            let before = r.record.moves_before(parent, first_ply);
+            let (pos, last_to) = r.record.position_before(parent, first_ply);
             r.record.variations.push(Variation {
                 parent,
                 first_ply,
@@ -358,7 +372,7 @@ pub(crate) fn read_japanese(text: &str, style: Style) -> Result<Record, Error> {
             });
             r.line = r.record.variations.len();
             r.pos = pos;
-            r.last_to = before.last().map(|m| m.to());
+            r.last_to = last_to;
             r.ended = false;
             continue;
         }
@@ -908,6 +922,16 @@ fn write_time(out: &mut String, t: MoveTime, total_ms: u64) {
     );
 }
 
+/// Appends a move's destination as KIF and KI2 write it: `同　` when it is the previous
+/// move's, else the square (`７六`).
+pub(crate) fn push_destination(s: &mut String, mv: Move, last_to: Option<Square>) {
+    if last_to == Some(mv.to()) {
+        s.push_str("同　");
+    } else {
+        s.push_str(&mv.to().kif());
+    }
+}
+
 /// The KIF text of a move (without number and time): `７六歩(77)`, `同　銀(31)`, `４五角打`,
 /// `２二角不成(88)`.
 pub(crate) fn move_text(
@@ -917,11 +941,7 @@ pub(crate) fn move_text(
     mark_declined: bool,
 ) -> String {
     let mut s = String::with_capacity(24);
-    if last_to == Some(mv.to()) {
-        s.push_str("同　");
-    } else {
-        s.push_str(&mv.to().kif());
-    }
+    push_destination(&mut s, mv, last_to);
     match mv {
         Move::Normal { from, to, promote } => {
             let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
@@ -1017,8 +1037,7 @@ pub fn write_with(record: &Record, options: &KifOptions) -> String {
     for i in record.listing_order() {
         let v = &record.variations[i];
         let _ = write!(out, "\n変化：{}手\n", v.first_ply);
-        let before = record.moves_before(v.parent, v.first_ply);
-        let pos = record.position_before(v.parent, v.first_ply);
+        let (pos, last_to) = record.position_before(v.parent, v.first_ply);
         write_line(
             &mut out,
             options,
@@ -1026,7 +1045,7 @@ pub fn write_with(record: &Record, options: &KifOptions) -> String {
             &v.moves,
             v.ending.as_ref(),
             pos,
-            before.last().map(|m| m.to()),
+            last_to,
         );
     }
     out

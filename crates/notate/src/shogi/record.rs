@@ -3,6 +3,7 @@
 use super::error::Error;
 use super::piece::Color;
 use super::position::{Move, Played, Position};
+use super::square::Square;
 
 /// A game record: header, start position, main line with times and comments, how it ended,
 /// and variations kept apart from the main line.
@@ -298,13 +299,16 @@ impl Record {
             .collect()
     }
 
-    /// The position before ply `first_ply` of a variation branching off `parent`.
-    pub fn position_before(&self, parent: usize, first_ply: u32) -> Position {
+    /// The position before ply `first_ply` of a variation branching off `parent`, and the
+    /// destination of the move that led to it (what `同` refers to).
+    pub fn position_before(&self, parent: usize, first_ply: u32) -> (Position, Option<Square>) {
         let mut pos = self.start.clone();
+        let mut last_to = None;
         for mv in self.moves_before(parent, first_ply) {
             pos.play_unchecked(mv);
+            last_to = Some(mv.to());
         }
-        pos
+        (pos, last_to)
     }
 
     /// Whether the side to move at the start is White (a handicap game: 上手 moves first).
