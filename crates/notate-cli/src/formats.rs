@@ -143,6 +143,8 @@ pub enum Job {
         ply: Option<usize>,
         to: PositionOutput,
     },
+    /// Turn every game into table rows for a database.
+    Load,
 }
 
 /// Per-worker state reused from game to game.
@@ -185,6 +187,7 @@ impl GameWriter {
         self.text.clear();
         match job {
             Job::Check
+            | Job::Load
             | Job::Convert(OutputFormat::Egd | OutputFormat::Tracks | OutputFormat::Jsonchess) => {}
             Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => {
                 return Err("ICN is infinite chess: it needs infinite chess input".into())

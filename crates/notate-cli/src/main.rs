@@ -6,6 +6,7 @@ mod input;
 mod pipeline;
 mod report;
 mod shogi;
+mod store;
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -37,7 +38,11 @@ Examples:
   notate convert game.kif --to csa
   notate convert games/*.csa --to sfen -o positions.txt
   notate convert book.json --from shogi-book --to usi
-  notate position game.kifu --ply end --to sfen";
+  notate position game.kifu --ply end --to sfen
+  notate load games.pgn.zst --db games.sqlite
+  notate load games.pgn --db postgres://me@localhost/chess
+  notate load games.pgn --db parquet:games
+  notate query --db games.sqlite \"SELECT result, count(*) FROM games GROUP BY result\"";
 
 /// Read, check and convert chess game records.
 #[derive(Parser, Debug)]
@@ -102,7 +107,33 @@ enum Command {
         #[command(flatten)]
         shogi: shogi::ShogiArgs,
     },
+    /// Load chess games into SQLite, PostgreSQL or Parquet (tables `games` and `moves`)
+    #[command(
+        after_help = "Loading is idempotent: a game's id is a hash of its tags and moves, and a game already\nstored is not added again. Each batch of games is one transaction.\n\nExamples:\n  notate load lichess_db_standard_rated_2016-05.pgn.zst --db games.sqlite\n  notate load *.pgn --db postgres://me@localhost/chess\n  notate load games.pgn --db parquet:games    # games/games/year=2016/month=05/part-0.parquet"
+    )]
+    Load {
+        #[command(flatten)]
+        common: Common,
+        #[arg(long, value_name = "TARGET", help = DB_HELP)]
+        db: String,
+    },
+    /// Run one SQL statement on loaded games and print the answer
+    #[command(
+        after_help = "Parquet output is queried with DuckDB (see the README).\n\nExamples:\n  notate query --db games.sqlite \"SELECT result, count(*) AS games FROM games GROUP BY result\"\n  notate query --db games.sqlite --format csv \"$(cat examples/queries/results_by_opening.sql)\""
+    )]
+    Query {
+        #[arg(long, value_name = "TARGET", help = DB_HELP)]
+        db: String,
+        /// The SQL statement
+        sql: String,
+        /// How the answer is printed
+        #[arg(long, value_enum, default_value = "table")]
+        format: store::QueryFormat,
+    },
 }
+
+/// `--db`: where games are stored.
+const DB_HELP: &str = "A SQLite file (games.sqlite), postgres://user@host/db, or parquet:DIR";
 
 #[derive(Args, Debug)]
 struct Common {
@@ -139,6 +170,8 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
             max_comment_bytes: common.max_comment_bytes,
             keep_comments: match job {
                 Job::Check | Job::Position { .. } => false,
+                // Clocks and evaluations are columns.
+                Job::Load => true,
                 Job::Convert(
                     OutputFormat::Uci
                     | OutputFormat::Fen
@@ -226,7 +259,7 @@ fn run_icn(command: &Command) -> Option<ExitCode> {
                 Err(code) => return Some(code),
             }
         }
-        Command::Check { .. } => return None,
+        Command::Check { .. } | Command::Load { .. } | Command::Query { .. } => return None,
     };
     if matches!(
         common.from,
@@ -325,6 +358,7 @@ fn run_shogi(command: &Command) -> Option<ExitCode> {
             *pretty,
         ),
         Command::Check { common, shogi } => (common, shogi::ShogiJob::Check, shogi, None, false),
+        Command::Load { .. } | Command::Query { .. } => return None,
         Command::Position {
             common,
             ply,
@@ -409,6 +443,11 @@ fn shogi_names(common: &Common) -> bool {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    match &cli.command {
+        Command::Load { common, db } => return run_load(common, db),
+        Command::Query { db, sql, format } => return run_query(db, sql, *format),
+        _ => {}
+    }
     if let Some(code) = run_shogi(&cli.command) {
         return code;
     }
@@ -439,6 +478,7 @@ fn main() -> ExitCode {
             (common, Job::Convert(*to), output.clone(), "converted", None)
         }
         Command::Check { common, .. } => (common, Job::Check, None, "checked", None),
+        Command::Load { .. } | Command::Query { .. } => unreachable!("handled above"),
         Command::Position {
             common,
             ply,
@@ -463,7 +503,9 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     let mut reporter = Reporter::new(!common.quiet);
-    match pipeline::run(&inputs, &settings, &mut out, &mut reporter) {
+    let new_writer = || pipeline::FormatWriter::new(&settings);
+    let mut sink = pipeline::ByteSink(&mut out);
+    match pipeline::run(&inputs, &settings, new_writer, &mut sink, &mut reporter) {
         Ok((ok, failed)) => {
             reporter.finish(verb, ok, failed);
             if failed > 0 {
@@ -473,6 +515,55 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
+            if is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("notate: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `notate load`: chess games into a database.
+fn run_load(common: &Common, db: &str) -> ExitCode {
+    let target = match notate_store::Target::parse(db) {
+        Ok(target) => target,
+        Err(e) => return usage(&format!("--db {db:?}: {e}")),
+    };
+    if common.from.is_some_and(|f| {
+        !matches!(
+            f,
+            InputFormat::Pgn | InputFormat::Json | InputFormat::Egd | InputFormat::Jsonchess
+        )
+    }) {
+        return usage("notate load stores chess games: --from pgn, json, egd or jsonchess");
+    }
+    let inputs = inputs(common);
+    if let Err(code) = check_inputs(&inputs, " (give a PGN file, or `-` to read stdin)") {
+        return code;
+    }
+    let settings = settings(common, Job::Load, None, EgdOptions::default());
+    let mut reporter = Reporter::new(!common.quiet);
+    match store::load(&inputs, &settings, &target, db, &mut reporter) {
+        Ok((_, 0)) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("notate: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `notate query`: one SQL statement, its answer on stdout.
+fn run_query(db: &str, sql: &str, format: store::QueryFormat) -> ExitCode {
+    let target = match notate_store::Target::parse(db) {
+        Ok(target) => target,
+        Err(e) => return usage(&format!("--db {db:?}: {e}")),
+    };
+    match store::query(&target, sql, format, &mut io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let e = anyhow::Error::from(e);
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::Range;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::thread;
@@ -13,10 +14,109 @@ use crossbeam_channel::{bounded, Receiver, Sender};
 use notate::chess::egd::{self, EgdOptions};
 use notate::chess::error::Locator;
 use notate::chess::pgn::{self, Chunk, GameSplitter, ReadOptions};
+use notate::chess::rows::{RowBatch, RowWriter};
 use notate::chess::{json, jsonchess, replay, ChessGame, FailedGame, GameError, Place, Tags};
 use notate::lines::LineSplitter;
 
 use crate::formats::{GameWriter, InputFormat, Job};
+
+/// What the workers write a chunk's games into: bytes of a format, or table rows.
+pub trait ChunkOutput: Default + Send {
+    /// The end of what is written so far, to return to or to cut at.
+    fn mark(&self) -> usize;
+    /// Drops what was written after `mark`.
+    fn truncate(&mut self, mark: usize);
+    /// Empties the output, keeping its memory.
+    fn clear(&mut self);
+    /// Whether the buffer grew too large to be kept for later chunks.
+    fn is_oversized(&self) -> bool;
+}
+
+impl ChunkOutput for Vec<u8> {
+    fn mark(&self) -> usize {
+        self.len()
+    }
+    fn truncate(&mut self, mark: usize) {
+        Vec::truncate(self, mark)
+    }
+    fn clear(&mut self) {
+        Vec::clear(self)
+    }
+    fn is_oversized(&self) -> bool {
+        self.capacity() > 64 << 20
+    }
+}
+
+impl ChunkOutput for RowBatch {
+    fn mark(&self) -> usize {
+        self.len()
+    }
+    fn truncate(&mut self, mark: usize) {
+        RowBatch::truncate(self, mark)
+    }
+    fn clear(&mut self) {
+        RowBatch::clear(self)
+    }
+    fn is_oversized(&self) -> bool {
+        self.text_bytes() > 64 << 20
+    }
+}
+
+/// Writes one replayed game into a chunk's output (one per worker, reused).
+pub trait WriteGame<O>: Send {
+    /// An `Err` is a game this output cannot hold; an error without a ply is placed at the
+    /// game's start.
+    fn write(&mut self, game: &ChessGame, out: &mut O) -> Result<(), GameError>;
+}
+
+/// The last stage: takes the output of good games, in input order.
+pub trait Sink<O> {
+    /// Takes `range` (between two marks) of a chunk's output.
+    fn put(&mut self, output: &O, range: Range<usize>) -> Result<()>;
+    /// At the end of the run, or before stopping early.
+    fn flush(&mut self) -> Result<()>;
+}
+
+/// A job that writes bytes: the game's output goes to a `Write`.
+pub struct ByteSink<'a>(pub &'a mut dyn Write);
+
+impl Sink<Vec<u8>> for ByteSink<'_> {
+    fn put(&mut self, output: &Vec<u8>, range: Range<usize>) -> Result<()> {
+        self.0
+            .write_all(&output[range])
+            .context("cannot write output")
+    }
+    fn flush(&mut self) -> Result<()> {
+        self.0.flush().context("cannot write output")
+    }
+}
+
+/// A format job's writer.
+pub struct FormatWriter {
+    job: Job,
+    writer: GameWriter,
+}
+
+impl FormatWriter {
+    pub fn new(settings: &Settings) -> FormatWriter {
+        FormatWriter {
+            job: settings.job,
+            writer: GameWriter::new(settings.egd),
+        }
+    }
+}
+
+impl WriteGame<Vec<u8>> for FormatWriter {
+    fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+        self.writer.write(self.job, game, out)
+    }
+}
+
+impl WriteGame<RowBatch> for RowWriter {
+    fn write(&mut self, game: &ChessGame, out: &mut RowBatch) -> Result<(), GameError> {
+        RowWriter::write(self, game, out)
+    }
+}
 use crate::input::{self, InputName};
 use crate::report::Reporter;
 
@@ -37,7 +137,7 @@ pub struct Settings {
 
 /// One game's fate inside a chunk.
 pub enum Fate {
-    /// Written; its output ends at this offset of the chunk's output.
+    /// Written; its output ends at this mark of the chunk's output.
     Done { out_end: usize, warnings: Warnings },
     /// Failed: where and why.
     Failed {
@@ -56,9 +156,9 @@ fn warnings_of(tags: &Tags, list: Vec<(Place, GameError)>) -> Warnings {
 }
 
 /// A processed chunk.
-pub struct Done {
+pub struct Done<O> {
     pub input: usize,
-    pub output: Vec<u8>,
+    pub output: O,
     pub fates: Vec<Fate>,
 }
 
@@ -73,29 +173,36 @@ enum Work {
     InputError { seq: u64, message: String },
 }
 
-enum Outcome {
-    Done(Done),
+enum Outcome<O> {
+    Done(Done<O>),
     InputError(String),
 }
 
-/// Runs the pipeline over `inputs`, writing to `out`. Returns (games done, games failed).
-pub fn run(
+/// Runs the pipeline over `inputs`: each worker writes games with a writer from
+/// `new_writer`, and `sink` takes the output in input order. Returns (games done, games
+/// failed).
+pub fn run<O, W>(
     inputs: &[InputName],
     settings: &Settings,
-    out: &mut dyn Write,
+    new_writer: impl Fn() -> W + Sync,
+    sink: &mut dyn Sink<O>,
     reporter: &mut Reporter,
-) -> Result<(u64, u64)> {
+) -> Result<(u64, u64)>
+where
+    O: ChunkOutput,
+    W: WriteGame<O>,
+{
     let threads = settings.threads.max(1);
     let (work_tx, work_rx) = bounded::<Work>(threads * 2);
-    let (done_tx, done_rx) = bounded::<(u64, Outcome)>(threads * 2);
+    let (done_tx, done_rx) = bounded::<(u64, Outcome<O>)>(threads * 2);
     let (spare_tx, spare_rx) = bounded::<Vec<u8>>(threads * 4);
     // A fixed pool of output buffers, passed from the workers to the writer and back: EGD
     // writes 10 to 35 times its input, so the number of output buffers bounds the memory,
     // and reusing them saves copies and page faults.
     let buffers = threads * 3;
-    let (spare_out_tx, spare_out_rx) = bounded::<Vec<u8>>(buffers);
+    let (spare_out_tx, spare_out_rx) = bounded::<O>(buffers);
     for _ in 0..buffers {
-        spare_out_tx.send(Vec::new()).expect("the pool has room");
+        spare_out_tx.send(O::default()).expect("the pool has room");
     }
     let read_bytes = Arc::new(AtomicU64::new(0));
     reporter.start(inputs, read_bytes.clone());
@@ -113,13 +220,14 @@ pub fn run(
             let settings = settings.clone();
             let spare = spare_tx.clone();
             let spare_out = spare_out_rx.clone();
-            scope.spawn(move || work(rx, tx, spare, spare_out, &settings));
+            let writer = new_writer();
+            scope.spawn(move || work(rx, tx, spare, spare_out, writer, &settings));
         }
         drop(work_rx);
         drop(done_tx);
         drop(spare_tx);
         drop(spare_out_rx);
-        let result = write_in_order(&done_rx, &spare_out_tx, inputs, settings, out, reporter);
+        let result = write_in_order(&done_rx, &spare_out_tx, inputs, settings, sink, reporter);
         // On an early stop (--strict, a write error) unblock the other threads.
         drop(done_rx);
         drop(spare_out_tx);
@@ -193,14 +301,14 @@ fn read_inputs(
     }
 }
 
-fn work(
+fn work<O: ChunkOutput, W: WriteGame<O>>(
     rx: Receiver<Work>,
-    tx: Sender<(u64, Outcome)>,
+    tx: Sender<(u64, Outcome<O>)>,
     spare: Sender<Vec<u8>>,
-    spare_out: Receiver<Vec<u8>>,
+    spare_out: Receiver<O>,
+    mut writer: W,
     settings: &Settings,
 ) {
-    let mut writer = GameWriter::new(settings.egd);
     // A buffer is taken before a chunk: chunks are taken in input order, so the chunk the
     // writer waits for always has its buffer, and the pool cannot run dry under it.
     let mut held = None;
@@ -238,14 +346,14 @@ fn work(
 }
 
 /// Parses, replays and writes the games of one chunk.
-pub fn process(
+pub fn process<O: ChunkOutput>(
     chunk: &Chunk,
     input: usize,
     format: InputFormat,
     settings: &Settings,
-    writer: &mut GameWriter,
-    output: Vec<u8>,
-) -> Done {
+    writer: &mut dyn WriteGame<O>,
+    output: O,
+) -> Done<O> {
     let mut done = Done {
         input,
         output,
@@ -256,13 +364,13 @@ pub fn process(
                       start: usize,
                       warnings: Vec<(Place, GameError)>,
                       known_place: Option<Place>,
-                      done: &mut Done| {
+                      done: &mut Done<O>| {
         let fate = match game {
             Ok(game) => {
-                let mark = done.output.len();
-                match writer.write(settings.job, &game, &mut done.output) {
+                let mark = done.output.mark();
+                match writer.write(&game, &mut done.output) {
                     Ok(()) => Fate::Done {
-                        out_end: done.output.len(),
+                        out_end: done.output.mark(),
                         warnings: warnings_of(&game.tags, warnings),
                     },
                     Err(mut error) => {
@@ -335,15 +443,15 @@ pub fn process(
     done
 }
 
-fn write_in_order(
-    rx: &Receiver<(u64, Outcome)>,
-    spare_out: &Sender<Vec<u8>>,
+fn write_in_order<O: ChunkOutput>(
+    rx: &Receiver<(u64, Outcome<O>)>,
+    spare_out: &Sender<O>,
     inputs: &[InputName],
     settings: &Settings,
-    out: &mut dyn Write,
+    sink: &mut dyn Sink<O>,
     reporter: &mut Reporter,
 ) -> Result<(u64, u64)> {
-    let mut pending: BTreeMap<u64, Outcome> = BTreeMap::new();
+    let mut pending: BTreeMap<u64, Outcome<O>> = BTreeMap::new();
     let mut next = 0u64;
     let mut game_numbers = vec![0u64; inputs.len()];
     let (mut ok, mut failed) = (0u64, 0u64);
@@ -361,7 +469,15 @@ fn write_in_order(
                 }
                 Outcome::Done(done) => {
                     let name = inputs[done.input].display();
-                    let mut written = 0;
+                    // The output of consecutive good games goes to the sink in one piece.
+                    let (mut unput, mut written) = (0, 0);
+                    let put = |sink: &mut dyn Sink<O>, range: Range<usize>| {
+                        if range.is_empty() {
+                            Ok(())
+                        } else {
+                            sink.put(&done.output, range)
+                        }
+                    };
                     for fate in &done.fates {
                         game_numbers[done.input] += 1;
                         let number = game_numbers[done.input];
@@ -370,9 +486,10 @@ fn write_in_order(
                             Fate::Done { out_end, warnings } => {
                                 if selected {
                                     reporter.warnings(&name, number, warnings);
-                                    out.write_all(&done.output[written..*out_end])
-                                        .context("cannot write output")?;
                                     ok += 1;
+                                } else {
+                                    put(sink, unput..written)?;
+                                    unput = *out_end;
                                 }
                                 written = *out_end;
                             }
@@ -389,23 +506,25 @@ fn write_in_order(
                                 failed += 1;
                                 reporter.game_error(&name, *place, number, tags, error);
                                 if settings.strict {
-                                    out.flush().context("cannot write output")?;
+                                    put(sink, unput..written)?;
+                                    sink.flush()?;
                                     return Ok((ok, failed));
                                 }
                             }
                         }
                     }
+                    put(sink, unput..written)?;
                     reporter.progress(ok + failed);
                     let mut output = done.output;
-                    if output.capacity() > 64 << 20 {
+                    if output.is_oversized() {
                         // One huge game must not keep its buffer's memory for the whole run.
-                        output = Vec::new();
+                        output = O::default();
                     }
                     let _ = spare_out.send(output);
                 }
             }
         }
     }
-    out.flush().context("cannot write output")?;
+    sink.flush()?;
     Ok((ok, failed))
 }

@@ -102,7 +102,8 @@ impl Reporter {
         }
     }
 
-    fn print(&self, line: &str) {
+    /// A line on stderr (above the progress bar, when there is one).
+    pub fn print(&self, line: &str) {
         match &self.bar {
             Some(bar) => bar.suspend(|| eprintln!("{line}")),
             None => {

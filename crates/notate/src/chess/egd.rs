@@ -248,35 +248,43 @@ fn hash(pos: &Chess) -> u128 {
 
 /// `lran`, squares, piece codes and move type, after `"san":"…`.
 fn write_move_fields(mv: Move, out: &mut Vec<u8>) {
-    let (from, to, kind) = match mv {
+    out.extend_from_slice(b"\",\"lran\":\"");
+    write_lran(mv, out);
+    out.push(b'"');
+    let fields = MoveFields::of(mv);
+    write_squares(out, fields.from, fields.to);
+    out.extend_from_slice(b",\"piece\":\"");
+    out.extend_from_slice(fields.piece.as_bytes());
+    out.extend_from_slice(b"\",\"move_type\":\"");
+    out.extend_from_slice(fields.move_type.as_bytes());
+    out.push(b'"');
+    if let Some(code) = fields.captured {
+        out.extend_from_slice(b",\"captured_piece\":\"");
+        out.extend_from_slice(code.as_bytes());
+        out.push(b'"');
+    }
+    if let Some(code) = fields.promotion {
+        out.extend_from_slice(b",\"promotion\":\"");
+        out.extend_from_slice(code.as_bytes());
+        out.push(b'"');
+    }
+}
+
+/// EGD's long reversible algebraic notation: `e2-e4`, `Ng1-f3`, `Bb5xNc6`, `e7-e8=Q`,
+/// `e5xd6` (en passant), `O-O`.
+pub(crate) fn write_lran(mv: Move, out: &mut Vec<u8>) {
+    match mv {
         Move::Castle { king, rook } => {
-            let CastlingDestinations {
-                side, king_to: to, ..
-            } = castling_destinations(king, rook);
-            out.extend_from_slice(if side == CastlingSide::KingSide {
-                b"\",\"lran\":\"O-O\""
+            out.extend_from_slice(if castling_destinations(king, rook).side == CastlingSide::KingSide {
+                b"O-O".as_slice()
             } else {
-                b"\",\"lran\":\"O-O-O\""
+                b"O-O-O"
             });
-            write_squares(out, king, to);
-            out.extend_from_slice(if side == CastlingSide::KingSide {
-                b",\"piece\":\"K\",\"move_type\":\"short_castle\""
-            } else {
-                b",\"piece\":\"K\",\"move_type\":\"long_castle\""
-            });
-            return;
         }
         Move::EnPassant { from, to } => {
-            out.extend_from_slice(b"\",\"lran\":\"");
             write_square(out, from);
             out.push(b'x');
             write_square(out, to);
-            out.push(b'"');
-            write_squares(out, from, to);
-            out.extend_from_slice(
-                b",\"piece\":\"p\",\"move_type\":\"ep_capture\",\"captured_piece\":\"p\"",
-            );
-            return;
         }
         Move::Normal {
             role,
@@ -284,48 +292,92 @@ fn write_move_fields(mv: Move, out: &mut Vec<u8>) {
             capture,
             to,
             promotion,
-        } => (from, to, (role, capture, promotion)),
-        Move::Put { .. } => unreachable!("standard chess has no drops"),
-    };
-    let (role, capture, promotion) = kind;
-    out.extend_from_slice(b"\",\"lran\":\"");
-    if role != Role::Pawn {
-        out.push(role.upper_char() as u8);
-    }
-    write_square(out, from);
-    match capture {
-        Some(victim) => {
-            out.push(b'x');
-            if victim != Role::Pawn {
-                out.push(victim.upper_char() as u8);
+        } => {
+            if role != Role::Pawn {
+                out.push(role.upper_char() as u8);
+            }
+            write_square(out, from);
+            match capture {
+                Some(victim) => {
+                    out.push(b'x');
+                    if victim != Role::Pawn {
+                        out.push(victim.upper_char() as u8);
+                    }
+                }
+                None => out.push(b'-'),
+            }
+            write_square(out, to);
+            if let Some(p) = promotion {
+                out.push(b'=');
+                out.push(p.upper_char() as u8);
             }
         }
-        None => out.push(b'-'),
+        Move::Put { .. } => unreachable!("standard chess has no drops"),
     }
-    write_square(out, to);
-    if let Some(p) = promotion {
-        out.push(b'=');
-        out.push(p.upper_char() as u8);
-    }
-    out.push(b'"');
-    write_squares(out, from, to);
-    out.extend_from_slice(b",\"piece\":\"");
-    write_piece_code(out, role, to);
-    out.extend_from_slice(match (capture.is_some(), promotion.is_some()) {
-        (false, false) => b"\",\"move_type\":\"move\"".as_slice(),
-        (true, false) => b"\",\"move_type\":\"capture\"",
-        (false, true) => b"\",\"move_type\":\"promotion\"",
-        (true, true) => b"\",\"move_type\":\"promotion_capture\"",
-    });
-    if let Some(victim) = capture {
-        out.extend_from_slice(b",\"captured_piece\":\"");
-        write_piece_code(out, victim, to);
-        out.push(b'"');
-    }
-    if let Some(p) = promotion {
-        out.extend_from_slice(b",\"promotion\":\"");
-        write_piece_code(out, p, to);
-        out.push(b'"');
+}
+
+/// A move as EGD describes it: squares (a castling king's own destination), piece codes
+/// and move type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveFields {
+    pub from: Square,
+    pub to: Square,
+    /// EGD's piece code of the moving piece (`p N Bl Bd R Q K`).
+    pub piece: &'static str,
+    /// `move`, `capture`, `promotion`, `promotion_capture`, `ep_capture`, `short_castle`,
+    /// `long_castle`.
+    pub move_type: &'static str,
+    pub captured: Option<&'static str>,
+    pub promotion: Option<&'static str>,
+}
+
+impl MoveFields {
+    pub fn of(mv: Move) -> MoveFields {
+        match mv {
+            Move::Castle { king, rook } => {
+                let CastlingDestinations { side, king_to, .. } = castling_destinations(king, rook);
+                MoveFields {
+                    from: king,
+                    to: king_to,
+                    piece: "K",
+                    move_type: if side == CastlingSide::KingSide {
+                        "short_castle"
+                    } else {
+                        "long_castle"
+                    },
+                    captured: None,
+                    promotion: None,
+                }
+            }
+            Move::EnPassant { from, to } => MoveFields {
+                from,
+                to,
+                piece: "p",
+                move_type: "ep_capture",
+                captured: Some("p"),
+                promotion: None,
+            },
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => MoveFields {
+                from,
+                to,
+                piece: piece_code(role, to),
+                move_type: match (capture.is_some(), promotion.is_some()) {
+                    (false, false) => "move",
+                    (true, false) => "capture",
+                    (false, true) => "promotion",
+                    (true, true) => "promotion_capture",
+                },
+                captured: capture.map(|victim| piece_code(victim, to)),
+                promotion: promotion.map(|p| piece_code(p, to)),
+            },
+            Move::Put { .. } => unreachable!("standard chess has no drops"),
+        }
     }
 }
 
@@ -344,11 +396,15 @@ pub(crate) fn write_square(out: &mut Vec<u8>, sq: Square) {
 }
 
 /// EGD's piece codes: `p N Bl Bd R Q K`, a bishop named by the colour of its square.
-fn write_piece_code(out: &mut Vec<u8>, role: Role, square: Square) {
+fn piece_code(role: Role, square: Square) -> &'static str {
     match role {
-        Role::Pawn => out.push(b'p'),
-        Role::Bishop => out.extend_from_slice(if square.is_light() { b"Bl" } else { b"Bd" }),
-        _ => out.push(role.upper_char() as u8),
+        Role::Pawn => "p",
+        Role::Knight => "N",
+        Role::Bishop if square.is_light() => "Bl",
+        Role::Bishop => "Bd",
+        Role::Rook => "R",
+        Role::Queen => "Q",
+        Role::King => "K",
     }
 }
 

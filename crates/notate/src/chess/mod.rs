@@ -2,7 +2,7 @@
 //!
 //! Data flows one way: bytes → [`pgn`] reader → [`WrittenGame`] → [`replay`] →
 //! [`ChessGame`] → a writer ([`pgn::PgnWriter`], [`write_uci`], [`write_positions`],
-//! [`json`], [`egd`], [`tracks`], [`jsonchess`]).
+//! [`json`], [`egd`], [`tracks`], [`jsonchess`], [`rows`] for databases).
 
 pub mod egd;
 pub mod error;
@@ -12,6 +12,7 @@ pub mod jsonchess;
 pub mod pgn;
 mod positions;
 pub(crate) mod replay;
+pub mod rows;
 pub mod san;
 pub mod tracks;
 

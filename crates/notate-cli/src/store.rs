@@ -1,0 +1,228 @@
+//! `notate load` and `notate query`: games into a database, SQL out of it.
+
+use std::io::Write;
+use std::ops::Range;
+
+use anyhow::{Context, Result};
+use clap::ValueEnum;
+use notate::chess::rows::{RowBatch, RowWriter};
+use notate_store::{Inserted, QueryResult, Store, Target, Value};
+
+use crate::pipeline::{self, Settings, Sink};
+use crate::report::{thousands, Reporter};
+use crate::input::InputName;
+
+/// Takes rows in input order and hands them to the store.
+struct StoreSink {
+    store: Box<dyn Store>,
+    inserted: Inserted,
+}
+
+impl Sink<RowBatch> for StoreSink {
+    fn put(&mut self, rows: &RowBatch, games: Range<usize>) -> Result<()> {
+        Ok(self.store.insert(rows, games)?)
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        self.inserted = self.store.finish()?;
+        Ok(())
+    }
+}
+
+/// Loads every game of `inputs` into `target`. Returns (games read, games failed).
+pub fn load(
+    inputs: &[InputName],
+    settings: &Settings,
+    target: &Target,
+    db: &str,
+    reporter: &mut Reporter,
+) -> Result<(u64, u64)> {
+    let store = target.open().with_context(|| format!("cannot open {db}"))?;
+    let mut sink = StoreSink {
+        store,
+        inserted: Inserted::default(),
+    };
+    let (ok, failed) = pipeline::run(inputs, settings, RowWriter::new, &mut sink, reporter)
+        .with_context(|| format!("loading into {db}"))?;
+    reporter.finish("read", ok, failed);
+    let Inserted {
+        games,
+        known,
+        moves,
+    } = sink.inserted;
+    reporter.print(&format!(
+        "loaded into {db}: {} new games with {} moves, {} already there",
+        thousands(games),
+        thousands(moves),
+        thousands(known)
+    ));
+    Ok((ok, failed))
+}
+
+/// How `notate query` prints its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QueryFormat {
+    /// aligned columns for reading
+    Table,
+    /// CSV with a header line
+    Csv,
+    /// a JSON array of objects, one row per line
+    Json,
+}
+
+/// Runs `sql` on `target` and prints the answer.
+pub fn query(target: &Target, sql: &str, format: QueryFormat, out: &mut dyn Write) -> Result<()> {
+    let answer = target.query(sql)?;
+    let text = match format {
+        QueryFormat::Table => table(&answer),
+        QueryFormat::Csv => csv(&answer),
+        QueryFormat::Json => json(&answer),
+    };
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+fn plain(value: &Value) -> String {
+    match value {
+        Value::Null => String::new(),
+        Value::Int(v) => v.to_string(),
+        Value::Real(v) => v.to_string(),
+        Value::Text(s) => s.clone(),
+        Value::Bool(b) => b.to_string(),
+    }
+}
+
+/// Columns padded to their widest value, numbers to the right, `NULL` as an empty cell.
+fn table(answer: &QueryResult) -> String {
+    let cells: Vec<Vec<String>> = answer
+        .rows
+        .iter()
+        .map(|row| row.iter().map(plain).collect())
+        .collect();
+    let widths: Vec<usize> = (0..answer.columns.len())
+        .map(|i| {
+            cells
+                .iter()
+                .map(|row| row[i].chars().count())
+                .chain([answer.columns[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let numeric: Vec<bool> = (0..answer.columns.len())
+        .map(|i| {
+            answer
+                .rows
+                .iter()
+                .all(|row| matches!(row[i], Value::Int(_) | Value::Real(_) | Value::Null))
+        })
+        .collect();
+    let mut out = String::new();
+    let line = |out: &mut String, row: &[String]| {
+        let mut text = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            if i > 0 {
+                text.push_str("  ");
+            }
+            let pad = " ".repeat(widths[i] - cell.chars().count());
+            if numeric[i] {
+                text.push_str(&pad);
+                text.push_str(cell);
+            } else {
+                text.push_str(cell);
+                text.push_str(&pad);
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(&mut out, &answer.columns);
+    let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+    line(&mut out, &rule);
+    for row in &cells {
+        line(&mut out, row);
+    }
+    let n = answer.rows.len();
+    out.push_str(&format!("({} {})\n", thousands(n as u64), if n == 1 { "row" } else { "rows" }));
+    out
+}
+
+/// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+fn csv(answer: &QueryResult) -> String {
+    let field = |s: &str| {
+        if s.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    };
+    let mut out = String::new();
+    let header: Vec<String> = answer.columns.iter().map(|c| field(c)).collect();
+    out.push_str(&header.join(","));
+    out.push('\n');
+    for row in &answer.rows {
+        let fields: Vec<String> = row.iter().map(|v| field(&plain(v))).collect();
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+fn json(answer: &QueryResult) -> String {
+    let mut out = String::from("[");
+    for (i, row) in answer.rows.iter().enumerate() {
+        let mut object = serde_json::Map::new();
+        for (name, value) in answer.columns.iter().zip(row) {
+            let value = match value {
+                Value::Null => serde_json::Value::Null,
+                Value::Int(v) => (*v).into(),
+                Value::Real(v) => serde_json::Number::from_f64(*v)
+                    .map_or(serde_json::Value::Null, serde_json::Value::Number),
+                Value::Text(s) => s.clone().into(),
+                Value::Bool(b) => (*b).into(),
+            };
+            object.insert(name.clone(), value);
+        }
+        out.push_str(if i == 0 { "\n" } else { ",\n" });
+        out.push_str(&serde_json::Value::Object(object).to_string());
+    }
+    out.push_str("\n]\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer() -> QueryResult {
+        QueryResult {
+            columns: vec!["name".into(), "games".into()],
+            rows: vec![
+                vec![Value::Text("Carlsen, M".into()), Value::Int(12)],
+                vec![Value::Text("a \"b\"".into()), Value::Null],
+            ],
+        }
+    }
+
+    #[test]
+    fn tables_align_numbers_right() {
+        assert_eq!(
+            table(&answer()),
+            "name        games\n----------  -----\nCarlsen, M     12\na \"b\"\n(2 rows)\n"
+        );
+    }
+
+    #[test]
+    fn csv_quotes_what_it_must() {
+        assert_eq!(csv(&answer()), "name,games\n\"Carlsen, M\",12\n\"a \"\"b\"\"\",\n");
+    }
+
+    #[test]
+    fn json_is_an_array_of_objects() {
+        assert_eq!(
+            json(&answer()),
+            "[\n{\"name\":\"Carlsen, M\",\"games\":12},\n{\"name\":\"a \\\"b\\\"\",\"games\":null}\n]\n"
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! Database sinks for notate: games and their moves stored as two tables, `games` and
+//! `moves` (see [`schema`]), in SQLite, PostgreSQL or Parquet files, and SQL queries on them.
+//! The heavy dependencies (SQLite, the PostgreSQL client, Arrow and Parquet) live here, out
+//! of the `notate` library.
+//!
+//! ```
+//! use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
+//! use notate_store::{Target, Value};
+//! let dir = std::env::temp_dir().join(format!("notate-lib-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let target = Target::parse(dir.join("games.sqlite").to_str().unwrap()).unwrap();
+//! let mut batch = RowBatch::new();
+//! RowWriter::new().write(&read_pgn_str("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0").unwrap()[0], &mut batch).unwrap();
+//! let mut store = target.open().unwrap();
+//! store.insert(&batch, 0..batch.len()).unwrap();
+//! assert_eq!(store.finish().unwrap().moves, 7);
+//! let answer = target.query("SELECT san FROM moves WHERE is_checkmate").unwrap();
+//! assert_eq!(answer.rows, vec![vec![Value::Text("Qxf7#".into())]]);
+//! # std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod parquet;
+pub mod postgres;
+pub mod schema;
+pub mod sqlite;
+
+use std::ops::Range;
+use std::path::PathBuf;
+
+use notate::chess::rows::RowBatch;
+
+/// Where games are stored, as `--db` names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A SQLite file: any plain path.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection string: `postgres://user@host/db` (or `postgresql://`).
+    Postgres(String),
+    /// A directory of Parquet files: `parquet:DIR`.
+    Parquet(PathBuf),
+}
+
+impl Target {
+    /// Reads a `--db` value.
+    ///
+    /// ```
+    /// use notate_store::Target;
+    /// assert!(matches!(Target::parse("games.sqlite"), Ok(Target::Sqlite(_))));
+    /// assert!(matches!(Target::parse("postgres://me@localhost/chess"), Ok(Target::Postgres(_))));
+    /// assert!(matches!(Target::parse("parquet:out"), Ok(Target::Parquet(_))));
+    /// assert!(Target::parse("parquet:").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<Target, StoreError> {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Ok(Target::Postgres(text.to_string()))
+        } else if let Some(dir) = text.strip_prefix("parquet:") {
+            if dir.is_empty() {
+                return Err(StoreError::Target(
+                    "parquet: needs a directory (parquet:DIR)".into(),
+                ));
+            }
+            Ok(Target::Parquet(PathBuf::from(dir)))
+        } else if text.is_empty() {
+            Err(StoreError::Target("an empty --db".into()))
+        } else {
+            Ok(Target::Sqlite(PathBuf::from(text)))
+        }
+    }
+
+    /// Opens the store for loading, creating its tables when they are missing.
+    pub fn open(&self) -> Result<Box<dyn Store>, StoreError> {
+        Ok(match self {
+            Target::Sqlite(path) => Box::new(sqlite::SqliteStore::open(path)?),
+            Target::Postgres(url) => Box::new(postgres::PostgresStore::open(url)?),
+            Target::Parquet(dir) => Box::new(parquet::ParquetStore::open(dir)?),
+        })
+    }
+
+    /// Runs one SQL statement. Parquet has no SQL engine here: it is read with DuckDB
+    /// (the error says how).
+    pub fn query(&self, sql: &str) -> Result<QueryResult, StoreError> {
+        match self {
+            Target::Sqlite(path) => sqlite::query(path, sql),
+            Target::Postgres(url) => postgres::query(url, sql),
+            Target::Parquet(dir) => Err(StoreError::Target(format!(
+                "notate has no SQL engine for Parquet; query it with DuckDB:\n  \
+                 CREATE VIEW games AS SELECT * FROM read_parquet('{0}/games/**/*.parquet', hive_partitioning = true);\n  \
+                 CREATE VIEW moves AS SELECT * FROM read_parquet('{0}/moves/**/*.parquet', hive_partitioning = true);",
+                dir.display()
+            ))),
+        }
+    }
+}
+
+/// A place games are loaded into.
+pub trait Store {
+    /// Adds the games `games` (indexes) of `batch` that are not stored yet, with their
+    /// moves. Games are committed in batches of about [`BATCH_MOVES`] moves, the rest by
+    /// [`Store::finish`]: after an interruption the store holds whole batches of whole
+    /// games only.
+    fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError>;
+    /// Commits what is left (Parquet: closes and publishes its files) and says what the
+    /// load added.
+    fn finish(&mut self) -> Result<Inserted, StoreError>;
+}
+
+/// Moves per transaction: commits cost little next to this many rows, and a batch stays
+/// small in memory.
+pub const BATCH_MOVES: usize = 250_000;
+
+/// What a load did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Inserted {
+    /// Games added.
+    pub games: u64,
+    /// Games already stored (the same id), not added again.
+    pub known: u64,
+    /// Move rows added.
+    pub moves: u64,
+}
+
+impl std::ops::AddAssign for Inserted {
+    fn add_assign(&mut self, other: Inserted) {
+        self.games += other.games;
+        self.known += other.known;
+        self.moves += other.moves;
+    }
+}
+
+/// One value of a query's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// SQL `NULL`.
+    Null,
+    /// An integer.
+    Int(i64),
+    /// A floating-point or decimal number.
+    Real(f64),
+    /// Text (also dates, JSON and anything else, as the database writes it).
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+}
+
+/// A query's answer: column names and rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryResult {
+    /// The column names, in order.
+    pub columns: Vec<String>,
+    /// The rows, each with one value per column.
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// Why a load or a query failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A bad `--db` or a store that is not there.
+    #[error("{0}")]
+    Target(String),
+    /// SQLite said no.
+    #[error("SQLite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL said no.
+    #[error("PostgreSQL: {0}")]
+    Postgres(#[from] ::postgres::Error),
+    /// Writing or reading Parquet failed.
+    #[error("Parquet: {0}")]
+    Parquet(#[from] ::parquet::errors::ParquetError),
+    /// Building Arrow arrays failed.
+    #[error("Arrow: {0}")]
+    Arrow(#[from] arrow_schema::ArrowError),
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+}
+
+impl StoreError {
+    fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> StoreError {
+        let path = path.into();
+        move |source| StoreError::Io { path, source }
+    }
+}

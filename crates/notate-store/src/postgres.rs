@@ -1,0 +1,221 @@
+//! PostgreSQL, through the `postgres` client and binary `COPY`.
+//!
+//! `COPY` cannot skip rows that are there already, so a batch is copied into temporary
+//! staging tables and moved from there with `INSERT … ON CONFLICT DO NOTHING`, the moves of
+//! the games that were really added following them, all in one transaction.
+
+use std::collections::HashSet;
+use std::error::Error;
+use std::ops::Range;
+
+use notate::chess::rows::RowBatch;
+use postgres::binary_copy::BinaryCopyInWriter;
+use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
+use postgres::{Client, NoTls, SimpleQueryMessage};
+
+use crate::schema::{self, Cell, Column, Kind, GAMES, MOVES};
+use crate::{Inserted, QueryResult, Store, StoreError, Value, BATCH_MOVES};
+
+/// Games in a PostgreSQL database.
+pub struct PostgresStore {
+    client: Client,
+    games_types: Vec<Type>,
+    moves_types: Vec<Type>,
+    /// Games staged since the last commit (`None`: no transaction is open): a game twice
+    /// in one transaction is staged once.
+    staged: Option<HashSet<i64>>,
+    staged_moves: usize,
+    inserted: Inserted,
+}
+
+fn type_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::BigInt => "BIGINT",
+        Kind::Int => "INTEGER",
+        Kind::Real => "DOUBLE PRECISION",
+        Kind::Text => "TEXT",
+        Kind::Bool => "BOOLEAN",
+        Kind::Json => "JSONB",
+    }
+}
+
+fn wire_type(kind: Kind) -> Type {
+    match kind {
+        Kind::BigInt => Type::INT8,
+        Kind::Int => Type::INT4,
+        Kind::Real => Type::FLOAT8,
+        Kind::Text => Type::TEXT,
+        Kind::Bool => Type::BOOL,
+        Kind::Json => Type::JSONB,
+    }
+}
+
+fn wire_types(columns: &[Column]) -> Vec<Type> {
+    columns.iter().map(|c| wire_type(c.kind)).collect()
+}
+
+impl PostgresStore {
+    /// Connects (`postgres://user@host:port/db`) and creates the tables when missing.
+    pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
+        let mut client = Client::connect(url, NoTls)?;
+        client.batch_execute(&schema::ddl(type_name, ""))?;
+        client.batch_execute(
+            "CREATE TEMP TABLE games_stage (LIKE games) ON COMMIT DELETE ROWS;
+             CREATE TEMP TABLE moves_stage (LIKE moves) ON COMMIT DELETE ROWS;",
+        )?;
+        Ok(PostgresStore {
+            client,
+            games_types: wire_types(&GAMES),
+            moves_types: wire_types(&MOVES),
+            staged: None,
+            staged_moves: 0,
+            inserted: Inserted::default(),
+        })
+    }
+
+    /// Moves the staged rows into the tables, the moves of the games really added
+    /// following them, and commits.
+    fn commit(&mut self) -> Result<(), StoreError> {
+        let Some(staged) = self.staged.take() else {
+            return Ok(());
+        };
+        let counts = self.client.query_one(
+            "WITH new AS (
+                 INSERT INTO games SELECT * FROM games_stage ON CONFLICT (id) DO NOTHING
+                 RETURNING id),
+             added AS (
+                 INSERT INTO moves SELECT s.* FROM moves_stage s JOIN new ON new.id = s.game_id
+                 RETURNING 1)
+             SELECT (SELECT count(*) FROM new), (SELECT count(*) FROM added)",
+            &[],
+        )?;
+        // The staging tables empty themselves on commit.
+        self.client.batch_execute("COMMIT")?;
+        let games = counts.get::<_, i64>(0) as u64;
+        self.inserted.games += games;
+        self.inserted.known += staged.len() as u64 - games;
+        self.inserted.moves += counts.get::<_, i64>(1) as u64;
+        self.staged_moves = 0;
+        Ok(())
+    }
+}
+
+impl Store for PostgresStore {
+    fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
+        if self.staged.is_none() {
+            self.client.batch_execute("BEGIN")?;
+        }
+        let staged = self.staged.get_or_insert_with(HashSet::new);
+        let mut fresh = Vec::new();
+        {
+            let sink = self
+                .client
+                .copy_in("COPY games_stage FROM STDIN (FORMAT binary)")?;
+            let mut writer = BinaryCopyInWriter::new(sink, &self.games_types);
+            for g in &batch.games[games] {
+                if staged.insert(g.id) {
+                    writer.write_raw(schema::game_cells(batch, g).iter().map(Pg))?;
+                    fresh.push(g);
+                } else {
+                    self.inserted.known += 1;
+                }
+            }
+            writer.finish()?;
+        }
+        if !fresh.is_empty() {
+            let sink = self
+                .client
+                .copy_in("COPY moves_stage FROM STDIN (FORMAT binary)")?;
+            let mut writer = BinaryCopyInWriter::new(sink, &self.moves_types);
+            for g in fresh {
+                for m in &batch.moves[g.moves.clone()] {
+                    writer.write_raw(schema::move_cells(batch, g, m).iter().map(Pg))?;
+                }
+                self.staged_moves += g.moves.len();
+            }
+            writer.finish()?;
+        }
+        if self.staged_moves >= BATCH_MOVES {
+            self.commit()?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> Result<Inserted, StoreError> {
+        self.commit()?;
+        self.client.batch_execute("ANALYZE games; ANALYZE moves;")?;
+        Ok(std::mem::take(&mut self.inserted))
+    }
+}
+
+/// A cell in PostgreSQL's binary format, for the column type `COPY` asks for.
+#[derive(Debug)]
+struct Pg<'a, 'b>(&'b Cell<'a>);
+
+impl ToSql for Pg<'_, '_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut postgres::types::private::BytesMut,
+    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+        match *self.0 {
+            Cell::Null => Ok(IsNull::Yes),
+            Cell::Int(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql(ty, out),
+            Cell::Int(v) => v.to_sql(ty, out),
+            Cell::Real(v) => v.to_sql(ty, out),
+            Cell::Bool(v) => v.to_sql(ty, out),
+            Cell::Text(s) if *ty == Type::JSONB => {
+                // jsonb's binary form: a version byte, then the text.
+                out.extend_from_slice(&[1]);
+                out.extend_from_slice(s.as_bytes());
+                Ok(IsNull::No)
+            }
+            Cell::Text(s) => s.to_sql(ty, out),
+        }
+    }
+
+    fn accepts(ty: &Type) -> bool {
+        [Type::INT8, Type::INT4, Type::FLOAT8, Type::TEXT, Type::BOOL, Type::JSONB].contains(ty)
+    }
+
+    to_sql_checked!();
+}
+
+/// Runs one SQL statement and returns its rows, each value typed by its column's type.
+pub fn query(url: &str, sql: &str) -> Result<QueryResult, StoreError> {
+    let mut client = Client::connect(url, NoTls)?;
+    // The types come from preparing; the values as text from the simple protocol, which
+    // reads every type (numeric included) without a decoder for each.
+    let statement = client.prepare(sql)?;
+    let types: Vec<Type> = statement.columns().iter().map(|c| c.type_().clone()).collect();
+    let mut result = QueryResult {
+        columns: statement.columns().iter().map(|c| c.name().to_string()).collect(),
+        rows: Vec::new(),
+    };
+    for message in client.simple_query(sql)? {
+        if let SimpleQueryMessage::Row(row) = message {
+            let values = (0..row.len())
+                .map(|i| match row.get(i) {
+                    None => Value::Null,
+                    Some(text) => typed(text, types.get(i)),
+                })
+                .collect();
+            result.rows.push(values);
+        }
+    }
+    Ok(result)
+}
+
+fn typed(text: &str, ty: Option<&Type>) -> Value {
+    let number = |v: Option<Value>| v.unwrap_or_else(|| Value::Text(text.to_string()));
+    match ty {
+        Some(t) if [Type::INT2, Type::INT4, Type::INT8, Type::OID].contains(t) => {
+            number(text.parse().ok().map(Value::Int))
+        }
+        Some(t) if [Type::FLOAT4, Type::FLOAT8, Type::NUMERIC].contains(t) => {
+            number(text.parse().ok().map(Value::Real))
+        }
+        Some(t) if *t == Type::BOOL => Value::Bool(text == "t"),
+        _ => Value::Text(text.to_string()),
+    }
+}

@@ -1,0 +1,526 @@
+//! A game as rows of two tables, `games` and `moves`: what a database loader stores. The
+//! move columns are EGD's (SAN, LRAN, squares, piece codes, move type, FEN before and after,
+//! check and mate) plus UCI, clock and evaluation.
+//!
+//! Rows are gathered in a [`RowBatch`] whose text lives in one buffer: a loader handles
+//! millions of moves, and one allocation per string would cost more than the replay.
+
+use std::ops::Range;
+
+use shakmaty::{san::San, CastlingMode, Color, Position, Square};
+use xxhash_rust::xxh3::Xxh3;
+
+use super::egd::{is_standard_san, write_fen, write_lran, MoveFields};
+use super::error::GameError;
+use super::game::{play, ChessGame, Comment, Eval};
+
+/// A piece of text inside a [`RowBatch`] (read it with [`RowBatch::text`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Text {
+    start: u32,
+    end: u32,
+}
+
+/// One row of `games`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// A hash of the tags and the moves: the same game always gets the same id, so loading
+    /// a file twice adds nothing.
+    pub id: i64,
+    /// The `Event` tag.
+    pub event: Option<Text>,
+    /// The `Site` tag.
+    pub site: Option<Text>,
+    /// The `Date` tag as written (`2016.05.??`), else `UTCDate`.
+    pub date: Option<Text>,
+    /// The year of `date`, when it names one.
+    pub year: Option<i32>,
+    /// The month of `date` (1 to 12).
+    pub month: Option<i32>,
+    /// The `White` tag.
+    pub white: Option<Text>,
+    /// The `Black` tag.
+    pub black: Option<Text>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: Text,
+    /// The `WhiteElo` tag, when it is a number.
+    pub white_elo: Option<i32>,
+    /// The `BlackElo` tag, when it is a number.
+    pub black_elo: Option<i32>,
+    /// The `ECO` tag.
+    pub eco: Option<Text>,
+    /// The `Opening` tag.
+    pub opening: Option<Text>,
+    /// The `TimeControl` tag.
+    pub time_control: Option<Text>,
+    /// The `Termination` tag.
+    pub termination: Option<Text>,
+    /// Every tag, in order, as a JSON object.
+    pub tags: Text,
+    /// The number of half-moves in the main line.
+    pub ply_count: i32,
+    /// The FEN of the start position.
+    pub start_fen: Text,
+    /// This game's rows in [`RowBatch::moves`].
+    pub moves: Range<usize>,
+}
+
+/// One row of `moves`: a half-move of the main line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveRow {
+    /// The [`GameRow::id`] of its game.
+    pub game_id: i64,
+    /// 1 for the first half-move of the game.
+    pub ply: i32,
+    /// The move number of the position before the move (the FEN's).
+    pub move_number: i32,
+    /// EGD's move key: move number and `w` or `b` (`12b`).
+    pub key: Text,
+    /// `w` or `b`.
+    pub player: &'static str,
+    /// SAN as written when it is standard SAN, else SAN made from the move.
+    pub san: Text,
+    /// EGD's long algebraic notation (`Ng1-f3`, `Bb5xNc6`, `O-O`).
+    pub lran: Text,
+    /// UCI (`g1f3`; Chess960 castling as king takes rook).
+    pub uci: Text,
+    /// The square the piece leaves (a castling king's).
+    pub from_square: &'static str,
+    /// The square the piece goes to (a castling king's).
+    pub to_square: &'static str,
+    /// EGD's piece codes: `p N Bl Bd R Q K`.
+    pub piece: &'static str,
+    /// `move`, `capture`, `promotion`, `promotion_capture`, `ep_capture`, `short_castle`,
+    /// `long_castle`.
+    pub move_type: &'static str,
+    /// The piece code of the captured piece.
+    pub captured_piece: Option<&'static str>,
+    /// The piece code of the promoted piece.
+    pub promotion: Option<&'static str>,
+    /// The FEN of the position before the move.
+    pub fen_before: Text,
+    /// The FEN of the position after the move.
+    pub fen_after: Text,
+    /// Whether the move gives check.
+    pub is_check: bool,
+    /// Whether the move mates.
+    pub is_checkmate: bool,
+    /// The mover's remaining time after the move (`[%clk]`), in seconds.
+    pub clock: Option<f64>,
+    /// `[%eval]` in pawns from White's point of view.
+    pub eval: Option<f64>,
+    /// `[%eval #N]`: mate in N, negative when Black mates.
+    pub mate: Option<i32>,
+}
+
+/// Rows of many games: `games`, `moves`, and the text they point into.
+#[derive(Clone, Debug, Default)]
+pub struct RowBatch {
+    /// One row per game.
+    pub games: Vec<GameRow>,
+    /// One row per half-move, game after game.
+    pub moves: Vec<MoveRow>,
+    text: String,
+}
+
+impl RowBatch {
+    /// An empty batch.
+    pub fn new() -> RowBatch {
+        RowBatch::default()
+    }
+
+    /// The text a row field points to.
+    pub fn text(&self, text: Text) -> &str {
+        &self.text[text.start as usize..text.end as usize]
+    }
+
+    /// The text of an optional field.
+    pub fn opt(&self, text: Option<Text>) -> Option<&str> {
+        text.map(|t| self.text(t))
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Whether there is no game.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Keeps the first `games` games and their moves.
+    pub fn truncate(&mut self, games: usize) {
+        if let Some(first_gone) = self.games.get(games) {
+            let text = first_gone.tags.start as usize;
+            let moves = first_gone.moves.start;
+            self.games.truncate(games);
+            self.moves.truncate(moves);
+            self.text.truncate(text.min(self.text.len()));
+        }
+    }
+
+    /// Empties the batch, keeping its memory.
+    pub fn clear(&mut self) {
+        self.games.clear();
+        self.moves.clear();
+        self.text.clear();
+    }
+
+    /// Bytes of text held (a measure of the batch's memory).
+    pub fn text_bytes(&self) -> usize {
+        self.text.len()
+    }
+
+    fn push(&mut self, s: &str) -> Text {
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        Text {
+            start,
+            end: self.text.len() as u32,
+        }
+    }
+
+    fn push_opt(&mut self, s: Option<&str>) -> Option<Text> {
+        s.map(|s| self.push(s))
+    }
+}
+
+/// Turns replayed games into rows, reusing its buffers from game to game.
+///
+/// ```
+/// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
+/// let game = read_pgn_str("[White \"Ann\"]\n\n1. e4 { [%clk 0:02:59] } e5 1-0").unwrap().remove(0);
+/// let mut batch = RowBatch::new();
+/// RowWriter::new().write(&game, &mut batch).unwrap();
+/// let (g, m) = (&batch.games[0], &batch.moves[1]);
+/// assert_eq!(batch.opt(g.white), Some("Ann"));
+/// assert_eq!(batch.text(g.result), "1-0");
+/// assert_eq!((batch.text(m.key), batch.text(m.lran), batch.text(m.uci)), ("1b", "e7-e5", "e7e5"));
+/// assert_eq!(batch.moves[0].clock, Some(179.0));
+/// assert_eq!(m.game_id, g.id);
+/// ```
+#[derive(Debug, Default)]
+pub struct RowWriter {
+    scratch: Vec<u8>,
+    san: String,
+}
+
+impl RowWriter {
+    /// A writer.
+    pub fn new() -> RowWriter {
+        RowWriter::default()
+    }
+
+    /// Appends the game's row and its moves' rows. On an error (a null move, which the
+    /// tables cannot hold, or an unusable start position) nothing is appended.
+    pub fn write(&mut self, game: &ChessGame, batch: &mut RowBatch) -> Result<(), GameError> {
+        let (games, moves, text) = (batch.games.len(), batch.moves.len(), batch.text.len());
+        let result = self.write_rows(game, batch);
+        if result.is_err() {
+            batch.games.truncate(games);
+            batch.moves.truncate(moves);
+            batch.text.truncate(text);
+        }
+        result
+    }
+
+    fn write_rows(&mut self, game: &ChessGame, batch: &mut RowBatch) -> Result<(), GameError> {
+        let (mut pos, mode) = game
+            .start_position()
+            .map_err(|e| GameError::new(0, e.to_string()))?;
+        if let Some((i, ply)) =
+            (game.moves.plies.iter().enumerate()).find(|(_, p)| p.mv.mv.is_none())
+        {
+            return Err(GameError::new(
+                ply.mv.offset,
+                "a null move: the moves table has no way to store one",
+            )
+            .with_ply(i + 1)
+            .with_token(ply.mv.san.as_str()));
+        }
+        let id = game_id(game, mode);
+        let tags = &game.tags;
+
+        // The tags come first: `truncate` finds a game's text by its `tags`.
+        self.scratch.clear();
+        write_tags_json(game, &mut self.scratch);
+        let tags_json = batch.push(std::str::from_utf8(&self.scratch).expect("JSON of str is UTF-8"));
+        let date = tags.get("Date").or_else(|| tags.get("UTCDate"));
+        let (year, month) = date.map_or((None, None), year_month);
+        let result = match tags.get("Result") {
+            Some(r) => r,
+            None => game.outcome().as_str(),
+        };
+        self.scratch.clear();
+        write_fen(&pos, mode, &mut self.scratch);
+        let start_fen = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
+        let first_move = batch.moves.len();
+        let mut row = GameRow {
+            id,
+            event: batch.push_opt(tags.get("Event")),
+            site: batch.push_opt(tags.get("Site")),
+            date: batch.push_opt(date),
+            year,
+            month,
+            white: batch.push_opt(tags.get("White")),
+            black: batch.push_opt(tags.get("Black")),
+            result: batch.push(result),
+            white_elo: tags.get("WhiteElo").and_then(|e| e.trim().parse().ok()),
+            black_elo: tags.get("BlackElo").and_then(|e| e.trim().parse().ok()),
+            eco: batch.push_opt(tags.get("ECO")),
+            opening: batch.push_opt(tags.get("Opening")),
+            time_control: batch.push_opt(tags.get("TimeControl")),
+            termination: batch.push_opt(game.termination()),
+            tags: tags_json,
+            ply_count: game.moves.plies.len() as i32,
+            start_fen,
+            moves: first_move..first_move,
+        };
+
+        let mut fen_before = start_fen;
+        for (i, ply) in game.moves.plies.iter().enumerate() {
+            let mv = ply.mv.mv.expect("null moves were refused above");
+            let player = pos.turn();
+            let move_number = pos.fullmoves().get() as i32;
+            let written = ply.mv.san.as_bytes();
+            let keep_written = is_standard_san(written);
+            if !keep_written {
+                self.san.clear();
+                use std::fmt::Write as _;
+                let _ = write!(self.san, "{}", San::from_move(&pos, mv));
+            }
+            let fields = MoveFields::of(mv);
+            self.scratch.clear();
+            write_lran(mv, &mut self.scratch);
+            let lran = batch.push(std::str::from_utf8(&self.scratch).expect("LRAN is ASCII"));
+            let uci = {
+                use std::fmt::Write as _;
+                let start = batch.text.len() as u32;
+                let _ = write!(batch.text, "{}", mv.to_uci(mode));
+                Text {
+                    start,
+                    end: batch.text.len() as u32,
+                }
+            };
+            let key = {
+                let start = batch.text.len() as u32;
+                let mut digits = itoa::Buffer::new();
+                batch.text.push_str(digits.format(move_number));
+                batch
+                    .text
+                    .push(if player == Color::White { 'w' } else { 'b' });
+                Text {
+                    start,
+                    end: batch.text.len() as u32,
+                }
+            };
+            play(&mut pos, Some(mv));
+            let is_check = pos.is_check();
+            let is_checkmate = is_check && pos.is_checkmate();
+            let san = if keep_written {
+                batch.push(ply.mv.san.as_str())
+            } else {
+                // A spelling that is not SAN (`0-0`, `e2-e4`) is stored as SAN, with the
+                // check mark the position calls for.
+                self.san.push_str(match (is_check, is_checkmate) {
+                    (_, true) => "#",
+                    (true, false) => "+",
+                    _ => "",
+                });
+                batch.push(&self.san)
+            };
+            self.scratch.clear();
+            write_fen(&pos, mode, &mut self.scratch);
+            let fen_after = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
+            let (eval, mate) = match last_of(&ply.comments, |c| c.eval) {
+                Some(Eval::Pawns(p)) => (Some(p), None),
+                Some(Eval::Mate(m)) => (None, Some(m)),
+                None => (None, None),
+            };
+            batch.moves.push(MoveRow {
+                game_id: id,
+                ply: i as i32 + 1,
+                move_number,
+                key,
+                player: if player == Color::White { "w" } else { "b" },
+                san,
+                lran,
+                uci,
+                from_square: square_name(fields.from),
+                to_square: square_name(fields.to),
+                piece: fields.piece,
+                move_type: fields.move_type,
+                captured_piece: fields.captured,
+                promotion: fields.promotion,
+                fen_before,
+                fen_after,
+                is_check,
+                is_checkmate,
+                clock: last_of(&ply.comments, |c| c.clock).map(|ms| ms as f64 / 1000.0),
+                eval,
+                mate,
+            });
+            fen_before = fen_after;
+        }
+        if batch.text.len() > u32::MAX as usize {
+            return Err(GameError::new(0, "the batch's text passed 4 GiB"));
+        }
+        row.moves.end = batch.moves.len();
+        batch.games.push(row);
+        Ok(())
+    }
+}
+
+/// The game's id: the XXH3 hash of its tags (names and values, in order) and its moves in
+/// UCI. Stable across runs, machines and notate versions, since loads rely on it.
+fn game_id(game: &ChessGame, mode: CastlingMode) -> i64 {
+    let mut hasher = Xxh3::new();
+    for (name, value) in game.tags.iter() {
+        hasher.update(name.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(value.as_bytes());
+        hasher.update(&[0]);
+    }
+    hasher.update(&[1]);
+    let mut uci = String::new();
+    for mv in game.moves.plies.iter().filter_map(|p| p.mv.mv) {
+        use std::fmt::Write as _;
+        uci.clear();
+        let _ = write!(uci, "{}", mv.to_uci(mode));
+        hasher.update(uci.as_bytes());
+        hasher.update(&[0]);
+    }
+    hasher.digest() as i64
+}
+
+/// Every tag as a JSON object, in order; `Result` from the movetext when there is no tag.
+fn write_tags_json(game: &ChessGame, out: &mut Vec<u8>) {
+    use super::egd::write_str;
+    out.push(b'{');
+    for (i, (name, value)) in game.tags.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_str(out, name);
+        out.push(b':');
+        write_str(out, value);
+    }
+    out.push(b'}');
+}
+
+/// `2016.05.12` → (2016, 5); `2016.??.??` → (2016, none); `????.??.??` → neither.
+fn year_month(date: &str) -> (Option<i32>, Option<i32>) {
+    let mut parts = date.trim().split(['.', '-', '/']);
+    let number = |p: Option<&str>| {
+        p.filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|p| p.parse::<i32>().ok())
+    };
+    let year = number(parts.next());
+    let month = number(parts.next()).filter(|m| (1..=12).contains(m));
+    match year {
+        Some(y) => (Some(y), month),
+        None => (None, None),
+    }
+}
+
+fn last_of<T>(comments: &[Comment], get: impl Fn(&Comment) -> Option<T>) -> Option<T> {
+    comments.iter().rev().find_map(get)
+}
+
+/// `e4` for the square e4, without formatting.
+fn square_name(sq: Square) -> &'static str {
+    const NAMES: [&str; 64] = [
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2",
+        "h2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4",
+        "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6",
+        "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8",
+        "e8", "f8", "g8", "h8",
+    ];
+    NAMES[usize::from(sq)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::read_pgn_str;
+
+    fn rows(pgn: &str) -> RowBatch {
+        let mut batch = RowBatch::new();
+        let mut writer = RowWriter::new();
+        for game in read_pgn_str(pgn).unwrap() {
+            writer.write(&game, &mut batch).unwrap();
+        }
+        batch
+    }
+
+    #[test]
+    fn dates_give_year_and_month() {
+        assert_eq!(year_month("2016.05.12"), (Some(2016), Some(5)));
+        assert_eq!(year_month("2016.??.??"), (Some(2016), None));
+        assert_eq!(year_month("????.??.??"), (None, None));
+        assert_eq!(year_month("2016.13.01"), (Some(2016), None));
+        assert_eq!(year_month(""), (None, None));
+    }
+
+    #[test]
+    fn moves_carry_egd_fields_and_chain_positions() {
+        let b = rows("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 c6 5. Bc4 Bf5 6. O-O e6 7. Qe2 Bb4 8. d5 Bxc3 9. bxc3 Qxc3 10. dxe6 Qxa1 11. exf7+ Kxf7 12. Qf3 Qxc1 0-1");
+        let g = &b.games[0];
+        assert_eq!(b.text(g.result), "0-1");
+        assert_eq!(g.ply_count, 24);
+        assert_eq!(g.moves, 0..24);
+        assert_eq!(g.year, None);
+        let m = &b.moves;
+        assert_eq!(b.text(m[0].fen_before), b.text(g.start_fen));
+        for pair in m.windows(2) {
+            assert_eq!(b.text(pair[0].fen_after), b.text(pair[1].fen_before));
+        }
+        let castle = &m[10];
+        assert_eq!(
+            (b.text(castle.key), b.text(castle.lran), b.text(castle.uci)),
+            ("6w", "O-O", "e1g1")
+        );
+        assert_eq!((castle.move_type, castle.to_square), ("short_castle", "g1"));
+        let check = &m[20];
+        assert_eq!((b.text(check.san), check.is_check, check.player), ("exf7+", true, "w"));
+        let bishop = &m[15];
+        assert_eq!((bishop.piece, bishop.captured_piece, bishop.move_type), ("Bd", Some("N"), "capture"));
+        assert_eq!(b.text(m[23].lran), "Qa1xBc1");
+    }
+
+    #[test]
+    fn ids_depend_on_tags_and_moves_only() {
+        let a = rows("[Event \"A\"]\n\n1. e4 e5 *");
+        let again = rows("[Event \"A\"]\n\n1. e4 { a comment } e5 *");
+        let other_tag = rows("[Event \"B\"]\n\n1. e4 e5 *");
+        let other_move = rows("[Event \"A\"]\n\n1. e4 e6 *");
+        assert_eq!(a.games[0].id, again.games[0].id);
+        assert_ne!(a.games[0].id, other_tag.games[0].id);
+        assert_ne!(a.games[0].id, other_move.games[0].id);
+    }
+
+    #[test]
+    fn a_failed_game_leaves_nothing_and_truncate_keeps_whole_games() {
+        let mut batch = rows("1. e4 *\n\n1. d4 d5 *");
+        let games = read_pgn_str("1. e4 -- 2. d4 *").unwrap();
+        let text = batch.text_bytes();
+        assert!(RowWriter::new().write(&games[0], &mut batch).is_err());
+        assert_eq!((batch.len(), batch.moves.len(), batch.text_bytes()), (2, 3, text));
+        batch.truncate(1);
+        assert_eq!((batch.len(), batch.moves.len()), (1, 1));
+        assert_eq!(b_text_ends_with_fen(&batch), true);
+    }
+
+    fn b_text_ends_with_fen(batch: &RowBatch) -> bool {
+        let last = batch.moves.last().unwrap();
+        batch.text.ends_with(batch.text(last.fen_after))
+    }
+
+    #[test]
+    fn clock_and_eval_come_from_comments() {
+        let b = rows("1. e4 { [%eval 0.25] [%clk 0:01:00.5] } e5 { [%eval #-3] } *");
+        assert_eq!((b.moves[0].clock, b.moves[0].eval), (Some(60.5), Some(0.25)));
+        assert_eq!((b.moves[1].mate, b.moves[1].eval), (Some(-3), None));
+    }
+}
