@@ -119,12 +119,13 @@ enum Command {
     },
     /// Run one SQL statement on loaded games and print the answer
     #[command(
-        after_help = "Parquet output is queried with DuckDB (see the README).\n\nExamples:\n  notate query --db games.sqlite \"SELECT result, count(*) AS games FROM games GROUP BY result\"\n  notate query --db games.sqlite --format csv \"$(cat examples/queries/results_by_opening.sql)\""
+        after_help = "Parquet output is queried with DuckDB (see the README).\n\nExamples:\n  notate query --db games.sqlite \"SELECT result, count(*) AS games FROM games GROUP BY result\"\n  notate query --db games.sqlite --format csv - < examples/queries/results_by_opening.sql"
     )]
     Query {
         #[arg(long, value_name = "TARGET", help = DB_HELP)]
         db: String,
-        /// The SQL statement
+        /// The SQL statement (`-`: read it from stdin)
+        #[arg(allow_hyphen_values = true)]
         sql: String,
         /// How the answer is printed
         #[arg(long, value_enum, default_value = "table")]
@@ -185,6 +186,8 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
                 Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => false,
                 Job::Convert(_) => false,
             },
+            // The tables keep clocks and evaluations, not the comments' words.
+            keep_comment_text: !matches!(job, Job::Load),
             validate_only: matches!(job, Job::Check),
             ..ReadOptions::default()
         },
@@ -560,10 +563,19 @@ fn run_query(db: &str, sql: &str, format: store::QueryFormat) -> ExitCode {
         Ok(target) => target,
         Err(e) => return usage(&format!("--db {db:?}: {e}")),
     };
+    let mut text = String::new();
+    let sql = if sql == "-" {
+        if let Err(e) = io::Read::read_to_string(&mut io::stdin(), &mut text) {
+            eprintln!("notate: cannot read the SQL from stdin: {e}");
+            return ExitCode::from(2);
+        }
+        &text
+    } else {
+        sql
+    };
     match store::query(&target, sql, format, &mut io::stdout().lock()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            let e = anyhow::Error::from(e);
             if is_broken_pipe(&e) {
                 return ExitCode::SUCCESS;
             }

@@ -8,9 +8,9 @@ use clap::ValueEnum;
 use notate::chess::rows::{RowBatch, RowWriter};
 use notate_store::{Inserted, QueryResult, Store, Target, Value};
 
+use crate::input::InputName;
 use crate::pipeline::{self, Settings, Sink};
 use crate::report::{thousands, Reporter};
-use crate::input::InputName;
 
 /// Takes rows in input order and hands them to the store.
 struct StoreSink {
@@ -144,7 +144,11 @@ fn table(answer: &QueryResult) -> String {
         line(&mut out, row);
     }
     let n = answer.rows.len();
-    out.push_str(&format!("({} {})\n", thousands(n as u64), if n == 1 { "row" } else { "rows" }));
+    out.push_str(&format!(
+        "({} {})\n",
+        thousands(n as u64),
+        if n == 1 { "row" } else { "rows" }
+    ));
     out
 }
 
@@ -215,7 +219,10 @@ mod tests {
 
     #[test]
     fn csv_quotes_what_it_must() {
-        assert_eq!(csv(&answer()), "name,games\n\"Carlsen, M\",12\n\"a \"\"b\"\"\",\n");
+        assert_eq!(
+            csv(&answer()),
+            "name,games\n\"Carlsen, M\",12\n\"a \"\"b\"\"\",\n"
+        );
     }
 
     #[test]

@@ -527,3 +527,80 @@ fn shogi_opening_book_converts_to_move_lists() {
     let out = notate(&["convert", &book, "--to", "kif"], "");
     assert!(text(&out.stdout).contains("戦型：Yagura\n手合割：平手\n"));
 }
+
+#[test]
+fn load_is_idempotent_and_query_prints_table_csv_and_json() {
+    let dir = std::env::temp_dir().join(format!("notate-cli-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.sqlite");
+    let db = db.to_str().unwrap();
+    let input = "[White \"A\"]\n[Black \"B\"]\n[Date \"2016.05.01\"]\n\n1. e4 { [%clk 0:03:00] } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n1. d4 Ke7 *\n\n[White \"C\"]\n\n1. d4 *\n";
+    let out = notate(&["load", "--db", db], input);
+    assert_eq!(out.status.code(), Some(1), "one bad game");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("<stdin>:7:7: game 2 (? – ?), ply 2 \"Ke7\""),
+        "{err}"
+    );
+    let summary = format!(
+        "read 2 games, 1 failed\nloaded into {db}: 2 new games with 8 moves, 0 already there\n"
+    );
+    assert!(err.ends_with(&summary), "{err}");
+    let again = notate(&["load", "--db", db, "--quiet"], input);
+    assert!(
+        text(&again.stderr).contains(": 0 new games with 0 moves, 2 already there"),
+        "{}",
+        text(&again.stderr)
+    );
+
+    let sql = "SELECT white, ply_count, result FROM games ORDER BY ply_count DESC";
+    let table = notate(&["query", "--db", db, sql], "");
+    assert_eq!(table.status.code(), Some(0), "{}", text(&table.stderr));
+    assert_eq!(
+        text(&table.stdout),
+        "white  ply_count  result\n-----  ---------  ------\nA              7  1-0\nC              1  *\n(2 rows)\n"
+    );
+    let mate = "SELECT move_key, san, lran, clock FROM moves WHERE is_check ORDER BY ply";
+    let csv = notate(&["query", "--db", db, "--format", "csv", mate], "");
+    assert_eq!(
+        text(&csv.stdout),
+        "move_key,san,lran,clock\n4w,Qxf7#,Qh5xf7,\n"
+    );
+    let json = notate(
+        &["query", "--db", db, "--format", "json", "-"],
+        "SELECT ply, clock FROM moves WHERE clock IS NOT NULL",
+    );
+    assert_eq!(text(&json.stdout), "[\n{\"ply\":1,\"clock\":180.0}\n]\n");
+
+    let bad = notate(&["query", "--db", db, "SELECT nonsense FROM games"], "");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        text(&bad.stderr).contains("no such column: nonsense"),
+        "{}",
+        text(&bad.stderr)
+    );
+    let missing = notate(
+        &[
+            "query",
+            "--db",
+            dir.join("none.sqlite").to_str().unwrap(),
+            "SELECT 1",
+        ],
+        "",
+    );
+    assert!(
+        text(&missing.stderr).contains("no database at"),
+        "{}",
+        text(&missing.stderr)
+    );
+    let parquet = notate(&["query", "--db", "parquet:somewhere", "SELECT 1"], "");
+    assert!(
+        text(&parquet.stderr).contains("query it with DuckDB"),
+        "{}",
+        text(&parquet.stderr)
+    );
+    let empty = notate(&["load", "--db", "parquet:"], input);
+    assert_eq!(empty.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -86,8 +86,9 @@ impl Target {
             Target::Postgres(url) => postgres::query(url, sql),
             Target::Parquet(dir) => Err(StoreError::Target(format!(
                 "notate has no SQL engine for Parquet; query it with DuckDB:\n  \
-                 CREATE VIEW games AS SELECT * FROM read_parquet('{0}/games/**/*.parquet', hive_partitioning = true);\n  \
-                 CREATE VIEW moves AS SELECT * FROM read_parquet('{0}/moves/**/*.parquet', hive_partitioning = true);",
+                 CREATE VIEW games AS SELECT * FROM read_parquet('{0}/games/**/*.parquet', hive_partitioning = true, hive_types = {{'year': INTEGER, 'month': INTEGER}});\n  \
+                 CREATE VIEW moves AS SELECT * FROM read_parquet('{0}/moves/**/*.parquet', hive_partitioning = true, hive_types = {{'year': INTEGER, 'month': INTEGER}});\n\
+                 (scripts/duckdb-query.py in notate's repository does this)",
                 dir.display()
             ))),
         }

@@ -94,7 +94,9 @@ struct TempFile {
 
 impl TempFile {
     fn create(path: PathBuf, schema: SchemaRef) -> Result<TempFile, StoreError> {
-        let dir = path.parent().expect("a part file is in a partition directory");
+        let dir = path
+            .parent()
+            .expect("a part file is in a partition directory");
         fs::create_dir_all(dir).map_err(StoreError::io(dir))?;
         let name = path.file_name().expect("a part file has a name");
         let temp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
@@ -183,7 +185,11 @@ impl ParquetStore {
         batch: &RowBatch,
         games: &[&GameRow],
     ) -> Result<(), StoreError> {
-        let open_now = self.partitions.values().filter(|p| p.open.is_some()).count();
+        let open_now = self
+            .partitions
+            .values()
+            .filter(|p| p.open.is_some())
+            .count();
         if open_now >= OPEN_PARTITIONS && self.partitions[&key].open.is_none() {
             // Many months in one input: publish what is open rather than hold a row group
             // for each.

@@ -175,7 +175,15 @@ impl ToSql for Pg<'_, '_> {
     }
 
     fn accepts(ty: &Type) -> bool {
-        [Type::INT8, Type::INT4, Type::FLOAT8, Type::TEXT, Type::BOOL, Type::JSONB].contains(ty)
+        [
+            Type::INT8,
+            Type::INT4,
+            Type::FLOAT8,
+            Type::TEXT,
+            Type::BOOL,
+            Type::JSONB,
+        ]
+        .contains(ty)
     }
 
     to_sql_checked!();
@@ -187,9 +195,17 @@ pub fn query(url: &str, sql: &str) -> Result<QueryResult, StoreError> {
     // The types come from preparing; the values as text from the simple protocol, which
     // reads every type (numeric included) without a decoder for each.
     let statement = client.prepare(sql)?;
-    let types: Vec<Type> = statement.columns().iter().map(|c| c.type_().clone()).collect();
+    let types: Vec<Type> = statement
+        .columns()
+        .iter()
+        .map(|c| c.type_().clone())
+        .collect();
     let mut result = QueryResult {
-        columns: statement.columns().iter().map(|c| c.name().to_string()).collect(),
+        columns: statement
+            .columns()
+            .iter()
+            .map(|c| c.name().to_string())
+            .collect(),
         rows: Vec::new(),
     };
     for message in client.simple_query(sql)? {

@@ -77,7 +77,6 @@ impl SqliteStore {
         }
         Ok(())
     }
-
 }
 
 impl Store for SqliteStore {
@@ -146,10 +145,7 @@ pub fn query(path: &Path, sql: &str) -> Result<QueryResult, StoreError> {
     }
     let connection = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
     let mut statement = connection.prepare(sql)?;
-    let columns: Vec<String> = statement
-        .column_names()
-        .map(|c| c.to_string())
-        .collect();
+    let columns: Vec<String> = statement.column_names().map(|c| c.to_string()).collect();
     let n = columns.len();
     let mut rows = Vec::new();
     let mut cursor = statement.query([])?;

@@ -275,11 +275,13 @@ fn write_move_fields(mv: Move, out: &mut Vec<u8>) {
 pub(crate) fn write_lran(mv: Move, out: &mut Vec<u8>) {
     match mv {
         Move::Castle { king, rook } => {
-            out.extend_from_slice(if castling_destinations(king, rook).side == CastlingSide::KingSide {
-                b"O-O".as_slice()
-            } else {
-                b"O-O-O"
-            });
+            out.extend_from_slice(
+                if castling_destinations(king, rook).side == CastlingSide::KingSide {
+                    b"O-O".as_slice()
+                } else {
+                    b"O-O-O"
+                },
+            );
         }
         Move::EnPassant { from, to } => {
             write_square(out, from);

@@ -201,23 +201,45 @@ impl Comment {
         comment
     }
 
-    fn parse_commands(&mut self) {
-        let mut found = (None, None, None);
-        for command in command_parts(&self.text).filter_map(|p| p.err()) {
-            let mut parts = command.split_whitespace();
-            let (Some(name), Some(arg)) = (parts.next(), parts.next()) else {
-                continue;
-            };
-            match name {
-                "clk" => found.0 = parse_clock(arg),
-                "emt" => found.1 = parse_clock(arg),
-                "eval" => found.2 = parse_eval(arg),
-                _ => {}
-            }
+    /// Only the commands of a comment: its `text` stays empty.
+    ///
+    /// ```
+    /// use notate::chess::{Comment, Eval};
+    /// let c = Comment::commands_of("good [%eval #2] [%clk 0:00:09]");
+    /// assert_eq!((c.clock, c.eval, c.text.as_str()), (Some(9_000), Some(Eval::Mate(2)), ""));
+    /// ```
+    pub fn commands_of(text: &str) -> Comment {
+        let mut comment = Comment::default();
+        if text.contains("[%") {
+            (comment.clock, comment.emt, comment.eval) = commands(text);
         }
-        (self.clock, self.emt, self.eval) = found;
+        comment
     }
 
+    fn parse_commands(&mut self) {
+        (self.clock, self.emt, self.eval) = commands(&self.text);
+    }
+}
+
+/// The clock, elapsed time and evaluation commands of a comment's text.
+fn commands(text: &str) -> (Option<u64>, Option<u64>, Option<Eval>) {
+    let mut found = (None, None, None);
+    for command in command_parts(text).filter_map(|p| p.err()) {
+        let mut parts = command.split_whitespace();
+        let (Some(name), Some(arg)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        match name {
+            "clk" => found.0 = parse_clock(arg),
+            "emt" => found.1 = parse_clock(arg),
+            "eval" => found.2 = parse_eval(arg),
+            _ => {}
+        }
+    }
+    found
+}
+
+impl Comment {
     /// The text without its `[%…]` commands, white space squeezed to single spaces.
     ///
     /// ```

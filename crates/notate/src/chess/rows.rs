@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use shakmaty::{san::San, CastlingMode, Color, Position, Square};
+use shakmaty::{san::San, uci::UciMove as Uci, Color, Position, Square};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::egd::{is_standard_san, write_fen, write_lran, MoveFields};
@@ -239,13 +239,13 @@ impl RowWriter {
             .with_ply(i + 1)
             .with_token(ply.mv.san.as_str()));
         }
-        let id = game_id(game, mode);
         let tags = &game.tags;
 
         // The tags come first: `truncate` finds a game's text by its `tags`.
         self.scratch.clear();
         write_tags_json(game, &mut self.scratch);
-        let tags_json = batch.push(std::str::from_utf8(&self.scratch).expect("JSON of str is UTF-8"));
+        let tags_json =
+            batch.push(std::str::from_utf8(&self.scratch).expect("JSON of str is UTF-8"));
         let date = tags.get("Date").or_else(|| tags.get("UTCDate"));
         let (year, month) = date.map_or((None, None), year_month);
         let result = match tags.get("Result") {
@@ -257,7 +257,7 @@ impl RowWriter {
         let start_fen = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
         let first_move = batch.moves.len();
         let mut row = GameRow {
-            id,
+            id: 0,
             event: batch.push_opt(tags.get("Event")),
             site: batch.push_opt(tags.get("Site")),
             date: batch.push_opt(date),
@@ -295,9 +295,8 @@ impl RowWriter {
             write_lran(mv, &mut self.scratch);
             let lran = batch.push(std::str::from_utf8(&self.scratch).expect("LRAN is ASCII"));
             let uci = {
-                use std::fmt::Write as _;
                 let start = batch.text.len() as u32;
-                let _ = write!(batch.text, "{}", mv.to_uci(mode));
+                push_uci(mv.to_uci(mode), &mut batch.text);
                 Text {
                     start,
                     end: batch.text.len() as u32,
@@ -339,7 +338,7 @@ impl RowWriter {
                 None => (None, None),
             };
             batch.moves.push(MoveRow {
-                game_id: id,
+                game_id: 0,
                 ply: i as i32 + 1,
                 move_number,
                 key,
@@ -367,14 +366,18 @@ impl RowWriter {
             return Err(GameError::new(0, "the batch's text passed 4 GiB"));
         }
         row.moves.end = batch.moves.len();
+        row.id = game_id(game, batch, row.moves.clone());
+        for m in &mut batch.moves[row.moves.clone()] {
+            m.game_id = row.id;
+        }
         batch.games.push(row);
         Ok(())
     }
 }
 
 /// The game's id: the XXH3 hash of its tags (names and values, in order) and its moves in
-/// UCI. Stable across runs, machines and notate versions, since loads rely on it.
-fn game_id(game: &ChessGame, mode: CastlingMode) -> i64 {
+/// UCI (from its rows). Stable across runs, machines and notate versions: loads rely on it.
+fn game_id(game: &ChessGame, batch: &RowBatch, moves: Range<usize>) -> i64 {
     let mut hasher = Xxh3::new();
     for (name, value) in game.tags.iter() {
         hasher.update(name.as_bytes());
@@ -383,15 +386,33 @@ fn game_id(game: &ChessGame, mode: CastlingMode) -> i64 {
         hasher.update(&[0]);
     }
     hasher.update(&[1]);
-    let mut uci = String::new();
-    for mv in game.moves.plies.iter().filter_map(|p| p.mv.mv) {
-        use std::fmt::Write as _;
-        uci.clear();
-        let _ = write!(uci, "{}", mv.to_uci(mode));
-        hasher.update(uci.as_bytes());
+    for m in &batch.moves[moves] {
+        hasher.update(batch.text(m.uci).as_bytes());
         hasher.update(&[0]);
     }
     hasher.digest() as i64
+}
+
+/// A move in UCI, written without the formatting machinery (a loader writes millions).
+fn push_uci(uci: Uci, out: &mut String) {
+    match uci {
+        Uci::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            out.push_str(square_name(from));
+            out.push_str(square_name(to));
+            if let Some(role) = promotion {
+                out.push(role.char());
+            }
+        }
+        // Standard chess has neither (null moves are refused before).
+        other => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{other}");
+        }
+    }
 }
 
 /// Every tag as a JSON object, in order; `Result` from the movetext when there is no tag.
@@ -483,9 +504,15 @@ mod tests {
         );
         assert_eq!((castle.move_type, castle.to_square), ("short_castle", "g1"));
         let check = &m[20];
-        assert_eq!((b.text(check.san), check.is_check, check.player), ("exf7+", true, "w"));
+        assert_eq!(
+            (b.text(check.san), check.is_check, check.player),
+            ("exf7+", true, "w")
+        );
         let bishop = &m[15];
-        assert_eq!((bishop.piece, bishop.captured_piece, bishop.move_type), ("Bd", Some("N"), "capture"));
+        assert_eq!(
+            (bishop.piece, bishop.captured_piece, bishop.move_type),
+            ("Bd", Some("N"), "capture")
+        );
         assert_eq!(b.text(m[23].lran), "Qa1xBc1");
     }
 
@@ -506,21 +533,24 @@ mod tests {
         let games = read_pgn_str("1. e4 -- 2. d4 *").unwrap();
         let text = batch.text_bytes();
         assert!(RowWriter::new().write(&games[0], &mut batch).is_err());
-        assert_eq!((batch.len(), batch.moves.len(), batch.text_bytes()), (2, 3, text));
+        assert_eq!(
+            (batch.len(), batch.moves.len(), batch.text_bytes()),
+            (2, 3, text)
+        );
         batch.truncate(1);
         assert_eq!((batch.len(), batch.moves.len()), (1, 1));
-        assert_eq!(b_text_ends_with_fen(&batch), true);
-    }
-
-    fn b_text_ends_with_fen(batch: &RowBatch) -> bool {
+        // Nothing of the second game's text is left.
         let last = batch.moves.last().unwrap();
-        batch.text.ends_with(batch.text(last.fen_after))
+        assert!(batch.text.ends_with(batch.text(last.fen_after)));
     }
 
     #[test]
     fn clock_and_eval_come_from_comments() {
         let b = rows("1. e4 { [%eval 0.25] [%clk 0:01:00.5] } e5 { [%eval #-3] } *");
-        assert_eq!((b.moves[0].clock, b.moves[0].eval), (Some(60.5), Some(0.25)));
+        assert_eq!(
+            (b.moves[0].clock, b.moves[0].eval),
+            (Some(60.5), Some(0.25))
+        );
         assert_eq!((b.moves[1].mate, b.moves[1].eval), (Some(-3), None));
     }
 }

@@ -508,6 +508,9 @@ impl<'a> GameParser<'a> {
         if !self.limits.keep_comments {
             return Ok(Comment::default());
         }
+        if !self.limits.keep_comment_text {
+            return Ok(Comment::commands_of(&decode_cow(&self.src[text])));
+        }
         Ok(Comment::new(decode_text(&self.src[text])))
     }
 

@@ -45,6 +45,10 @@ pub struct ReadOptions {
     /// Whether comments are kept (default); a job that needs none (`notate check`) reads
     /// faster without them. Comments are still checked for their closing brace and length.
     pub keep_comments: bool,
+    /// Whether a kept comment keeps its text (default); without it a comment holds only
+    /// its parsed `[%clk]`, `[%emt]` and `[%eval]`, which is all a database loader needs,
+    /// and reading allocates nothing per comment.
+    pub keep_comment_text: bool,
     /// Replay while reading and keep no moves (default off): the games come out with only
     /// the tags replay and messages need (`White`, `Black`, `FEN`, `SetUp`, `Variant`; the
     /// others are still read and checked, not kept), every move (variations too) checked. This is `notate check`, which then
@@ -60,6 +64,7 @@ impl Default for ReadOptions {
             max_tag_bytes: 64 << 10,
             max_variation_depth: 64,
             keep_comments: true,
+            keep_comment_text: true,
             validate_only: false,
         }
     }
