@@ -486,34 +486,47 @@ mod tests {
 
     #[test]
     fn moves_carry_egd_fields_and_chain_positions() {
-        let b = rows("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 c6 5. Bc4 Bf5 6. O-O e6 7. Qe2 Bb4 8. d5 Bxc3 9. bxc3 Qxc3 10. dxe6 Qxa1 11. exf7+ Kxf7 12. Qf3 Qxc1 0-1");
+        // Morphy's opera game.
+        let b = rows("1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6 9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0");
         let g = &b.games[0];
-        assert_eq!(b.text(g.result), "0-1");
-        assert_eq!(g.ply_count, 24);
-        assert_eq!(g.moves, 0..24);
+        assert_eq!(b.text(g.result), "1-0");
+        assert_eq!(g.ply_count, 33);
+        assert_eq!(g.moves, 0..33);
         assert_eq!(g.year, None);
         let m = &b.moves;
         assert_eq!(b.text(m[0].fen_before), b.text(g.start_fen));
         for pair in m.windows(2) {
             assert_eq!(b.text(pair[0].fen_after), b.text(pair[1].fen_before));
         }
-        let castle = &m[10];
+        let castle = &m[22];
         assert_eq!(
             (b.text(castle.key), b.text(castle.lran), b.text(castle.uci)),
-            ("6w", "O-O", "e1g1")
+            ("12w", "O-O-O", "e1c1")
         );
-        assert_eq!((castle.move_type, castle.to_square), ("short_castle", "g1"));
+        assert_eq!((castle.move_type, castle.to_square), ("long_castle", "c1"));
         let check = &m[20];
         assert_eq!(
-            (b.text(check.san), check.is_check, check.player),
-            ("exf7+", true, "w")
+            (b.text(check.san), check.is_check, check.player, check.piece),
+            ("Bxb5+", true, "w", "Bl")
         );
-        let bishop = &m[15];
+        let bishop = &m[7];
         assert_eq!(
-            (bishop.piece, bishop.captured_piece, bishop.move_type),
-            ("Bd", Some("N"), "capture")
+            (b.text(bishop.lran), bishop.piece, bishop.captured_piece),
+            ("Bg4xNf3", "Bl", Some("N"))
         );
-        assert_eq!(b.text(m[23].lran), "Qa1xBc1");
+        assert_eq!(
+            (b.text(m[31].lran), m[31].move_type),
+            ("Nd7xQb8", "capture")
+        );
+        let mate = &m[32];
+        assert_eq!(
+            (mate.is_checkmate, b.text(mate.key), mate.move_number),
+            (true, "17w", 17)
+        );
+        assert_eq!(
+            b.text(mate.fen_after),
+            "1n1Rkb1r/p4ppp/4q3/4p1B1/4P3/8/PPP2PPP/2K5 b k - 1 17"
+        );
     }
 
     #[test]
