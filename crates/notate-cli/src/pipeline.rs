@@ -14,7 +14,7 @@ use crossbeam_channel::{bounded, Receiver, Sender};
 use notate::chess::egd::{self, EgdOptions};
 use notate::chess::error::Locator;
 use notate::chess::pgn::{self, Chunk, GameSplitter, ReadOptions};
-use notate::chess::rows::{RowBatch, RowWriter};
+use notate::chess::rows::RowBatch;
 use notate::chess::{json, jsonchess, replay, ChessGame, FailedGame, GameError, Place, Tags};
 use notate::lines::LineSplitter;
 
@@ -112,11 +112,6 @@ impl WriteGame<Vec<u8>> for FormatWriter {
     }
 }
 
-impl WriteGame<RowBatch> for RowWriter {
-    fn write(&mut self, game: &ChessGame, out: &mut RowBatch) -> Result<(), GameError> {
-        RowWriter::write(self, game, out)
-    }
-}
 use crate::input::{self, InputName};
 use crate::report::Reporter;
 

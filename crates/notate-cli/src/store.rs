@@ -2,15 +2,69 @@
 
 use std::io::Write;
 use std::ops::Range;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use notate::chess::rows::{RowBatch, RowWriter};
+use notate::chess::{ChessGame, GameError};
 use notate_store::{Inserted, QueryResult, Store, Target, Value};
 
 use crate::input::InputName;
-use crate::pipeline::{self, Settings, Sink};
+use crate::pipeline::{self, Settings, Sink, WriteGame};
 use crate::report::{thousands, Reporter};
+
+/// The ids of games already turned into rows in this run, so that a game repeated in the
+/// input is recognised before its rows are built (the costly part: a FEN per move). A fixed
+/// table of 2^20 slots (8 MB), each keeping the last id that fell in it: memory stays
+/// bounded, and a game it has forgotten is still recognised by the store.
+struct SeenIds {
+    slots: Vec<AtomicI64>,
+}
+
+impl SeenIds {
+    const BITS: u32 = 20;
+
+    fn new() -> SeenIds {
+        SeenIds {
+            slots: (0..1 << Self::BITS).map(|_| AtomicI64::new(0)).collect(),
+        }
+    }
+
+    fn slot(&self, id: i64) -> &AtomicI64 {
+        // The id is a hash already: its low bits are as good as any.
+        &self.slots[(id as u64 & ((1 << Self::BITS) - 1)) as usize]
+    }
+
+    fn contains(&self, id: i64) -> bool {
+        id != 0 && self.slot(id).load(Ordering::Relaxed) == id
+    }
+
+    fn insert(&self, id: i64) {
+        self.slot(id).store(id, Ordering::Relaxed);
+    }
+}
+
+/// A worker's writer for `notate load`: a game seen earlier in the run gives no rows (the
+/// summary counts it as already there); any other game becomes rows.
+struct LoadWriter {
+    rows: RowWriter,
+    seen: Arc<SeenIds>,
+}
+
+impl WriteGame<RowBatch> for LoadWriter {
+    fn write(&mut self, game: &ChessGame, out: &mut RowBatch) -> Result<(), GameError> {
+        let id = self.rows.game_id(game)?;
+        if self.seen.contains(id) {
+            return Ok(());
+        }
+        self.rows.write(game, out)?;
+        // Only once its rows are made: a game that fails must fail again when repeated.
+        self.seen.insert(id);
+        Ok(())
+    }
+}
 
 /// Takes rows in input order and hands them to the store.
 struct StoreSink {
@@ -42,19 +96,21 @@ pub fn load(
         store,
         inserted: Inserted::default(),
     };
-    let (ok, failed) = pipeline::run(inputs, settings, RowWriter::new, &mut sink, reporter)
+    let seen = Arc::new(SeenIds::new());
+    let new_writer = || LoadWriter {
+        rows: RowWriter::new(),
+        seen: seen.clone(),
+    };
+    let (ok, failed) = pipeline::run(inputs, settings, new_writer, &mut sink, reporter)
         .with_context(|| format!("loading into {db}"))?;
     reporter.finish("read", ok, failed);
-    let Inserted {
-        games,
-        known,
-        moves,
-    } = sink.inserted;
+    let Inserted { games, moves, .. } = sink.inserted;
+    // Every game read is new or already there: in the store, or earlier in the input.
     reporter.print(&format!(
         "loaded into {db}: {} new games with {} moves, {} already there",
         thousands(games),
         thousands(moves),
-        thousands(known)
+        thousands(ok.saturating_sub(games))
     ));
     Ok((ok, failed))
 }

@@ -24,6 +24,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::{ArrowWriter, ProjectionMask};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 
 use crate::schema::{self, Cell, Column, Kind, GAMES, MOVES};
 use crate::{Inserted, Store, StoreError};
@@ -101,10 +102,14 @@ impl TempFile {
         let name = path.file_name().expect("a part file has a name");
         let temp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
         let file = File::create(&temp).map_err(StoreError::io(&temp))?;
-        let properties = WriterProperties::builder()
+        let mut properties = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-            .set_max_row_group_row_count(Some(ROW_GROUP))
-            .build();
+            .set_max_row_group_row_count(Some(ROW_GROUP));
+        // Positions rarely repeat: a dictionary of them costs time and saves nothing.
+        for column in ["fen_before", "fen_after", "start_fen", "tags"] {
+            properties = properties.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        let properties = properties.build();
         Ok(TempFile {
             writer: ArrowWriter::try_new(file, schema, Some(properties))?,
             temp,

@@ -51,13 +51,13 @@ impl SqliteStore {
         // batches) without a sync per commit; larger pages make the bulk inserts cheaper.
         connection.execute_batch(
             "PRAGMA page_size = 16384;
-             PRAGMA journal_mode = WAL;
+             PRAGMA journal_mode = TRUNCATE;
              PRAGMA synchronous = NORMAL;
              PRAGMA cache_size = -65536;
              PRAGMA temp_store = MEMORY;",
         )?;
         // `games.id` is the rowid; `moves` is stored in key order, a game's moves together.
-        connection.execute_batch(&schema::ddl(type_name, " WITHOUT ROWID"))?;
+        connection.execute_batch(&schema::ddl(type_name, ""))?;
         let placeholders = |n: usize| vec!["?"; n].join(", ");
         Ok(SqliteStore {
             connection,

@@ -225,20 +225,52 @@ impl RowWriter {
         result
     }
 
+    /// The id [`RowWriter::write`] gives the game, without building its rows: the XXH3
+    /// hash of its tags (names and values, in order) and its moves in UCI. Stable across
+    /// runs, machines and notate versions, since loads rely on it.
+    ///
+    /// ```
+    /// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
+    /// let game = read_pgn_str("1. e4 e5 *").unwrap().remove(0);
+    /// let mut writer = RowWriter::new();
+    /// let mut batch = RowBatch::new();
+    /// writer.write(&game, &mut batch).unwrap();
+    /// assert_eq!(writer.game_id(&game).unwrap(), batch.games[0].id);
+    /// ```
+    pub fn game_id(&mut self, game: &ChessGame) -> Result<i64, GameError> {
+        let (_, mode) = game
+            .start_position()
+            .map_err(|e| GameError::new(0, e.to_string()))?;
+        let mut hasher = Xxh3::new();
+        for (name, value) in game.tags.iter() {
+            hasher.update(name.as_bytes());
+            hasher.update(&[0]);
+            hasher.update(value.as_bytes());
+            hasher.update(&[0]);
+        }
+        hasher.update(&[1]);
+        for (i, ply) in game.moves.plies.iter().enumerate() {
+            let Some(mv) = ply.mv.mv else {
+                return Err(GameError::new(
+                    ply.mv.offset,
+                    "a null move: the moves table has no way to store one",
+                )
+                .with_ply(i + 1)
+                .with_token(ply.mv.san.as_str()));
+            };
+            self.san.clear();
+            push_uci(mv.to_uci(mode), &mut self.san);
+            hasher.update(self.san.as_bytes());
+            hasher.update(&[0]);
+        }
+        Ok(hasher.digest() as i64)
+    }
+
     fn write_rows(&mut self, game: &ChessGame, batch: &mut RowBatch) -> Result<(), GameError> {
+        let id = self.game_id(game)?;
         let (mut pos, mode) = game
             .start_position()
             .map_err(|e| GameError::new(0, e.to_string()))?;
-        if let Some((i, ply)) =
-            (game.moves.plies.iter().enumerate()).find(|(_, p)| p.mv.mv.is_none())
-        {
-            return Err(GameError::new(
-                ply.mv.offset,
-                "a null move: the moves table has no way to store one",
-            )
-            .with_ply(i + 1)
-            .with_token(ply.mv.san.as_str()));
-        }
         let tags = &game.tags;
 
         // The tags come first: `truncate` finds a game's text by its `tags`.
@@ -257,7 +289,7 @@ impl RowWriter {
         let start_fen = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
         let first_move = batch.moves.len();
         let mut row = GameRow {
-            id: 0,
+            id,
             event: batch.push_opt(tags.get("Event")),
             site: batch.push_opt(tags.get("Site")),
             date: batch.push_opt(date),
@@ -280,7 +312,7 @@ impl RowWriter {
 
         let mut fen_before = start_fen;
         for (i, ply) in game.moves.plies.iter().enumerate() {
-            let mv = ply.mv.mv.expect("null moves were refused above");
+            let mv = ply.mv.mv.expect("game_id refuses null moves");
             let player = pos.turn();
             let move_number = pos.fullmoves().get() as i32;
             let written = ply.mv.san.as_bytes();
@@ -338,7 +370,7 @@ impl RowWriter {
                 None => (None, None),
             };
             batch.moves.push(MoveRow {
-                game_id: 0,
+                game_id: id,
                 ply: i as i32 + 1,
                 move_number,
                 key,
@@ -366,31 +398,9 @@ impl RowWriter {
             return Err(GameError::new(0, "the batch's text passed 4 GiB"));
         }
         row.moves.end = batch.moves.len();
-        row.id = game_id(game, batch, row.moves.clone());
-        for m in &mut batch.moves[row.moves.clone()] {
-            m.game_id = row.id;
-        }
         batch.games.push(row);
         Ok(())
     }
-}
-
-/// The game's id: the XXH3 hash of its tags (names and values, in order) and its moves in
-/// UCI (from its rows). Stable across runs, machines and notate versions: loads rely on it.
-fn game_id(game: &ChessGame, batch: &RowBatch, moves: Range<usize>) -> i64 {
-    let mut hasher = Xxh3::new();
-    for (name, value) in game.tags.iter() {
-        hasher.update(name.as_bytes());
-        hasher.update(&[0]);
-        hasher.update(value.as_bytes());
-        hasher.update(&[0]);
-    }
-    hasher.update(&[1]);
-    for m in &batch.moves[moves] {
-        hasher.update(batch.text(m.uci).as_bytes());
-        hasher.update(&[0]);
-    }
-    hasher.digest() as i64
 }
 
 /// A move in UCI, written without the formatting machinery (a loader writes millions).
