@@ -1,8 +1,10 @@
-//! Reads arbitrary bytes as PGN, in both reading modes, and writes what replays.
+//! Reads arbitrary bytes as PGN, in both reading modes, and writes what replays (also as
+//! database rows).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use notate::chess::pgn::{read_chunk, write_pgn, GameSplitter, ReadOptions};
+use notate::chess::rows::{RowBatch, RowWriter};
 use notate::chess::{json, replay};
 
 fuzz_target!(|data: &[u8]| {
@@ -17,6 +19,7 @@ fuzz_target!(|data: &[u8]| {
                     let mut out = Vec::new();
                     write_pgn(&game, &mut out);
                     let _ = json::write_json(&game, &mut out);
+                    let _ = RowWriter::new().write(&game, &mut RowBatch::new());
                 }
             }
         }

@@ -2,6 +2,7 @@
 
 use notate::chess::egd::{self, EgdOptions, EgdWriter};
 use notate::chess::pgn::{read_chunk, GameSplitter, PgnReader, ReadOptions};
+use notate::chess::rows::{RowBatch, RowWriter};
 use notate::chess::{json, replay};
 use proptest::prelude::*;
 
@@ -29,6 +30,21 @@ fn read_everything(bytes: &[u8]) -> usize {
                     let text = std::str::from_utf8(&line).unwrap().trim_end();
                     let back = egd::read_egd(text, 0).unwrap();
                     assert_eq!(back.moves.plies.len(), game.moves.plies.len());
+                }
+                // Table rows: one per ply, each position the next one's start, or nothing
+                // and an error saying why (a null move).
+                let mut rows = RowBatch::new();
+                match RowWriter::new().write(&game, &mut rows) {
+                    Ok(()) => {
+                        assert_eq!(rows.moves.len(), game.moves.plies.len());
+                        for pair in rows.moves.windows(2) {
+                            assert_eq!(rows.text(pair[0].fen_after), rows.text(pair[1].fen_before));
+                        }
+                    }
+                    Err(e) => {
+                        assert!(rows.is_empty() && rows.text_bytes() == 0);
+                        assert!(!e.reason.is_empty());
+                    }
                 }
             }
             Err(failed) => {
