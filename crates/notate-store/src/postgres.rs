@@ -1,8 +1,9 @@
 //! PostgreSQL, through the `postgres` client and binary `COPY`.
 //!
-//! `COPY` cannot skip rows that are there already, so a batch is copied into temporary
-//! staging tables and moved from there with `INSERT … ON CONFLICT DO NOTHING`, the moves of
-//! the games that were really added following them, all in one transaction.
+//! `COPY` cannot skip rows that are there already, so a batch's games are copied into a
+//! temporary staging table and moved from there with `INSERT … ON CONFLICT DO NOTHING
+//! RETURNING id`; then the moves of the games really added are copied straight into
+//! `moves`. A transaction holds many batches (about [`BATCH_MOVES`] moves).
 
 use std::collections::HashSet;
 use std::error::Error;
@@ -21,10 +22,8 @@ pub struct PostgresStore {
     client: Client,
     games_types: Vec<Type>,
     moves_types: Vec<Type>,
-    /// Games staged since the last commit (`None`: no transaction is open): a game twice
-    /// in one transaction is staged once.
-    staged: Option<HashSet<i64>>,
-    staged_moves: usize,
+    /// Moves added since the last commit (`None`: no transaction is open).
+    uncommitted: Option<usize>,
     inserted: Inserted,
 }
 
@@ -59,83 +58,82 @@ impl PostgresStore {
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let mut client = Client::connect(url, NoTls)?;
         client.batch_execute(&schema::ddl(type_name, ""))?;
-        client.batch_execute(
-            "CREATE TEMP TABLE games_stage (LIKE games) ON COMMIT DELETE ROWS;
-             CREATE TEMP TABLE moves_stage (LIKE moves) ON COMMIT DELETE ROWS;",
-        )?;
+        client.batch_execute("CREATE TEMP TABLE games_stage (LIKE games);")?;
         Ok(PostgresStore {
             client,
             games_types: wire_types(&GAMES),
             moves_types: wire_types(&MOVES),
-            staged: None,
-            staged_moves: 0,
+            uncommitted: None,
             inserted: Inserted::default(),
         })
     }
 
-    /// Moves the staged rows into the tables, the moves of the games really added
-    /// following them, and commits.
     fn commit(&mut self) -> Result<(), StoreError> {
-        let Some(staged) = self.staged.take() else {
-            return Ok(());
-        };
-        let counts = self.client.query_one(
-            "WITH new AS (
-                 INSERT INTO games SELECT * FROM games_stage ON CONFLICT (id) DO NOTHING
-                 RETURNING id),
-             added AS (
-                 INSERT INTO moves SELECT s.* FROM moves_stage s JOIN new ON new.id = s.game_id
-                 RETURNING 1)
-             SELECT (SELECT count(*) FROM new), (SELECT count(*) FROM added)",
-            &[],
-        )?;
-        // The staging tables empty themselves on commit.
-        self.client.batch_execute("COMMIT")?;
-        let games = counts.get::<_, i64>(0) as u64;
-        self.inserted.games += games;
-        self.inserted.known += staged.len() as u64 - games;
-        self.inserted.moves += counts.get::<_, i64>(1) as u64;
-        self.staged_moves = 0;
+        if self.uncommitted.take().is_some() {
+            self.client.batch_execute("COMMIT")?;
+        }
         Ok(())
     }
 }
 
 impl Store for PostgresStore {
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
-        if self.staged.is_none() {
+        if self.uncommitted.is_none() {
             self.client.batch_execute("BEGIN")?;
+            self.uncommitted = Some(0);
         }
-        let staged = self.staged.get_or_insert_with(HashSet::new);
-        let mut fresh = Vec::new();
+        let games = &batch.games[games];
         {
             let sink = self
                 .client
                 .copy_in("COPY games_stage FROM STDIN (FORMAT binary)")?;
             let mut writer = BinaryCopyInWriter::new(sink, &self.games_types);
-            for g in &batch.games[games] {
-                if staged.insert(g.id) {
-                    writer.write_raw(schema::game_cells(batch, g).iter().map(Pg))?;
-                    fresh.push(g);
-                } else {
-                    self.inserted.known += 1;
-                }
+            // A game twice in one batch is staged once (the second would be a conflict
+            // inside one INSERT, which PostgreSQL refuses).
+            let mut staged = HashSet::with_capacity(games.len());
+            for g in games.iter().filter(|g| staged.insert(g.id)) {
+                writer.write_raw(schema::game_cells(batch, g).iter().map(Pg))?;
             }
             writer.finish()?;
         }
-        if !fresh.is_empty() {
+        let new: HashSet<i64> = self
+            .client
+            .query(
+                "WITH staged AS (DELETE FROM games_stage RETURNING *)
+                 INSERT INTO games SELECT * FROM staged ON CONFLICT (id) DO NOTHING
+                 RETURNING id",
+                &[],
+            )?
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        self.inserted.known += games.len() as u64 - new.len() as u64;
+        self.inserted.games += new.len() as u64;
+        if new.is_empty() {
+            return Ok(());
+        }
+        let mut added = 0;
+        {
             let sink = self
                 .client
-                .copy_in("COPY moves_stage FROM STDIN (FORMAT binary)")?;
+                .copy_in("COPY moves FROM STDIN (FORMAT binary)")?;
             let mut writer = BinaryCopyInWriter::new(sink, &self.moves_types);
-            for g in fresh {
+            let mut copied = HashSet::with_capacity(new.len());
+            for g in games
+                .iter()
+                .filter(|g| new.contains(&g.id) && copied.insert(g.id))
+            {
                 for m in &batch.moves[g.moves.clone()] {
                     writer.write_raw(schema::move_cells(batch, g, m).iter().map(Pg))?;
                 }
-                self.staged_moves += g.moves.len();
+                added += g.moves.len();
             }
             writer.finish()?;
         }
-        if self.staged_moves >= BATCH_MOVES {
+        self.inserted.moves += added as u64;
+        let uncommitted = self.uncommitted.get_or_insert(0);
+        *uncommitted += added;
+        if *uncommitted >= BATCH_MOVES {
             self.commit()?;
         }
         Ok(())
