@@ -4,6 +4,8 @@ WITH timed AS (
     SELECT m.move_number,
         LAG(m.clock) OVER (PARTITION BY m.game_id, m.player ORDER BY m.ply) - m.clock
         + CASE WHEN g.time_control LIKE '%+%'
+                    AND RTRIM(g.time_control, '0123456789') LIKE '%+'
+                    AND g.time_control NOT LIKE '%+'
                THEN CAST(SUBSTR(g.time_control,
                                 LENGTH(RTRIM(g.time_control, '0123456789')) + 1) AS INTEGER)
                ELSE 0 END AS spent

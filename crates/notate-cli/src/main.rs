@@ -109,7 +109,7 @@ enum Command {
     },
     /// Load chess games into SQLite, PostgreSQL or Parquet (tables `games` and `moves`)
     #[command(
-        after_help = "Loading is idempotent: a game's id is a hash of its tags and moves, and a game already\nstored is not added again. Each batch of games is one transaction.\n\nExamples:\n  notate load lichess_db_standard_rated_2016-05.pgn.zst --db games.sqlite\n  notate load *.pgn --db postgres://me@localhost/chess\n  notate load games.pgn --db parquet:games    # games/games/year=2016/month=05/part-0.parquet"
+        after_help = "Loading is idempotent: a game's id is a hash of its tags and moves, and a game already\nstored is not added again. Games are committed in batches (Parquet: whole files), so an\ninterrupted load leaves whole games only.\n\nExamples:\n  notate load lichess_db_standard_rated_2016-05.pgn.zst --db games.sqlite\n  notate load *.pgn --db postgres://me@localhost/chess\n  notate load games.pgn --db parquet:games    # games/games/year=2016/month=05/part-0.parquet"
     )]
     Load {
         #[command(flatten)]

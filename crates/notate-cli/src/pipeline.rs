@@ -58,7 +58,7 @@ impl ChunkOutput for RowBatch {
         RowBatch::clear(self)
     }
     fn is_oversized(&self) -> bool {
-        self.text_bytes() > 64 << 20
+        self.memory_bytes() > 64 << 20
     }
 }
 
@@ -459,6 +459,7 @@ fn write_in_order<O: ChunkOutput>(
                     reporter.input_error(&message);
                     failed += 1;
                     if settings.strict {
+                        sink.flush()?;
                         return Ok((ok, failed));
                     }
                 }

@@ -15,7 +15,7 @@ use crate::input::InputName;
 use crate::pipeline::{self, Settings, Sink, WriteGame};
 use crate::report::{thousands, Reporter};
 
-/// The ids of games already turned into rows in this run, so that a game repeated in the
+/// The ids of games already handed to the store in this run, so that a game repeated in the
 /// input is recognised before its rows are built (the costly part: a FEN per move). A fixed
 /// table of 2^20 slots (8 MB), each keeping the last id that fell in it: memory stays
 /// bounded, and a game it has forgotten is still recognised by the store.
@@ -46,8 +46,8 @@ impl SeenIds {
     }
 }
 
-/// A worker's writer for `notate load`: a game seen earlier in the run gives no rows (the
-/// summary counts it as already there); any other game becomes rows.
+/// A worker's writer for `notate load`: a game already handed to the store gives no rows
+/// (the summary counts it as already there); any other game becomes rows.
 struct LoadWriter {
     rows: RowWriter,
     seen: Arc<SeenIds>,
@@ -59,22 +59,25 @@ impl WriteGame<RowBatch> for LoadWriter {
         if self.seen.contains(id) {
             return Ok(());
         }
-        self.rows.write(game, out)?;
-        // Only once its rows are made: a game that fails must fail again when repeated.
-        self.seen.insert(id);
-        Ok(())
+        self.rows.write(game, out)
     }
 }
 
-/// Takes rows in input order and hands them to the store.
+/// Takes rows in input order and hands them to the store, noting their ids (only here, in
+/// input order: a game is taken as stored only once it is handed over).
 struct StoreSink {
     store: Box<dyn Store>,
+    seen: Arc<SeenIds>,
     inserted: Inserted,
 }
 
 impl Sink<RowBatch> for StoreSink {
     fn put(&mut self, rows: &RowBatch, games: Range<usize>) -> Result<()> {
-        Ok(self.store.insert(rows, games)?)
+        self.store.insert(rows, games.clone())?;
+        for g in &rows.games[games] {
+            self.seen.insert(g.id);
+        }
+        Ok(())
     }
 
     fn flush(&mut self) -> Result<()> {
@@ -92,11 +95,12 @@ pub fn load(
     reporter: &mut Reporter,
 ) -> Result<(u64, u64)> {
     let store = target.open().with_context(|| format!("cannot open {db}"))?;
+    let seen = Arc::new(SeenIds::new());
     let mut sink = StoreSink {
         store,
+        seen: seen.clone(),
         inserted: Inserted::default(),
     };
-    let seen = Arc::new(SeenIds::new());
     let new_writer = || LoadWriter {
         rows: RowWriter::new(),
         seen: seen.clone(),

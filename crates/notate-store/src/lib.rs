@@ -98,9 +98,9 @@ impl Target {
 /// A place games are loaded into.
 pub trait Store {
     /// Adds the games `games` (indexes) of `batch` that are not stored yet, with their
-    /// moves. Games are committed in batches of about [`BATCH_MOVES`] moves, the rest by
-    /// [`Store::finish`]: after an interruption the store holds whole batches of whole
-    /// games only.
+    /// moves. SQLite and PostgreSQL commit every [`BATCH_MOVES`] moves or so, Parquet
+    /// publishes a file every 4 M moves of a partition; [`Store::finish`] commits the rest.
+    /// After an interruption the store holds whole games only.
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError>;
     /// Commits what is left (Parquet: closes and publishes its files) and says what the
     /// load added.

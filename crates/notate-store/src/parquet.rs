@@ -58,6 +58,7 @@ type Partition = (Option<i32>, Option<i32>);
 /// store.insert(&batch, 0..1).unwrap();
 /// assert_eq!(store.finish().unwrap().moves, 2);
 /// assert!(dir.join("moves/year=2016/month=05/part-0.parquet").is_file());
+/// drop(store); // one load at a time
 /// let mut again = ParquetStore::open(&dir).unwrap();
 /// again.insert(&batch, 0..1).unwrap();
 /// assert_eq!(again.finish().unwrap().known, 1);
@@ -65,6 +66,9 @@ type Partition = (Option<i32>, Option<i32>);
 /// ```
 pub struct ParquetStore {
     dir: PathBuf,
+    /// Held for the whole load: two loads into one directory would remove each other's
+    /// files in progress and pick the same part numbers.
+    _lock: File,
     games_schema: SchemaRef,
     moves_schema: SchemaRef,
     partitions: HashMap<Partition, PartitionFiles>,
@@ -119,6 +123,12 @@ impl TempFile {
 
     fn publish(self) -> Result<(), StoreError> {
         self.writer.close()?;
+        if self.path.exists() {
+            return Err(StoreError::Target(format!(
+                "{} exists already: not overwritten",
+                self.path.display()
+            )));
+        }
         fs::rename(&self.temp, &self.path).map_err(StoreError::io(&self.path))
     }
 }
@@ -156,9 +166,18 @@ impl ParquetStore {
     pub fn open(dir: &Path) -> Result<ParquetStore, StoreError> {
         fs::create_dir_all(dir.join("games")).map_err(StoreError::io(dir))?;
         fs::create_dir_all(dir.join("moves")).map_err(StoreError::io(dir))?;
+        let lock_path = dir.join(".notate-load.lock");
+        let lock = File::create(&lock_path).map_err(StoreError::io(&lock_path))?;
+        if lock.try_lock().is_err() {
+            return Err(StoreError::Target(format!(
+                "another notate load is writing to {}",
+                dir.display()
+            )));
+        }
         remove_leftovers(dir)?;
         Ok(ParquetStore {
             dir: dir.to_path_buf(),
+            _lock: lock,
             games_schema: arrow_schema(&GAMES),
             moves_schema: arrow_schema(&MOVES),
             partitions: HashMap::new(),
@@ -377,15 +396,19 @@ fn part_files(dir: &Path) -> Result<Vec<(PathBuf, u64)>, StoreError> {
     for entry in entries {
         let path = entry.map_err(StoreError::io(dir))?.path();
         let name = path.file_name().unwrap_or_default().to_string_lossy();
-        if let Some(number) = name
-            .strip_prefix("part-")
-            .and_then(|n| n.strip_suffix(".parquet"))
-            .and_then(|n| n.parse().ok())
-        {
+        if let Some(number) = part_number(&name) {
             parts.push((path, number));
         }
     }
     Ok(parts)
+}
+
+/// `part-12.parquet` → 12.
+fn part_number(name: &str) -> Option<u64> {
+    name.strip_prefix("part-")?
+        .strip_suffix(".parquet")?
+        .parse()
+        .ok()
 }
 
 /// Adds the ids in a games file to `ids` (only the `id` column is read).
@@ -416,7 +439,7 @@ fn remove_leftovers(dir: &Path) -> Result<(), StoreError> {
             for entry in entries {
                 let path = entry.map_err(StoreError::io(&partition))?.path();
                 let name = path.file_name().unwrap_or_default().to_string_lossy();
-                let orphan = table == "moves" && name.starts_with("part-") && {
+                let orphan = table == "moves" && part_number(&name).is_some() && {
                     let relative = path.strip_prefix(dir.join("moves")).unwrap_or(&path);
                     !dir.join("games").join(relative).exists()
                 };

@@ -34,7 +34,9 @@ fn type_name(kind: Kind) -> &'static str {
         Kind::Real => "DOUBLE PRECISION",
         Kind::Text => "TEXT",
         Kind::Bool => "BOOLEAN",
-        Kind::Json => "JSONB",
+        // `json` keeps the text as written: tags in order, a tag given twice twice
+        // (`jsonb` would sort them and keep one).
+        Kind::Json => "JSON",
     }
 }
 
@@ -45,7 +47,7 @@ fn wire_type(kind: Kind) -> Type {
         Kind::Real => Type::FLOAT8,
         Kind::Text => Type::TEXT,
         Kind::Bool => Type::BOOL,
-        Kind::Json => Type::JSONB,
+        Kind::Json => Type::JSON,
     }
 }
 
@@ -162,9 +164,8 @@ impl ToSql for Pg<'_, '_> {
             Cell::Int(v) => v.to_sql(ty, out),
             Cell::Real(v) => v.to_sql(ty, out),
             Cell::Bool(v) => v.to_sql(ty, out),
-            Cell::Text(s) if *ty == Type::JSONB => {
-                // jsonb's binary form: a version byte, then the text.
-                out.extend_from_slice(&[1]);
+            Cell::Text(s) if *ty == Type::JSON => {
+                // json's binary form is its text.
                 out.extend_from_slice(s.as_bytes());
                 Ok(IsNull::No)
             }
@@ -179,7 +180,7 @@ impl ToSql for Pg<'_, '_> {
             Type::FLOAT8,
             Type::TEXT,
             Type::BOOL,
-            Type::JSONB,
+            Type::JSON,
         ]
         .contains(ty)
     }

@@ -16,7 +16,7 @@ pub enum Kind {
     Text,
     /// A boolean (0 or 1 in SQLite).
     Bool,
-    /// A JSON object (`jsonb` in PostgreSQL, text elsewhere).
+    /// A JSON object (`json` in PostgreSQL, text elsewhere).
     Json,
 }
 

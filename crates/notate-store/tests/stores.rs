@@ -55,6 +55,7 @@ fn load_twice(target: &Target, rows: &RowBatch) -> (Inserted, Inserted) {
         start = end;
     }
     let first = store.finish().unwrap();
+    drop(store);
     let mut store = target.open().unwrap();
     store.insert(rows, 0..rows.len()).unwrap();
     (first, store.finish().unwrap())
@@ -363,6 +364,8 @@ fn an_interrupted_parquet_load_leaves_whole_files_only() {
     let orphan = dir.join("moves/year=2016/month=05/part-7.parquet");
     std::fs::write(&orphan, b"half a load").unwrap();
     let mut store = target.open().unwrap();
+    // One load at a time: a second one is refused while this one holds the directory.
+    assert!(target.open().is_err());
     assert!(!partition.join(".part-0.parquet.tmp").exists());
     assert!(!orphan.exists());
     store.insert(&rows, 0..100).unwrap();

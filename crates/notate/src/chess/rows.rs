@@ -55,7 +55,7 @@ pub struct GameRow {
     pub time_control: Option<Text>,
     /// The `Termination` tag.
     pub termination: Option<Text>,
-    /// Every tag, in order, as a JSON object.
+    /// Every tag, in order, as a JSON object (a tag given twice is there twice).
     pub tags: Text,
     /// The number of half-moves in the main line.
     pub ply_count: i32,
@@ -167,9 +167,16 @@ impl RowBatch {
         self.text.clear();
     }
 
-    /// Bytes of text held (a measure of the batch's memory).
+    /// Bytes of text held.
     pub fn text_bytes(&self) -> usize {
         self.text.len()
+    }
+
+    /// Bytes of memory the batch holds (allocated, not only used).
+    pub fn memory_bytes(&self) -> usize {
+        self.text.capacity()
+            + self.moves.capacity() * std::mem::size_of::<MoveRow>()
+            + self.games.capacity() * std::mem::size_of::<GameRow>()
     }
 
     fn push(&mut self, s: &str) -> Text {
@@ -272,6 +279,16 @@ impl RowWriter {
             .start_position()
             .map_err(|e| GameError::new(0, e.to_string()))?;
         let tags = &game.tags;
+        // Every store must hold the same rows, and PostgreSQL's text cannot hold a NUL.
+        if let Some((name, _)) = tags
+            .iter()
+            .find(|(n, v)| n.contains('\0') || v.contains('\0'))
+        {
+            return Err(GameError::new(
+                0,
+                format!("the tag {name:?} holds a NUL character, which a database cannot store"),
+            ));
+        }
 
         // The tags come first: `truncate` finds a game's text by its `tags`.
         self.scratch.clear();
@@ -314,7 +331,9 @@ impl RowWriter {
         for (i, ply) in game.moves.plies.iter().enumerate() {
             let mv = ply.mv.mv.expect("game_id refuses null moves");
             let player = pos.turn();
-            let move_number = pos.fullmoves().get() as i32;
+            let move_number = i32::try_from(pos.fullmoves().get()).map_err(|_| {
+                GameError::new(ply.mv.offset, "a move number beyond 2,147,483,647").with_ply(i + 1)
+            })?;
             let written = ply.mv.san.as_bytes();
             let keep_written = is_standard_san(written);
             if !keep_written {
@@ -565,6 +584,15 @@ mod tests {
         // Nothing of the second game's text is left.
         let last = batch.moves.last().unwrap();
         assert!(batch.text.ends_with(batch.text(last.fen_after)));
+    }
+
+    #[test]
+    fn a_nul_in_a_tag_is_an_error_for_that_game() {
+        let games = read_pgn_str("[Event \"a\u{0}b\"]\n\n1. e4 *").unwrap();
+        let mut batch = RowBatch::new();
+        let error = RowWriter::new().write(&games[0], &mut batch).unwrap_err();
+        assert!(error.reason.contains("NUL"), "{error:?}");
+        assert!(batch.is_empty());
     }
 
     #[test]
