@@ -147,9 +147,9 @@ pub enum Job {
     Load,
 }
 
-/// Per-worker state reused from game to game.
-#[derive(Default)]
+/// A worker's writer for a chess job, with its state reused from game to game.
 pub struct GameWriter {
+    job: Job,
     pgn: PgnWriter,
     egd: EgdWriter,
     tracks: TracksWriter,
@@ -157,22 +157,21 @@ pub struct GameWriter {
 }
 
 impl GameWriter {
-    /// A writer; `egd` says how EGD is written.
-    pub fn new(egd: EgdOptions) -> GameWriter {
+    /// A writer for `job`; `egd` says how EGD is written.
+    pub fn new(job: Job, egd: EgdOptions) -> GameWriter {
         GameWriter {
+            job,
+            pgn: PgnWriter::default(),
             egd: EgdWriter::new(egd),
-            ..GameWriter::default()
+            tracks: TracksWriter::default(),
+            text: String::new(),
         }
     }
 
     /// Writes one game; an `Err` is a game that this output cannot hold (an error without a
     /// ply is placed at the game's start).
-    pub fn write(
-        &mut self,
-        job: Job,
-        game: &ChessGame,
-        out: &mut Vec<u8>,
-    ) -> Result<(), GameError> {
+    pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+        let job = self.job;
         match job {
             Job::Convert(OutputFormat::Egd) => return self.egd.write(game, out),
             Job::Convert(OutputFormat::Tracks) => return self.tracks.write(game, out),

@@ -506,7 +506,7 @@ fn main() -> ExitCode {
         Err(code) => return code,
     };
     let mut reporter = Reporter::new(!common.quiet);
-    let new_writer = || pipeline::FormatWriter::new(&settings);
+    let new_writer = || formats::GameWriter::new(settings.job, settings.egd);
     let mut sink = pipeline::ByteSink(&mut out);
     match pipeline::run(&inputs, &settings, new_writer, &mut sink, &mut reporter) {
         Ok((ok, failed)) => {
@@ -527,11 +527,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--db`, or a usage error.
+fn parse_target(db: &str) -> Result<notate_store::Target, ExitCode> {
+    notate_store::Target::parse(db).map_err(|e| usage(&format!("--db {db:?}: {e}")))
+}
+
 /// `notate load`: chess games into a database.
 fn run_load(common: &Common, db: &str) -> ExitCode {
-    let target = match notate_store::Target::parse(db) {
+    let target = match parse_target(db) {
         Ok(target) => target,
-        Err(e) => return usage(&format!("--db {db:?}: {e}")),
+        Err(code) => return code,
     };
     if common.from.is_some_and(|f| {
         !matches!(
@@ -559,9 +564,9 @@ fn run_load(common: &Common, db: &str) -> ExitCode {
 
 /// `notate query`: one SQL statement, its answer on stdout.
 fn run_query(db: &str, sql: &str, format: store::QueryFormat) -> ExitCode {
-    let target = match notate_store::Target::parse(db) {
+    let target = match parse_target(db) {
         Ok(target) => target,
-        Err(e) => return usage(&format!("--db {db:?}: {e}")),
+        Err(code) => return code,
     };
     let mut text = String::new();
     let sql = if sql == "-" {

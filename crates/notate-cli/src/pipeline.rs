@@ -19,6 +19,7 @@ use notate::chess::{json, jsonchess, replay, ChessGame, FailedGame, GameError, P
 use notate::lines::LineSplitter;
 
 use crate::formats::{GameWriter, InputFormat, Job};
+use crate::input::{self, InputName};
 
 /// What the workers write a chunk's games into: bytes of a format, or table rows.
 pub trait ChunkOutput: Default + Send {
@@ -91,28 +92,11 @@ impl Sink<Vec<u8>> for ByteSink<'_> {
     }
 }
 
-/// A format job's writer.
-pub struct FormatWriter {
-    job: Job,
-    writer: GameWriter,
-}
-
-impl FormatWriter {
-    pub fn new(settings: &Settings) -> FormatWriter {
-        FormatWriter {
-            job: settings.job,
-            writer: GameWriter::new(settings.egd),
-        }
-    }
-}
-
-impl WriteGame<Vec<u8>> for FormatWriter {
+impl WriteGame<Vec<u8>> for GameWriter {
     fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
-        self.writer.write(self.job, game, out)
+        GameWriter::write(self, game, out)
     }
 }
-
-use crate::input::{self, InputName};
 use crate::report::Reporter;
 
 /// Settings of one run.
@@ -394,17 +378,6 @@ pub fn process<O: ChunkOutput>(
         done.fates.push(fate);
     };
     match format {
-        // Refused when the input is opened.
-        InputFormat::Icn
-        | InputFormat::IcnJson
-        | InputFormat::Sfen
-        | InputFormat::Usi
-        | InputFormat::Kif
-        | InputFormat::Ki2
-        | InputFormat::Csa
-        | InputFormat::Western
-        | InputFormat::Jkf
-        | InputFormat::ShogiBook => {}
         InputFormat::Pgn => {
             for read in pgn::read_chunk(chunk, settings.limits) {
                 finish(
@@ -434,6 +407,8 @@ pub fn process<O: ChunkOutput>(
                 finish(game, range.start, Vec::new(), None, &mut done);
             }
         }
+        // Infinite chess and shogi inputs are refused when they are opened.
+        _ => {}
     }
     done
 }

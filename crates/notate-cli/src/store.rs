@@ -55,11 +55,10 @@ struct LoadWriter {
 
 impl WriteGame<RowBatch> for LoadWriter {
     fn write(&mut self, game: &ChessGame, out: &mut RowBatch) -> Result<(), GameError> {
-        let id = self.rows.game_id(game)?;
-        if self.seen.contains(id) {
-            return Ok(());
-        }
-        self.rows.write(game, out)
+        let seen = &self.seen;
+        self.rows
+            .write_unless(game, out, |id| seen.contains(id))
+            .map(|_| ())
     }
 }
 

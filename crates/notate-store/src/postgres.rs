@@ -3,7 +3,7 @@
 //! `COPY` cannot skip rows that are there already, so a batch's games are copied into a
 //! temporary staging table and moved from there with `INSERT … ON CONFLICT DO NOTHING
 //! RETURNING id`; then the moves of the games really added are copied straight into
-//! `moves`. A transaction holds many batches (about [`BATCH_MOVES`] moves).
+//! `moves`. A transaction holds many batches (about [`crate::BATCH_MOVES`] moves).
 
 use std::collections::HashSet;
 use std::error::Error;
@@ -15,15 +15,14 @@ use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
 use postgres::{Client, NoTls, SimpleQueryMessage};
 
 use crate::schema::{self, Cell, Column, Kind, GAMES, MOVES};
-use crate::{Inserted, QueryResult, Store, StoreError, Value, BATCH_MOVES};
+use crate::{Inserted, QueryResult, Store, StoreError, Transaction, Value};
 
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
     client: Client,
     games_types: Vec<Type>,
     moves_types: Vec<Type>,
-    /// Moves added since the last commit (`None`: no transaction is open).
-    uncommitted: Option<usize>,
+    transaction: Transaction,
     inserted: Inserted,
 }
 
@@ -65,13 +64,13 @@ impl PostgresStore {
             client,
             games_types: wire_types(&GAMES),
             moves_types: wire_types(&MOVES),
-            uncommitted: None,
+            transaction: Transaction::default(),
             inserted: Inserted::default(),
         })
     }
 
     fn commit(&mut self) -> Result<(), StoreError> {
-        if self.uncommitted.take().is_some() {
+        if self.transaction.close() {
             self.client.batch_execute("COMMIT")?;
         }
         Ok(())
@@ -80,9 +79,8 @@ impl PostgresStore {
 
 impl Store for PostgresStore {
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
-        if self.uncommitted.is_none() {
+        if self.transaction.open() {
             self.client.batch_execute("BEGIN")?;
-            self.uncommitted = Some(0);
         }
         let games = &batch.games[games];
         {
@@ -133,9 +131,7 @@ impl Store for PostgresStore {
             writer.finish()?;
         }
         self.inserted.moves += added as u64;
-        let uncommitted = self.uncommitted.get_or_insert(0);
-        *uncommitted += added;
-        if *uncommitted >= BATCH_MOVES {
+        if self.transaction.add(added) {
             self.commit()?;
         }
         Ok(())

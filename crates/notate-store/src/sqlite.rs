@@ -7,7 +7,7 @@ use notate::chess::rows::RowBatch;
 use rusqlite::{params_from_iter, types::ToSqlOutput, types::Value, Connection, ToSql};
 
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
-use crate::{Inserted, QueryResult, Store, StoreError, Value as QueryValue, BATCH_MOVES};
+use crate::{Inserted, QueryResult, Store, StoreError, Transaction, Value as QueryValue};
 
 /// Games in a SQLite file.
 ///
@@ -29,8 +29,7 @@ pub struct SqliteStore {
     connection: Connection,
     insert_game: String,
     insert_move: String,
-    /// Moves added since the last commit (`None`: no transaction is open).
-    uncommitted: Option<usize>,
+    transaction: Transaction,
     inserted: Inserted,
 }
 
@@ -68,13 +67,13 @@ impl SqliteStore {
                 placeholders(GAMES.len())
             ),
             insert_move: format!("INSERT INTO moves VALUES ({})", placeholders(MOVES.len())),
-            uncommitted: None,
+            transaction: Transaction::default(),
             inserted: Inserted::default(),
         })
     }
 
     fn commit(&mut self) -> Result<(), StoreError> {
-        if self.uncommitted.take().is_some() {
+        if self.transaction.close() {
             self.connection.execute_batch("COMMIT")?;
         }
         Ok(())
@@ -83,9 +82,8 @@ impl SqliteStore {
 
 impl Store for SqliteStore {
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
-        if self.uncommitted.is_none() {
+        if self.transaction.open() {
             self.connection.execute_batch("BEGIN")?;
-            self.uncommitted = Some(0);
         }
         let mut added = 0;
         {
@@ -106,9 +104,7 @@ impl Store for SqliteStore {
             }
         }
         self.inserted.moves += added as u64;
-        let uncommitted = self.uncommitted.get_or_insert(0);
-        *uncommitted += added;
-        if *uncommitted >= BATCH_MOVES {
+        if self.transaction.add(added) {
             self.commit()?;
         }
         Ok(())

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use shakmaty::{san::San, uci::UciMove as Uci, Color, Position, Square};
+use shakmaty::{san::San, uci::UciMove as Uci, CastlingMode, Chess, Color, Position, Square};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::egd::{is_standard_san, write_fen, write_lran, MoveFields};
@@ -222,14 +222,41 @@ impl RowWriter {
     /// Appends the game's row and its moves' rows. On an error (a null move, which the
     /// tables cannot hold, or an unusable start position) nothing is appended.
     pub fn write(&mut self, game: &ChessGame, batch: &mut RowBatch) -> Result<(), GameError> {
+        self.write_unless(game, batch, |_| false).map(|_| ())
+    }
+
+    /// Like [`RowWriter::write`], but first asks `known` about the game's id and appends
+    /// nothing when it says yes: a loader skips games it has stored without building their
+    /// rows. Returns whether rows were appended.
+    ///
+    /// ```
+    /// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
+    /// let game = read_pgn_str("1. e4 e5 *").unwrap().remove(0);
+    /// let (mut writer, mut batch) = (RowWriter::new(), RowBatch::new());
+    /// assert!(writer.write_unless(&game, &mut batch, |_| false).unwrap());
+    /// let id = batch.games[0].id;
+    /// assert!(!writer.write_unless(&game, &mut batch, |seen| seen == id).unwrap());
+    /// assert_eq!(batch.len(), 1);
+    /// ```
+    pub fn write_unless(
+        &mut self,
+        game: &ChessGame,
+        batch: &mut RowBatch,
+        known: impl FnOnce(i64) -> bool,
+    ) -> Result<bool, GameError> {
+        let (pos, mode) = start(game)?;
+        let id = self.hash(game, mode)?;
+        if known(id) {
+            return Ok(false);
+        }
         let (games, moves, text) = (batch.games.len(), batch.moves.len(), batch.text.len());
-        let result = self.write_rows(game, batch);
+        let result = self.write_rows(game, id, (pos, mode), batch);
         if result.is_err() {
             batch.games.truncate(games);
             batch.moves.truncate(moves);
             batch.text.truncate(text);
         }
-        result
+        result.map(|()| true)
     }
 
     /// The id [`RowWriter::write`] gives the game, without building its rows: the XXH3
@@ -245,9 +272,11 @@ impl RowWriter {
     /// assert_eq!(writer.game_id(&game).unwrap(), batch.games[0].id);
     /// ```
     pub fn game_id(&mut self, game: &ChessGame) -> Result<i64, GameError> {
-        let (_, mode) = game
-            .start_position()
-            .map_err(|e| GameError::new(0, e.to_string()))?;
+        let (_, mode) = start(game)?;
+        self.hash(game, mode)
+    }
+
+    fn hash(&mut self, game: &ChessGame, mode: CastlingMode) -> Result<i64, GameError> {
         let mut hasher = Xxh3::new();
         for (name, value) in game.tags.iter() {
             hasher.update(name.as_bytes());
@@ -273,11 +302,15 @@ impl RowWriter {
         Ok(hasher.digest() as i64)
     }
 
-    fn write_rows(&mut self, game: &ChessGame, batch: &mut RowBatch) -> Result<(), GameError> {
-        let id = self.game_id(game)?;
-        let (mut pos, mode) = game
-            .start_position()
-            .map_err(|e| GameError::new(0, e.to_string()))?;
+    /// The rows of a game whose id is `id`, from its start (hashing it checked that it has
+    /// no null move).
+    fn write_rows(
+        &mut self,
+        game: &ChessGame,
+        id: i64,
+        (mut pos, mode): (Chess, CastlingMode),
+        batch: &mut RowBatch,
+    ) -> Result<(), GameError> {
         let tags = &game.tags;
         // Every store must hold the same rows, and PostgreSQL's text cannot hold a NUL.
         if let Some((name, _)) = tags
@@ -420,6 +453,12 @@ impl RowWriter {
         batch.games.push(row);
         Ok(())
     }
+}
+
+/// The game's start position, or the error that fails it.
+fn start(game: &ChessGame) -> Result<(Chess, CastlingMode), GameError> {
+    game.start_position()
+        .map_err(|e| GameError::new(0, e.to_string()))
 }
 
 /// A move in UCI, written without the formatting machinery (a loader writes millions).
