@@ -72,6 +72,25 @@ fn mutate<T>(mut items: Vec<T>, edits: Vec<(prop::sample::Index, T, u8)>) -> Vec
     items
 }
 
+/// A reader that hands out its bytes in reads of the given sizes, in turn.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    sizes: &'a [usize],
+    reads: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.sizes[self.reads % self.sizes.len()]
+            .min(out.len())
+            .min(self.bytes.len());
+        self.reads += 1;
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
 const SAMPLE: &str =
     include_str!("../../../../shared/corpus/pgn-reader-benches/lichess_db_10k.pgn");
 const EGD_SAMPLE: &str =
@@ -113,6 +132,30 @@ proptest! {
             pieces.extend(read_chunk(&chunk, ReadOptions::default()).into_iter().map(|r| r.game.map(|g| g.moves.plies.len()).map_err(|f| f.error)));
         }
         prop_assert_eq!(whole.len(), pieces.len());
+    }
+
+    #[test]
+    fn reads_in_any_sizes_cut_the_same_games(
+        text in "(\\[[a-zA-Z]{1,5} \"[^\"\n]{0,8}\"\\]\n|\n|[ {};%(\\[]|[0-9]{1,2}\\. |[a-h][1-8] |\\{ \\[%clk 0:05:00\\] \\} |1-0\n){0,300}",
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 0..6),
+        sizes in proptest::collection::vec(1usize..200, 1..16),
+        chunk_bytes in 1usize..2000,
+    ) {
+        // Where games start must not depend on how the input arrives: in one read, or in
+        // reads of any sizes, which end anywhere in a line, a comment or a block of the scan.
+        let bytes = mutate(text.into_bytes(), edits);
+        let games_of = |reader: &mut dyn std::io::Read, chunk_bytes: usize| {
+            let mut splitter = GameSplitter::new(reader, chunk_bytes);
+            let mut games = Vec::new();
+            while let Some(chunk) = splitter.next_chunk().unwrap() {
+                let first = chunk.first_byte as usize;
+                games.extend(chunk.games.iter().map(|g| g.start + first..g.end + first));
+            }
+            games
+        };
+        let whole = games_of(&mut &bytes[..], 1 << 20);
+        let mut trickle = Trickle { bytes: &bytes, sizes: &sizes, reads: 0 };
+        prop_assert_eq!(games_of(&mut trickle, chunk_bytes), whole);
     }
 
     #[test]

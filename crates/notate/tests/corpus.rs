@@ -201,6 +201,9 @@ fn validate_only_reading_agrees_with_read_then_replay() {
                             f.error.offset + chunk.first_byte as usize,
                             f.error.ply,
                             f.error.token,
+                            // The names messages give.
+                            f.tags.get("White").map(str::to_string),
+                            f.tags.get("Black").map(str::to_string),
                         )),
                     });
                 }

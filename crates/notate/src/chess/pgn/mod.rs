@@ -1,5 +1,6 @@
 //! PGN: reading (split → parse) and writing.
 
+mod find;
 mod parse;
 mod split;
 mod write;

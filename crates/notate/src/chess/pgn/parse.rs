@@ -10,11 +10,12 @@ use std::ops::Range;
 
 use memchr::memchr;
 
+use super::find::find_any;
 use super::split::ReadOptions;
 use crate::chess::error::{FailedGame, GameError};
 use shakmaty::Chess;
 
-use crate::chess::game::{play, Comment, GameResult, Line, Ply, Written, WrittenGame};
+use crate::chess::game::{play, Comment, GameResult, Line, Ply, Tags, Written, WrittenGame};
 use crate::chess::san::{MoveSpec, SanText};
 
 /// Reads the games of one stretch of PGN text (as cut by [`GameSplitter`](super::GameSplitter)).
@@ -39,6 +40,8 @@ pub struct GameParser<'a> {
     brace_in_comment: Option<usize>,
     /// Whether comments are read with nested braces (the second try at such a game).
     nested_comments: bool,
+    /// Validating: whether the players' names are kept (see `tags_for_messages`).
+    keep_names: bool,
 }
 
 /// Decodes text that should be UTF-8; anything else is read as Latin-1 (byte = code point),
@@ -263,6 +266,7 @@ impl<'a> GameParser<'a> {
             warnings: Vec::new(),
             brace_in_comment: None,
             nested_comments: false,
+            keep_names: false,
         }
     }
 
@@ -310,6 +314,9 @@ impl<'a> GameParser<'a> {
                 self.warnings = first_warnings;
             }
         }
+        if self.limits.validate_only && (result.is_err() || !self.warnings.is_empty()) {
+            game.tags = self.tags_for_messages();
+        }
         Some(match result {
             Ok(()) => Ok(game),
             Err(error) if error.ply.is_some() && self.limits.validate_only => {
@@ -328,6 +335,27 @@ impl<'a> GameParser<'a> {
                 })
             }
         })
+    }
+
+    /// The tags of the game being read that replay and messages use. Validating keeps only
+    /// those replay needs (`FEN`, `SetUp`, `Variant`): the players' names would be two
+    /// strings to allocate per game, and only a game with something to report needs them, so
+    /// its tag lines are read again for them.
+    fn tags_for_messages(&mut self) -> Tags {
+        let (pos, warnings) = (self.pos, std::mem::take(&mut self.warnings));
+        self.pos = self.game_start;
+        self.keep_names = true;
+        let mut game = WrittenGame::default();
+        while self.pos < self.end && self.src[self.pos] == b'[' {
+            if self.read_tag_line(&mut game).is_err() {
+                break;
+            }
+            self.skip_blank();
+        }
+        self.keep_names = false;
+        self.pos = pos;
+        self.warnings = warnings;
+        game.tags
     }
 
     /// What was skipped in the game [`GameParser::next_game`] returned last: tokens that are
@@ -375,7 +403,7 @@ impl<'a> GameParser<'a> {
     fn read_tag_line(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
         let line_start = self.pos;
         let line_end =
-            memchr(b'\n', &self.src[self.pos..self.end]).map_or(self.end, |n| self.pos + n);
+            find_any([b'\n'], &self.src[self.pos..self.end]).map_or(self.end, |n| self.pos + n);
         if line_end - line_start > self.limits.max_tag_bytes {
             return Err(GameError::new(
                 line_start,
@@ -389,9 +417,7 @@ impl<'a> GameParser<'a> {
             let open = i;
             i += 1;
             let name_start = i;
-            while i < line_end && !matches!(line[i], b' ' | b'\t' | b'"' | b']') {
-                i += 1;
-            }
+            i = find_any([b' ', b'\t', b'"', b']'], &line[i..line_end]).map_or(line_end, |n| i + n);
             let name = &line[name_start..i];
             if name.is_empty() {
                 return Err(GameError::new(open, "tag without a name"));
@@ -402,7 +428,8 @@ impl<'a> GameParser<'a> {
             // Validating needs only the tags that replay and messages use: decoding the
             // others (a lichess game has 17) would be most of the cost of its tags.
             let keep = !self.limits.validate_only
-                || matches!(name, b"FEN" | b"SetUp" | b"Variant" | b"White" | b"Black");
+                || matches!(name, b"FEN" | b"SetUp" | b"Variant")
+                || (self.keep_names && matches!(name, b"White" | b"Black"));
             let value = if i < line_end && line[i] == b'"' {
                 match tag_value(line, i + 1, line_end) {
                     Some((raw, close)) => {
@@ -522,7 +549,7 @@ impl<'a> GameParser<'a> {
             let close = if self.nested_comments {
                 self.nested_comment_end(start)
             } else {
-                memchr(b'}', &self.src[start + 1..self.end]).map(|n| start + 1 + n)
+                find_any([b'}'], &self.src[start + 1..self.end]).map(|n| start + 1 + n)
             }
             .ok_or_else(|| GameError::new(start, "comment is not closed by `}`"))?;
             self.pos = close + 1;
@@ -537,8 +564,8 @@ impl<'a> GameParser<'a> {
             start + 1..close
         } else {
             // `;` to the end of the line.
-            let close =
-                memchr(b'\n', &self.src[start + 1..self.end]).map_or(self.end, |n| start + 1 + n);
+            let close = find_any([b'\n'], &self.src[start + 1..self.end])
+                .map_or(self.end, |n| start + 1 + n);
             self.pos = close;
             let end = if close > start + 1 && self.src[close - 1] == b'\r' {
                 close - 1
@@ -684,6 +711,10 @@ impl<'a> GameParser<'a> {
                     }
                 }
                 _ => {
+                    if let Some(end) = self.move_number_end(start) {
+                        self.pos = end;
+                        continue;
+                    }
                     let word_end = self.src[start..self.end]
                         .iter()
                         .position(|&c| WORD_END[c as usize])
@@ -699,6 +730,28 @@ impl<'a> GameParser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Where a move number standing alone (`12.`, `12...`) starting at `start` ends: the
+    /// most common word after moves. `None` for anything else (`1-0`, `12.e4`, `12`), which
+    /// is read as a word.
+    fn move_number_end(&self, start: usize) -> Option<usize> {
+        let text = &self.src[..self.end];
+        if !text[start].is_ascii_digit() {
+            return None;
+        }
+        let mut i = start + 1;
+        while i < text.len() && text[i].is_ascii_digit() {
+            i += 1;
+        }
+        let digits_end = i;
+        while i < text.len() && text[i] == b'.' {
+            i += 1;
+        }
+        if i == digits_end || (i < text.len() && !WORD_END[text[i] as usize]) {
+            return None;
+        }
+        Some(i)
     }
 
     /// Reads one word; `true` when it ended the game (a result).
@@ -890,14 +943,20 @@ fn split_move(word: &[u8]) -> Option<(&[u8], Option<u8>, Option<GameResult>)> {
 
 /// Finds the end of a quoted tag value starting at `from`: the first `"` followed by
 /// optional blanks and `]`, honouring `\"` escapes; failing that, ignoring them (so that
-/// `[Event "Tournament \"]` still reads). Returns the unescaped value and the `]` offset.
-/// The raw value of a quoted tag value starting at `from`, and the index of its `]`.
+/// `[Event "Tournament \"]` still reads). Returns the raw value and the `]` offset.
 fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(&[u8], usize)> {
     for escapes in [true, false] {
         let mut i = from;
         while i < end {
+            let next = if escapes {
+                find_any([b'"', b'\\'], &line[i..end])
+            } else {
+                find_any([b'"'], &line[i..end])
+            };
+            let Some(n) = next else { break };
+            i += n;
             match line[i] {
-                b'\\' if escapes && i + 1 < end => i += 2,
+                b'\\' if i + 1 < end => i += 2,
                 b'"' => {
                     let mut j = i + 1;
                     while j < end && matches!(line[j], b' ' | b'\t') {
@@ -1103,7 +1162,23 @@ mod validate_tests {
     #[test]
     fn validating_keeps_only_the_tags_replay_and_messages_use() {
         let text = "[Event \"E\"]\n[White \"W\"]\n[Black \"B\"]\n[WhiteElo \"2000\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. O-O *";
-        assert_eq!(validate(text), [Ok(3)]);
+        assert_eq!(validate(text), [Ok(1)]);
+        // A game with something to report has its players' names for the message.
+        let text = "[Event \"E\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e4 *";
+        let options = ReadOptions {
+            validate_only: true,
+            ..ReadOptions::default()
+        };
+        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        let failed = parser.next_game().unwrap().unwrap_err();
+        assert_eq!(failed.tags.get("White"), Some("W"));
+        assert_eq!(failed.tags.get("Black"), Some("B"));
+        assert_eq!(failed.tags.get("Event"), None);
+        let text = "[White \"W\"]\n[Black \"B\"]\n\n1. e4 ^5blergh e5 *";
+        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        let game = parser.next_game().unwrap().unwrap();
+        assert_eq!(game.tags.get("White"), Some("W"));
+        assert_eq!(parser.take_warnings().len(), 1);
         // A broken tag is still a warning, kept or not.
         let text = "[Event \"E]\n[White \"W\"]\n\n1. e4 *";
         assert_eq!(validate(text), [Ok(1)]);

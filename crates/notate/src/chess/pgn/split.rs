@@ -3,13 +3,14 @@
 //! The scan knows just enough PGN to find where a game starts: a `[` at the start of a line
 //! once movetext has begun (outside `{…}` and `;` comments, `%` escape lines), or a tag
 //! block that follows another one after a blank line (tag-only games, as broadcasts export
-//! them). It jumps with `memchr` from one interesting byte to the next, so it runs far
-//! faster than parsing and never becomes the bottleneck of the pipeline.
+//! them). It jumps from one byte that can change its state to the next, finding them 64 at
+//! a time, so it runs far faster than parsing and never becomes the bottleneck of the
+//! pipeline.
 
 use std::io::{self, Read};
 use std::ops::Range;
 
-use memchr::{memchr, memchr3};
+use super::find::structural_bits;
 
 /// Where a scan stands between calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +122,10 @@ pub struct GameSplitter<R> {
     has_tags: bool,
     /// Where a `;` comment or `%` line returns to.
     after_line_comment: State,
+    /// The 64-byte block of `buf` (its offset) whose structural bits are in `bits`; `None`
+    /// once `buf` has changed.
+    bits_block: Option<usize>,
+    bits: u64,
 }
 
 impl<R: Read> GameSplitter<R> {
@@ -151,6 +156,8 @@ impl<R: Read> GameSplitter<R> {
             brace_free_until: 0,
             has_tags: false,
             after_line_comment: State::MoveLineStart,
+            bits_block: None,
+            bits: 0,
         }
     }
 
@@ -229,6 +236,7 @@ impl<R: Read> GameSplitter<R> {
         self.first_line += memchr::memchr_iter(b'\n', &self.buf[..n]).count() as u64;
         self.first_byte += n as u64;
         self.buf.drain(..n);
+        self.bits_block = None;
         self.scanned -= n;
         self.game_start = self.game_start.saturating_sub(n);
         self.comment_start = self.comment_start.saturating_sub(n);
@@ -254,6 +262,7 @@ impl<R: Read> GameSplitter<R> {
             }
         };
         self.buf.truncate(old + n);
+        self.bits_block = None;
         if n == 0 {
             self.eof = true;
         }
@@ -277,6 +286,7 @@ impl<R: Read> GameSplitter<R> {
         rest.extend_from_slice(&self.buf[end..]);
         self.buf.truncate(end);
         let bytes = std::mem::replace(&mut self.buf, rest);
+        self.bits_block = None;
         let games = std::mem::take(&mut self.games);
         let chunk = Chunk {
             first_line: self.first_line,
@@ -314,6 +324,48 @@ impl<R: Read> GameSplitter<R> {
             self.game_start = at;
             self.has_tags = false;
         }
+    }
+
+    /// The first byte at or after `from` that is `{`, `}`, `;` or a newline and that
+    /// `wanted` accepts; `None` when the buffer has none.
+    #[inline]
+    fn next_of(&mut self, from: usize, wanted: impl Fn(u8) -> bool) -> Option<usize> {
+        let mut block = from & !63;
+        let mut bits = self.block_bits(block)? & (!0u64 << (from - block));
+        loop {
+            while bits != 0 {
+                let at = block + bits.trailing_zeros() as usize;
+                if wanted(self.buf[at]) {
+                    return Some(at);
+                }
+                bits &= bits - 1;
+            }
+            block += 64;
+            bits = self.block_bits(block)?;
+        }
+    }
+
+    /// The structural bits of the 64 bytes of `buf` from `block` (fewer at the end of the
+    /// buffer), kept for the next call; `None` past the end.
+    #[inline]
+    fn block_bits(&mut self, block: usize) -> Option<u64> {
+        if self.bits_block == Some(block) {
+            return Some(self.bits);
+        }
+        let bytes = self.buf.get(block..)?;
+        if bytes.is_empty() {
+            return None;
+        }
+        self.bits = match bytes.first_chunk::<64>() {
+            Some(full) => structural_bits(full),
+            None => {
+                let mut padded = [0u8; 64];
+                padded[..bytes.len()].copy_from_slice(bytes);
+                structural_bits(&padded)
+            }
+        };
+        self.bits_block = Some(block);
+        Some(self.bits)
     }
 
     /// Scans what has been read, up to where a line or token might continue in unread bytes.
@@ -359,20 +411,27 @@ impl<R: Read> GameSplitter<R> {
                         }
                     }
                 }
-                State::TagLine => match memchr(b'\n', &self.buf[i..]) {
-                    Some(n) => {
-                        i += n + 1;
+                State::TagLine => match self.next_of(i, |b| b == b'\n') {
+                    Some(at) => {
+                        i = at + 1;
                         self.state = State::TagsLineStart;
                     }
                     None => i = buf_len,
                 },
-                State::Moves => match memchr3(b'{', b';', b'\n', &self.buf[i..]) {
-                    Some(n) => {
-                        i += n;
+                State::Moves => match self.next_of(i, |b| b != b'}') {
+                    Some(at) => {
+                        i = at;
                         match self.buf[i] {
                             b'{' => {
-                                self.state = State::BraceComment;
                                 self.comment_start = i;
+                                // Most comments close within the buffer: stay in the moves
+                                // (a lichess game has one comment per move).
+                                let from = (i + 1).max(self.brace_free_until);
+                                if let Some(close) = self.next_of(from, |b| b == b'}') {
+                                    i = close;
+                                } else {
+                                    self.state = State::BraceComment;
+                                }
                             }
                             b';' => {
                                 self.after_line_comment = State::MoveLineStart;
@@ -388,9 +447,9 @@ impl<R: Read> GameSplitter<R> {
                     // Bytes before `brace_free_until` are known to hold no `}`: never search
                     // them twice (an input full of `{` must still scan in linear time).
                     let from = i.max(self.brace_free_until);
-                    match memchr(b'}', &self.buf[from..]) {
-                        Some(n) => {
-                            i = from + n + 1;
+                    match self.next_of(from, |b| b == b'}') {
+                        Some(at) => {
+                            i = at + 1;
                             self.state = State::Moves;
                         }
                         None => {
@@ -405,9 +464,9 @@ impl<R: Read> GameSplitter<R> {
                         }
                     }
                 }
-                State::LineComment => match memchr(b'\n', &self.buf[i..]) {
-                    Some(n) => {
-                        i += n + 1;
+                State::LineComment => match self.next_of(i, |b| b == b'\n') {
+                    Some(at) => {
+                        i = at + 1;
                         self.state = self.after_line_comment;
                     }
                     None => i = buf_len,
