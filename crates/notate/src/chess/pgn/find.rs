@@ -3,8 +3,10 @@
 //! Reading PGN jumps from one structural byte to the next: the `}` of a clock comment 16
 //! bytes on, the end of a 25-byte tag line, the next `{` after a move. `memchr` is the right
 //! tool for long distances, but its dispatch and set-up cost more than the whole search at
-//! these distances (a lichess game calls it about 200 times). So the first [`NEAR`] bytes
-//! are searched 8 at a time in a `u64` here, and only a longer search goes to `memchr`.
+//! these distances (a lichess game would call it about 200 times). So the parser searches the
+//! first [`NEAR`] bytes 8 at a time in a `u64` ([`find_any`]), and only a longer search goes
+//! to `memchr`; the splitter, which looks at every byte of the input, marks the bytes that
+//! matter to it 64 at a time ([`structural_bits`]).
 
 /// How far the word-at-a-time search goes before handing over to `memchr`.
 const NEAR: usize = 32;
@@ -17,11 +19,8 @@ fn zero_bytes(x: u64) -> u64 {
     !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
 }
 
-/// The offset of the first byte of `hay` that is one of `needles` (one to three of them).
-///
-/// ```ignore
-/// assert_eq!(find_any([b'}'], b"[%clk 0:05:00] } 1... e5"), Some(15));
-/// ```
+/// The offset of the first byte of `hay` that is one of `needles` (a far one is found by
+/// `memchr` for up to three needles, by a plain search for more).
 #[inline]
 pub(crate) fn find_any<const N: usize>(needles: [u8; N], hay: &[u8]) -> Option<usize> {
     let splat = needles.map(|b| u64::from_le_bytes([b; 8]));
@@ -66,19 +65,25 @@ pub(crate) fn structural_bits(block: &[u8; 64]) -> u64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let splat = [b'{', b'}', b'\n', b';'].map(|b| u64::from_le_bytes([b; 8]));
-        let mut bits = 0u64;
-        for (k, eight) in block.chunks_exact(8).enumerate() {
-            let word = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
-            let hits = splat
-                .iter()
-                .fold(0, |hits, pattern| hits | zero_bytes(word ^ pattern));
-            // The high bit of each byte, gathered into the low 8 bits.
-            let gathered = ((hits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
-            bits |= gathered << (8 * k);
-        }
-        bits
+        structural_bits_swar(block)
     }
+}
+
+/// [`structural_bits`] 8 bytes at a time in a `u64`, for processors other than x86_64.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+fn structural_bits_swar(block: &[u8; 64]) -> u64 {
+    let splat = [b'{', b'}', b'\n', b';'].map(|b| u64::from_le_bytes([b; 8]));
+    let mut bits = 0u64;
+    for (k, eight) in block.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(eight.try_into().expect("8 bytes"));
+        let hits = splat
+            .iter()
+            .fold(0, |hits, pattern| hits | zero_bytes(word ^ pattern));
+        // The high bit of each byte, gathered into the low 8 bits.
+        let gathered = ((hits >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
+        bits |= gathered << (8 * k);
+    }
+    bits
 }
 
 /// [`structural_bits`] 16 bytes at a time. Vectors are built from two `u64` each (the
@@ -144,6 +149,7 @@ mod tests {
             block[k] = b;
         }
         assert_eq!(structural_bits(&block), 1 | 1 << 9 | 1 << 33 | 1 << 63);
+        assert_eq!(structural_bits_swar(&block), 1 | 1 << 9 | 1 << 33 | 1 << 63);
     }
 
     proptest! {
@@ -157,6 +163,7 @@ mod tests {
                 bits | (u64::from(matches!(b, b'{' | b'}' | b';' | b'\n')) << k)
             });
             prop_assert_eq!(structural_bits(&all), plain);
+            prop_assert_eq!(structural_bits_swar(&all), plain);
         }
 
 
