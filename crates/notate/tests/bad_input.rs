@@ -140,10 +140,15 @@ proptest! {
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 0..6),
         sizes in proptest::collection::vec(1usize..200, 1..16),
         chunk_bytes in 1usize..2000,
+        bom in any::<bool>(),
     ) {
         // Where games start must not depend on how the input arrives: in one read, or in
-        // reads of any sizes, which end anywhere in a line, a comment or a block of the scan.
-        let bytes = mutate(text.into_bytes(), edits);
+        // reads of any sizes, which end anywhere in a line, a comment, a byte-order mark or
+        // a block of the scan.
+        let mut bytes = mutate(text.into_bytes(), edits);
+        if bom {
+            bytes.splice(0..0, *b"\xEF\xBB\xBF");
+        }
         let games_of = |reader: &mut dyn std::io::Read, chunk_bytes: usize| {
             let mut splitter = GameSplitter::new(reader, chunk_bytes);
             let mut games = Vec::new();
@@ -226,4 +231,48 @@ fn oversized_game_is_reported_and_skipped() {
     // Places after the skipped game are still right.
     let next = replay(next.clone()).unwrap_err();
     assert_eq!(next.error.offset, results[1].start + 19);
+}
+
+#[test]
+fn oversized_game_names_its_players_when_validating() {
+    // The head of the game reads cleanly (it is cut after a whole move): validating must
+    // still find the names for the message.
+    let mut text = String::from("[Event \"big\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e5 ");
+    text.push_str(&"2. Nf3 Nc6 3. Ng1 Nb8 ".repeat(100));
+    text.push_str("*\n");
+    let limits = ReadOptions {
+        max_game_bytes: 1000,
+        validate_only: true,
+        keep_comments: false,
+        ..ReadOptions::default()
+    };
+    let mut splitter = GameSplitter::with_limits(text.as_bytes(), 512, limits);
+    let mut results = Vec::new();
+    while let Some(chunk) = splitter.next_chunk().unwrap() {
+        results.extend(read_chunk(&chunk, limits));
+    }
+    assert_eq!(results.len(), 1);
+    let failed = results[0].game.as_ref().unwrap_err();
+    assert!(failed.error.reason.contains("longer than 1000 bytes"));
+    assert_eq!(failed.tags.get("White"), Some("W"));
+    assert_eq!(failed.tags.get("Black"), Some("B"));
+}
+
+#[test]
+fn a_byte_order_mark_read_a_byte_at_a_time_is_still_blanked() {
+    let text = b"\xEF\xBB\xBF[Event \"a\"]\n[White \"b\"]\n\n1. e4 *\n\n[Event \"c\"]\n\n1. d4 *\n";
+    let mut trickle = Trickle {
+        bytes: text,
+        sizes: &[1],
+        reads: 0,
+    };
+    let chunk = GameSplitter::new(&mut trickle, 1 << 20)
+        .next_chunk()
+        .unwrap()
+        .unwrap();
+    let games: Vec<_> = read_chunk(&chunk, ReadOptions::default())
+        .into_iter()
+        .map(|read| read.game.unwrap().tags.get("Event").map(str::to_string))
+        .collect();
+    assert_eq!(games, [Some("a".to_string()), Some("c".to_string())]);
 }

@@ -195,15 +195,25 @@ fn validate_only_reading_agrees_with_read_then_replay() {
             let mut out = Vec::new();
             while let Some(chunk) = splitter.next_chunk().unwrap() {
                 for read in read_chunk(&chunk, options) {
+                    let warned = !read.warnings.is_empty();
+                    let names = |tags: &notate::chess::Tags| {
+                        let name = |key| tags.get(key).map(str::to_string);
+                        (name("White"), name("Black"))
+                    };
                     out.push(match read.game.and_then(replay) {
+                        // A game read with warnings names its players in their messages.
+                        Ok(game) if warned => {
+                            let (white, black) = names(&game.tags);
+                            Some((usize::MAX, None, None, white, black))
+                        }
                         Ok(_) => None,
                         Err(f) => Some((
                             f.error.offset + chunk.first_byte as usize,
                             f.error.ply,
                             f.error.token,
                             // The names messages give.
-                            f.tags.get("White").map(str::to_string),
-                            f.tags.get("Black").map(str::to_string),
+                            names(&f.tags).0,
+                            names(&f.tags).1,
                         )),
                     });
                 }

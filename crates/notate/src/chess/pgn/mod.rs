@@ -48,6 +48,12 @@ pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
                 Some(Err(failed)) => failed.tags,
                 None => Default::default(),
             };
+            // Its head may read cleanly: validating then kept no names for the message.
+            let tags = if limits.validate_only {
+                parser.tags_for_messages()
+            } else {
+                tags
+            };
             let error = GameError::new(
                 range.start,
                 format!("game longer than {} bytes, skipped", limits.max_game_bytes),

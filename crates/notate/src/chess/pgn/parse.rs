@@ -341,7 +341,7 @@ impl<'a> GameParser<'a> {
     /// those replay needs (`FEN`, `SetUp`, `Variant`): the players' names would be two
     /// strings to allocate per game, and only a game with something to report needs them, so
     /// its tag lines are read again for them.
-    fn tags_for_messages(&mut self) -> Tags {
+    pub(super) fn tags_for_messages(&mut self) -> Tags {
         let (pos, warnings) = (self.pos, std::mem::take(&mut self.warnings));
         self.pos = self.game_start;
         self.keep_names = true;

@@ -50,10 +50,12 @@ pub struct ReadOptions {
     /// its parsed `[%clk]`, `[%emt]` and `[%eval]`, which is all a database loader needs,
     /// and reading allocates nothing per comment.
     pub keep_comment_text: bool,
-    /// Replay while reading and keep no moves (default off): the games come out with only
-    /// the tags replay and messages need (`White`, `Black`, `FEN`, `SetUp`, `Variant`; the
-    /// others are still read and checked, not kept), every move (variations too) checked. This is `notate check`, which then
-    /// builds no move tree at all; anything that writes moves reads them and replays after.
+    /// Replay while reading and keep no moves (default off): every move (variations too)
+    /// is checked, and the games come out with only the tags replay needs (`FEN`, `SetUp`,
+    /// `Variant`), plus `White` and `Black` for a game with something to report (failed,
+    /// too large, or with warnings); the other tags are still read and checked, not kept.
+    /// This is `notate check`, which then builds no move tree at all; anything that writes
+    /// moves reads them and replays after.
     pub validate_only: bool,
 }
 
@@ -192,6 +194,12 @@ impl<R: Read> GameSplitter<R> {
                 if self.eof {
                     return Ok(None);
                 }
+            }
+            if !self.bom_checked && !self.eof && self.buf.len() < 3 {
+                // A byte-order mark is blanked out before the first scan: a first read of
+                // one or two bytes must not let the scan see half of one.
+                self.fill()?;
+                continue;
             }
             if self.scanned < self.buf.len() {
                 self.scan();
