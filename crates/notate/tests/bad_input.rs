@@ -208,6 +208,20 @@ fn hostile_inputs_are_linear() {
     }
 }
 
+/// Every game of `bytes`, split into chunks of about `chunk_bytes`.
+fn read_in_chunks(
+    bytes: &[u8],
+    chunk_bytes: usize,
+    limits: ReadOptions,
+) -> Vec<notate::chess::pgn::ReadGame> {
+    let mut splitter = GameSplitter::with_limits(bytes, chunk_bytes, limits);
+    let mut results = Vec::new();
+    while let Some(chunk) = splitter.next_chunk().unwrap() {
+        results.extend(read_chunk(&chunk, limits));
+    }
+    results
+}
+
 #[test]
 fn oversized_game_is_reported_and_skipped() {
     let mut text = String::from("[Event \"big\"]\n\n1. e4 {");
@@ -217,11 +231,7 @@ fn oversized_game_is_reported_and_skipped() {
         max_game_bytes: 1000,
         ..ReadOptions::default()
     };
-    let mut splitter = GameSplitter::with_limits(text.as_bytes(), 512, limits);
-    let mut results = Vec::new();
-    while let Some(chunk) = splitter.next_chunk().unwrap() {
-        results.extend(read_chunk(&chunk, limits));
-    }
+    let results = read_in_chunks(text.as_bytes(), 512, limits);
     assert_eq!(results.len(), 2);
     let failed = results[0].game.as_ref().unwrap_err();
     assert_eq!(failed.tags.get("Event"), Some("big"));
@@ -246,11 +256,7 @@ fn oversized_game_names_its_players_when_validating() {
         keep_comments: false,
         ..ReadOptions::default()
     };
-    let mut splitter = GameSplitter::with_limits(text.as_bytes(), 512, limits);
-    let mut results = Vec::new();
-    while let Some(chunk) = splitter.next_chunk().unwrap() {
-        results.extend(read_chunk(&chunk, limits));
-    }
+    let results = read_in_chunks(text.as_bytes(), 512, limits);
     assert_eq!(results.len(), 1);
     let failed = results[0].game.as_ref().unwrap_err();
     assert!(failed.error.reason.contains("longer than 1000 bytes"));
