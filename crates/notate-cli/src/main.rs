@@ -280,21 +280,12 @@ fn run_icn(command: &Command) -> Option<ExitCode> {
         Ok(out) => out,
         Err(code) => return Some(code),
     };
-    Some(
-        match icn::run(&inputs, common.from, to, ply, args, &mut out) {
-            Ok((_, 0)) => ExitCode::SUCCESS,
-            Ok((ok, failed)) => {
-                if !common.quiet {
-                    eprintln!("notate: {ok} games written, {failed} failed");
-                }
-                ExitCode::from(1)
-            }
-            Err(e) => {
-                eprintln!("notate: {e:#}");
-                ExitCode::from(1)
-            }
-        },
-    )
+    let result = icn::run(&inputs, common.from, to, ply, args, &mut out);
+    Some(exit_status(result, |ok, failed| {
+        if failed > 0 && !common.quiet {
+            eprintln!("notate: {ok} games written, {failed} failed");
+        }
+    }))
 }
 
 /// Worker threads: `--threads`, or one per core.
@@ -337,6 +328,27 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 }
 
 /// A usage error: message and exit status 2.
+/// The exit status of a run: 0 when every game went through, 1 when some failed (after
+/// `summary` of the games done and failed) or the run stopped on an error, said on stderr. A
+/// reader that stops reading (`notate … | head`) is no error: the run ends there, with 0.
+fn exit_status(result: anyhow::Result<(u64, u64)>, summary: impl FnOnce(u64, u64)) -> ExitCode {
+    match result {
+        Ok((ok, failed)) => {
+            summary(ok, failed);
+            if failed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("notate: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn usage(message: &str) -> ExitCode {
     eprintln!("notate: {message}");
     ExitCode::from(2)
@@ -420,22 +432,11 @@ fn run_shogi(command: &Command) -> Option<ExitCode> {
         threads: threads(common),
         strict: common.strict,
     };
-    Some(match shogi::run(&run, &mut out) {
-        Ok((_, 0)) => ExitCode::SUCCESS,
-        Ok((ok, failed)) => {
-            if !common.quiet {
-                eprintln!("notate: {ok} games read, {failed} failed");
-            }
-            ExitCode::from(1)
+    Some(exit_status(shogi::run(&run, &mut out), |ok, failed| {
+        if failed > 0 && !common.quiet {
+            eprintln!("notate: {ok} games read, {failed} failed");
         }
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return Some(ExitCode::SUCCESS);
-            }
-            eprintln!("notate: {e:#}");
-            ExitCode::from(1)
-        }
-    })
+    }))
 }
 
 /// Whether every input is named as a shogi file.
@@ -508,23 +509,8 @@ fn main() -> ExitCode {
     let mut reporter = Reporter::new(!common.quiet);
     let new_writer = || formats::GameWriter::new(settings.job, settings.egd);
     let mut sink = pipeline::ByteSink(&mut out);
-    match pipeline::run(&inputs, &settings, new_writer, &mut sink, &mut reporter) {
-        Ok((ok, failed)) => {
-            reporter.finish(verb, ok, failed);
-            if failed > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            }
-        }
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("notate: {e:#}");
-            ExitCode::from(1)
-        }
-    }
+    let result = pipeline::run(&inputs, &settings, new_writer, &mut sink, &mut reporter);
+    exit_status(result, |ok, failed| reporter.finish(verb, ok, failed))
 }
 
 /// `--db`, or a usage error.
@@ -552,14 +538,11 @@ fn run_load(common: &Common, db: &str) -> ExitCode {
     }
     let settings = settings(common, Job::Load, None, EgdOptions::default());
     let mut reporter = Reporter::new(!common.quiet);
-    match store::load(&inputs, &settings, &target, db, &mut reporter) {
-        Ok((_, 0)) => ExitCode::SUCCESS,
-        Ok(_) => ExitCode::from(1),
-        Err(e) => {
-            eprintln!("notate: {e:#}");
-            ExitCode::from(1)
-        }
-    }
+    // The load's summary is its own (it counts the games already there).
+    exit_status(
+        store::load(&inputs, &settings, &target, db, &mut reporter),
+        |_, _| {},
+    )
 }
 
 /// `notate query`: one SQL statement, its answer on stdout.
@@ -578,14 +561,6 @@ fn run_query(db: &str, sql: &str, format: store::QueryFormat) -> ExitCode {
     } else {
         sql
     };
-    match store::query(&target, sql, format, &mut io::stdout().lock()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            if is_broken_pipe(&e) {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("notate: {e:#}");
-            ExitCode::from(1)
-        }
-    }
+    let result = store::query(&target, sql, format, &mut io::stdout().lock());
+    exit_status(result.map(|()| (0, 0)), |_, _| {})
 }

@@ -604,3 +604,59 @@ fn load_is_idempotent_and_query_prints_table_csv_and_json() {
     assert_eq!(empty.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Runs notate, reads a little of its output and closes the pipe, as `| head` does.
+fn stopped_reader(args: &[&str]) -> Output {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 100];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_reader_that_stops_is_no_error() {
+    let dir = std::env::temp_dir().join(format!("notate-head-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Far more output than a pipe holds, for every kind of job.
+    let pgn = dir.join("long.pgn");
+    std::fs::write(&pgn, TWO_GAMES.replace("Nf9", "Nf3").repeat(20_000)).unwrap();
+    let icn = dir.join("long.icn");
+    let moves: Vec<String> = (0..20_000)
+        .map(|i| {
+            format!(
+                "{}. K5,1>5,2 | k5,8>5,7 {}. K5,2>5,1 | k5,7>5,8",
+                2 * i + 1,
+                2 * i + 2
+            )
+        })
+        .collect();
+    std::fs::write(
+        &icn,
+        format!("w 0/100 1 K5,1+|k5,8+\n\n{}\n", moves.join(" ")),
+    )
+    .unwrap();
+    let csa = dir.join("long.csa");
+    let record = "V2.2\nPI\n+\n+2726FU\n-3334FU\n%TORYO\n/\n".repeat(20_000);
+    std::fs::write(&csa, record).unwrap();
+    for args in [
+        vec!["convert", pgn.to_str().unwrap(), "--to", "egd"],
+        vec!["convert", icn.to_str().unwrap(), "--to", "icn-json"],
+        vec!["convert", csa.to_str().unwrap(), "--to", "sfen"],
+    ] {
+        let out = stopped_reader(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(!text(&out.stderr).contains("Broken pipe"), "{args:?}");
+    }
+}
