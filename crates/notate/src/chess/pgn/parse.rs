@@ -346,12 +346,8 @@ impl<'a> GameParser<'a> {
         self.pos = self.game_start;
         self.keep_names = true;
         let mut game = WrittenGame::default();
-        while self.pos < self.end && self.src[self.pos] == b'[' {
-            if self.read_tag_line(&mut game).is_err() {
-                break;
-            }
-            self.skip_blank();
-        }
+        // A broken tag line ends the tags as it did the first time (the error is known).
+        let _ = self.read_tags(&mut game);
         self.keep_names = false;
         self.pos = pos;
         self.warnings = warnings;
@@ -393,11 +389,16 @@ impl<'a> GameParser<'a> {
     }
 
     fn read_game(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+        self.read_tags(game)?;
+        self.read_movetext(game)
+    }
+
+    fn read_tags(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
         while self.pos < self.end && self.src[self.pos] == b'[' {
             self.read_tag_line(game)?;
             self.skip_blank();
         }
-        self.read_movetext(game)
+        Ok(())
     }
 
     fn read_tag_line(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
