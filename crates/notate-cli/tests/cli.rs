@@ -361,10 +361,7 @@ fn icn_errors_name_file_line_and_column() {
 }
 
 fn shogi_vector(name: &str) -> String {
-    format!(
-        "{}/../../../shared/vectors/shogi/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    format!("{}/../../vectors/shogi/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[test]

@@ -91,11 +91,11 @@ impl std::io::Read for Trickle<'_> {
     }
 }
 
-const SAMPLE: &str =
-    include_str!("../../../../shared/corpus/pgn-reader-benches/lichess_db_10k.pgn");
-const EGD_SAMPLE: &str =
-    include_str!("../../../../shared/vectors/egd/c05_en_passant_both_sides.json");
-const ANNOTATED: &str = include_str!("../../../../shared/vectors/egd/f02_polgar_vs_kasparov.pgn");
+/// Generated games with every PGN feature (tags, clocks, evals, variations, NAGs, FEN starts).
+static SAMPLE: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| notate_testdata::pgn(10, 40));
+const EGD_SAMPLE: &str = include_str!("../../../vectors/egd/c05_en_passant_both_sides.json");
+const ANNOTATED: &str = include_str!("../../../vectors/egd/c10_annotated_nags_variations.pgn");
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
@@ -115,7 +115,7 @@ proptest! {
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 1..12),
         annotated in any::<bool>(),
     ) {
-        let bytes = mutate(if annotated { ANNOTATED } else { SAMPLE }.as_bytes().to_vec(), edits);
+        let bytes = mutate(if annotated { ANNOTATED } else { SAMPLE.as_str() }.as_bytes().to_vec(), edits);
         read_everything(&bytes);
     }
 

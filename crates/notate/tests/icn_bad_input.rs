@@ -10,7 +10,7 @@ use notate::infinite::{
 use proptest::prelude::*;
 
 fn vector_inputs() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors/icn");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/icn");
     let mut inputs: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

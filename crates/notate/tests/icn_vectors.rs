@@ -1,4 +1,4 @@
-//! Every ICN reference vector (`../shared/vectors/icn/index.json`) as a test.
+//! Every ICN reference vector (`vectors/icn/index.json`) as a test.
 //!
 //! Cases not tagged `quirk` must give the reference's output exactly (long form: the same
 //! JSON with the same key order; short form: the same bytes). `error` cases must be refused
@@ -12,7 +12,7 @@ use notate::infinite::{long, replay, Error, Game, PieceKind};
 use serde_json::Value;
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors/icn")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/icn")
 }
 
 fn read(name: &str) -> String {

@@ -1,4 +1,4 @@
-//! The jsonchess move codec against the reference vectors in `shared/vectors/jsonchess/`.
+//! The jsonchess move codec against the reference vectors in `vectors/jsonchess/`.
 //!
 //! Every field of every reference string is compared with notate's encoding. Field 7 is the
 //! one deliberate difference: notate writes the rights the mover really lost, which the test
@@ -12,12 +12,11 @@ use notate::shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, EnPassantMod
 use serde_json::Value;
 
 fn vectors() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors/jsonchess")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/jsonchess")
 }
 
 fn load(name: &str) -> Value {
-    let text = std::fs::read_to_string(vectors().join(name))
-        .expect("shared/vectors is beside the project");
+    let text = std::fs::read_to_string(vectors().join(name)).expect("vectors/ in the repository");
     serde_json::from_str(&text).unwrap()
 }
 

@@ -1,4 +1,4 @@
-//! Premoves and Glicko-2 against the reference vectors in `shared/vectors/jsonchess/`.
+//! Premoves and Glicko-2 against the reference vectors in `vectors/jsonchess/`.
 
 use std::path::Path;
 
@@ -9,12 +9,10 @@ use serde_json::Value;
 
 fn load(name: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/vectors/jsonchess")
+        .join("../../vectors/jsonchess")
         .join(name);
-    serde_json::from_str(
-        &std::fs::read_to_string(path).expect("shared/vectors is beside the project"),
-    )
-    .unwrap()
+    serde_json::from_str(&std::fs::read_to_string(path).expect("vectors/ in the repository"))
+        .unwrap()
 }
 
 fn position(description: &str) -> Chess {

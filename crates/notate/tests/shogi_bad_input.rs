@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 fn vector(name: &str) -> Vec<u8> {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/vectors/shogi")
+        .join("../../vectors/shogi")
         .join(name);
     std::fs::read(path).unwrap()
 }

@@ -1,4 +1,4 @@
-//! The shogi reference vectors (`../shared/vectors/shogi/`): every file reads to the
+//! The shogi reference vectors (`vectors/shogi/`): every file reads to the
 //! expected moves and the expected SFEN after every ply; every format written reads back to
 //! the same game; every row of the oracle matrix in `spec/reference/d3shogi.md` passes.
 
@@ -9,7 +9,7 @@ use notate::shogi::{csa, jkf, ki2, kif, usi, western, EndingKind, Error, Positio
 use serde_json::Value;
 
 fn vectors() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors/shogi")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/shogi")
 }
 
 fn bytes(name: &str) -> Vec<u8> {

@@ -606,11 +606,7 @@ mod tests {
 
     #[test]
     fn quick_resolve_agrees_with_shakmaty() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/corpus/pgn-reader-benches/lichess_db_1000k.pgn"
-        );
-        let text = std::fs::read_to_string(path).unwrap();
+        let text = notate_testdata::pgn(4, 400);
         let games = crate::chess::read_pgn_str(&text).unwrap();
         let (mut quick, mut asked) = (0u64, 0u64);
         let roles = [

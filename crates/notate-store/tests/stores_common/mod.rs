@@ -1,0 +1,319 @@
+//! What the store suites share (`stores.rs` on generated games, `stores_corpus.rs` on the
+//! corpus of `../shared/`): rows from PGN, loading twice, the example queries, DuckDB over
+//! Parquet, and a PostgreSQL server of the test's own.
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use notate::chess::pgn::read_pgn_games;
+use notate::chess::replay;
+use notate::chess::rows::{RowBatch, RowWriter};
+use notate_store::{Inserted, QueryResult, Target, Value};
+
+/// The rows of every game of PGN texts (every game must replay), and how many games were
+/// refused for a null move (which the moves table cannot store).
+pub fn rows_of(texts: &[String]) -> (RowBatch, usize) {
+    let mut batch = RowBatch::new();
+    let mut writer = RowWriter::new();
+    let mut refused = 0;
+    for text in texts {
+        for game in read_pgn_games(text) {
+            if let Err(e) = writer.write(&replay(game.unwrap()).unwrap(), &mut batch) {
+                assert!(e.reason.contains("null move"), "{e:?}");
+                refused += 1;
+            }
+        }
+    }
+    (batch, refused)
+}
+
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Loads the rows in slices of 700 games (several commits), then all of them again.
+pub fn load_twice(target: &Target, rows: &RowBatch) -> (Inserted, Inserted) {
+    let mut store = target.open().unwrap();
+    let mut start = 0;
+    while start < rows.len() {
+        let end = (start + 700).min(rows.len());
+        store.insert(rows, start..end).unwrap();
+        start = end;
+    }
+    let first = store.finish().unwrap();
+    drop(store);
+    let mut store = target.open().unwrap();
+    store.insert(rows, 0..rows.len()).unwrap();
+    (first, store.finish().unwrap())
+}
+
+/// The counts of a first load and of the same rows loaded again (all known).
+pub fn check_loads(first: Inserted, again: Inserted, games: u64, moves: u64) {
+    assert_eq!(
+        first,
+        Inserted {
+            games,
+            known: 0,
+            moves
+        }
+    );
+    assert_eq!(
+        again,
+        Inserted {
+            games: 0,
+            known: games,
+            moves: 0
+        }
+    );
+}
+
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("notate-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn queries() -> Vec<(String, String)> {
+    let mut queries: Vec<(String, String)> = std::fs::read_dir(repo().join("examples/queries"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    queries.sort();
+    assert_eq!(queries.len(), 4, "the four example analyses");
+    queries
+}
+
+pub fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) => Some(*r),
+        _ => None,
+    }
+}
+
+/// The same rows, numbers compared as numbers (SQLite's `15` is PostgreSQL's `15.0`).
+pub fn assert_same(name: &str, engine: &str, expected: &QueryResult, got: &QueryResult) {
+    assert_eq!(
+        expected.rows.len(),
+        got.rows.len(),
+        "{name} on {engine}: row count"
+    );
+    for (i, (a, b)) in expected.rows.iter().zip(&got.rows).enumerate() {
+        assert_row(a, b, &format!("{name} on {engine}, row {i}"));
+    }
+}
+
+pub fn assert_row(want: &[Value], got: &[Value], what: &str) {
+    assert_eq!(want.len(), got.len(), "{what}: {want:?} vs {got:?}");
+    for (x, y) in want.iter().zip(got) {
+        match (number(x), number(y)) {
+            (Some(a), Some(b)) => assert!((a - b).abs() < 1e-9, "{what}: {want:?} vs {got:?}"),
+            _ => assert_eq!(x, y, "{what}: {want:?} vs {got:?}"),
+        }
+    }
+}
+
+pub fn text(s: &str) -> Value {
+    Value::Text(s.to_string())
+}
+
+/// Column names of both tables, in order.
+pub fn columns(target: &Target, table: &str) -> Vec<String> {
+    target
+        .query(&format!("SELECT * FROM {table} LIMIT 0"))
+        .unwrap()
+        .columns
+}
+
+/// Runs SQL on Parquet files through DuckDB (scripts/duckdb-query.py).
+pub fn duckdb(dir: &Path, sql: &str) -> QueryResult {
+    let output = Command::new("python3")
+        .arg(repo().join("scripts/duckdb-query.py"))
+        .arg(dir)
+        .arg(sql)
+        .output()
+        .expect("python3 runs (DuckDB is read with `pip install duckdb`)");
+    assert!(
+        output.status.success(),
+        "DuckDB failed (is it installed? pip install duckdb): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let value = |v: &serde_json::Value| match v {
+        serde_json::Value::Null => Value::Null,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Real(n.as_f64().unwrap()),
+        },
+        serde_json::Value::String(s) => Value::Text(s.clone()),
+        other => Value::Text(other.to_string()),
+    };
+    QueryResult {
+        columns: json["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap().to_string())
+            .collect(),
+        rows: json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_array().unwrap().iter().map(value).collect())
+            .collect(),
+    }
+}
+
+/// A PostgreSQL server of the test's own, in a temporary directory on a free port.
+pub struct Server {
+    data: PathBuf,
+    dir: PathBuf,
+    bin: PathBuf,
+    pub url: String,
+}
+
+/// Runs a server program, as the `postgres` user when the test runs as root (PostgreSQL
+/// refuses to run as root).
+pub fn pg_command(bin: &Path, program: &str, as_postgres: bool) -> Command {
+    if as_postgres {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(bin.join(program));
+        c
+    } else {
+        Command::new(bin.join(program))
+    }
+}
+
+pub fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+impl Server {
+    pub fn start() -> Server {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()
+            .and_then(|versions| {
+                versions
+                    .filter_map(|v| Some(v.ok()?.path().join("bin")))
+                    .filter(|b| b.join("initdb").is_file())
+                    .max()
+            })
+            .expect(
+                "no PostgreSQL server under /usr/lib/postgresql: install Debian's postgresql \
+                 package (.ci/run does)",
+            );
+        let root = is_root();
+        let dir = temp_dir("postgres");
+        if root {
+            let status = Command::new("chown")
+                .args(["-R", "postgres:"])
+                .arg(&dir)
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        let data = dir.join("data");
+        let status = pg_command(&bin, "initdb", root)
+            .arg("-D")
+            .arg(&data)
+            .args(["-A", "trust", "-U", "notate", "-E", "UTF8", "--no-sync"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "initdb failed");
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let options = format!(
+            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+            dir.display()
+        );
+        let status = pg_command(&bin, "pg_ctl", root)
+            .arg("-D")
+            .arg(&data)
+            .args(["-o", &options, "-l"])
+            .arg(dir.join("log"))
+            .args(["-w", "start"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(
+            status.success(),
+            "pg_ctl start failed: {}",
+            std::fs::read_to_string(dir.join("log")).unwrap_or_default()
+        );
+        Server {
+            data,
+            dir,
+            bin,
+            url: format!("postgres://notate@127.0.0.1:{port}/postgres"),
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = pg_command(&self.bin, "pg_ctl", is_root())
+            .arg("-D")
+            .arg(&self.data)
+            .args(["-m", "immediate", "stop"])
+            .stdout(Stdio::null())
+            .status();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Loads `rows` into a SQLite file of its own and checks that `engine` (`query` runs SQL on
+/// it) has SQLite's columns (in any order when `any_order`) and gives SQLite's answer to every
+/// example query, each answer first checked by `expect`.
+pub fn answers_as_sqlite(
+    rows: &RowBatch,
+    engine: &str,
+    query: &dyn Fn(&str) -> QueryResult,
+    any_order: bool,
+    expect: &dyn Fn(&str, &QueryResult),
+) {
+    let sqlite_dir = temp_dir(&format!("{engine}-sqlite"));
+    let sqlite = Target::Sqlite(sqlite_dir.join("games.sqlite"));
+    load_twice(&sqlite, rows);
+    for table in ["games", "moves"] {
+        let mut want = columns(&sqlite, table);
+        let mut got = query(&format!("SELECT * FROM {table} LIMIT 0")).columns;
+        if any_order {
+            want.sort();
+            got.sort();
+        }
+        assert_eq!(want, got, "{table}: the same columns in {engine}");
+    }
+    for (name, sql) in queries() {
+        let want = sqlite.query(&sql).unwrap();
+        expect(&name, &want);
+        assert_same(&name, engine, &want, &query(&sql));
+    }
+    // Every move row the same in both, checked through an aggregate of every column.
+    let digest = "SELECT count(*), sum(ply), sum(move_number), count(captured_piece), \
+                  count(promotion), sum(CASE WHEN is_check THEN 1 ELSE 0 END), \
+                  sum(clock), sum(eval), sum(mate), max(fen_after), max(lran), max(uci), \
+                  max(move_key), max(san), count(DISTINCT game_id) FROM moves";
+    assert_same(
+        "digest",
+        engine,
+        &sqlite.query(digest).unwrap(),
+        &query(digest),
+    );
+    std::fs::remove_dir_all(sqlite_dir).unwrap();
+}
