@@ -119,7 +119,7 @@ fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<I
     if stem.ends_with(".icn.json") || stem.ends_with(".icn.jsonl") {
         return Ok(InputFormat::IcnJson);
     }
-    if let Some(format) = crate::shogi::format_of_name(stem) {
+    if let Some(format) = format_of_name(stem) {
         return Ok(format);
     }
     let head = reader.fill_buf().context("cannot read input")?;
@@ -302,6 +302,23 @@ fn moves_opener(text: &str) -> Option<u8> {
         i += 1;
     }
     None
+}
+
+/// The shogi format a lower-case file name says (`.kif`, `.csa` …), if any.
+pub fn format_of_name(name: &str) -> Option<InputFormat> {
+    [
+        (".kif", InputFormat::Kif),
+        (".kifu", InputFormat::Kif),
+        (".ki2", InputFormat::Ki2),
+        (".ki2u", InputFormat::Ki2),
+        (".csa", InputFormat::Csa),
+        (".jkf", InputFormat::Jkf),
+        (".sfen", InputFormat::Sfen),
+        (".usi", InputFormat::Usi),
+    ]
+    .into_iter()
+    .find(|(ext, _)| name.ends_with(ext))
+    .map(|(_, f)| f)
 }
 
 #[cfg(test)]

@@ -13,13 +13,14 @@ use anyhow::{Context, Result};
 use crossbeam_channel::{bounded, Receiver, Sender};
 use notate::chess::egd::{self, EgdOptions};
 use notate::chess::error::Locator;
-use notate::chess::pgn::{self, Chunk, GameSplitter, ReadOptions};
+use notate::chess::pgn::{self, GameSplitter, ReadOptions};
 use notate::chess::rows::RowBatch;
 use notate::chess::{json, jsonchess, replay, ChessGame, FailedGame, GameError, Place, Tags};
-use notate::lines::LineSplitter;
+use notate::chunk::{Chunk, LineSplitter};
 
 use crate::formats::{GameWriter, InputFormat, Job};
 use crate::input::{self, InputName};
+use crate::report::{Reporter, Warnings};
 
 /// What the workers write a chunk's games into: bytes of a format, or table rows.
 pub trait ChunkOutput: Default + Send {
@@ -97,8 +98,6 @@ impl WriteGame<Vec<u8>> for GameWriter {
         GameWriter::write(self, game, out)
     }
 }
-use crate::report::Reporter;
-
 /// Settings of one run.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -126,9 +125,6 @@ pub enum Fate {
         warnings: Warnings,
     },
 }
-
-/// What a game survived, with its tags for the message (kept only when there is something).
-pub type Warnings = Option<Box<(Tags, Vec<(Place, GameError)>)>>;
 
 fn warnings_of(tags: &Tags, list: Vec<(Place, GameError)>) -> Warnings {
     (!list.is_empty()).then(|| Box::new((tags.clone(), list)))

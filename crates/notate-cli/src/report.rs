@@ -10,6 +10,9 @@ use notate::chess::{GameError, Place, Tags};
 
 use crate::input::InputName;
 
+/// What a game survived, with its tags for the message (kept only when there is something).
+pub type Warnings = Option<Box<(Tags, Vec<(Place, GameError)>)>>;
+
 /// Reports errors and progress; a progress bar only when stderr is a terminal.
 pub struct Reporter {
     bar: Option<ProgressBar>,
@@ -118,7 +121,7 @@ impl Reporter {
     }
 
     /// What a game survived (skipped tokens), one line each.
-    pub fn warnings(&mut self, file: &str, game: u64, warnings: &crate::pipeline::Warnings) {
+    pub fn warnings(&mut self, file: &str, game: u64, warnings: &Warnings) {
         if let Some(w) = warnings {
             let (tags, list) = &**w;
             for (place, warning) in list {

@@ -111,26 +111,9 @@ struct Converted {
     messages: Vec<String>,
 }
 
-/// The shogi format a lower-case file name says (`.kif`, `.csa` …), if any.
-pub fn format_of_name(name: &str) -> Option<InputFormat> {
-    [
-        (".kif", InputFormat::Kif),
-        (".kifu", InputFormat::Kif),
-        (".ki2", InputFormat::Ki2),
-        (".ki2u", InputFormat::Ki2),
-        (".csa", InputFormat::Csa),
-        (".jkf", InputFormat::Jkf),
-        (".sfen", InputFormat::Sfen),
-        (".usi", InputFormat::Usi),
-    ]
-    .into_iter()
-    .find(|(ext, _)| name.ends_with(ext))
-    .map(|(_, f)| f)
-}
-
 /// The shogi format an input's name says, if any.
 fn name_format(name: &InputName) -> Option<InputFormat> {
-    format_of_name(&name.path.as_ref()?.to_string_lossy().to_ascii_lowercase())
+    input::format_of_name(&name.path.as_ref()?.to_string_lossy().to_ascii_lowercase())
 }
 
 /// Whether the file name says shogi.

@@ -13,9 +13,9 @@
 #![warn(missing_docs)]
 
 pub mod chess;
+pub mod chunk;
 pub mod infinite;
 /// The chess rules library notate is built on, re-exported so callers use the same version.
 pub use shakmaty;
-pub mod lines;
 pub mod protocol;
 pub mod shogi;

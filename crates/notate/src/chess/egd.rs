@@ -15,14 +15,16 @@
 //! start position) and every byte goes straight into the output buffer.
 
 use shakmaty::{
-    fen::Fen, san::San, zobrist::Zobrist128, Bitboard, CastlingMode, CastlingSide, Chess, Color,
-    EnPassantMode, Move, Position, Role, Square,
+    fen::Fen, san::San, zobrist::Zobrist128, Chess, Color, EnPassantMode, Move, Position, Square,
 };
 
 use super::error::GameError;
-use super::game::{
-    castling_destinations, play, CastlingDestinations, ChessGame, Comment, Eval, Game, GameResult,
-    Played, Ply, Tags,
+use super::game::{play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, Tags};
+/// Whether a token is standard SAN (kept here, where it was first public).
+pub use super::notation::is_standard_san;
+use super::notation::{
+    castling_destinations, write_fen, write_lran, write_square, write_str, write_u32, write_u64,
+    MoveFields,
 };
 use super::san::{MoveSpec, SanText};
 
@@ -270,119 +272,6 @@ fn write_move_fields(mv: Move, out: &mut Vec<u8>) {
     }
 }
 
-/// EGD's long reversible algebraic notation: `e2-e4`, `Ng1-f3`, `Bb5xNc6`, `e7-e8=Q`,
-/// `e5xd6` (en passant), `O-O`.
-pub(crate) fn write_lran(mv: Move, out: &mut Vec<u8>) {
-    match mv {
-        Move::Castle { king, rook } => {
-            out.extend_from_slice(
-                if castling_destinations(king, rook).side == CastlingSide::KingSide {
-                    b"O-O".as_slice()
-                } else {
-                    b"O-O-O"
-                },
-            );
-        }
-        Move::EnPassant { from, to } => {
-            write_square(out, from);
-            out.push(b'x');
-            write_square(out, to);
-        }
-        Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } => {
-            if role != Role::Pawn {
-                out.push(role.upper_char() as u8);
-            }
-            write_square(out, from);
-            match capture {
-                Some(victim) => {
-                    out.push(b'x');
-                    if victim != Role::Pawn {
-                        out.push(victim.upper_char() as u8);
-                    }
-                }
-                None => out.push(b'-'),
-            }
-            write_square(out, to);
-            if let Some(p) = promotion {
-                out.push(b'=');
-                out.push(p.upper_char() as u8);
-            }
-        }
-        Move::Put { .. } => unreachable!("standard chess has no drops"),
-    }
-}
-
-/// A move as EGD describes it: squares (a castling king's own destination), piece codes
-/// and move type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct MoveFields {
-    pub from: Square,
-    pub to: Square,
-    /// EGD's piece code of the moving piece (`p N Bl Bd R Q K`).
-    pub piece: &'static str,
-    /// `move`, `capture`, `promotion`, `promotion_capture`, `ep_capture`, `short_castle`,
-    /// `long_castle`.
-    pub move_type: &'static str,
-    pub captured: Option<&'static str>,
-    pub promotion: Option<&'static str>,
-}
-
-impl MoveFields {
-    pub fn of(mv: Move) -> MoveFields {
-        match mv {
-            Move::Castle { king, rook } => {
-                let CastlingDestinations { side, king_to, .. } = castling_destinations(king, rook);
-                MoveFields {
-                    from: king,
-                    to: king_to,
-                    piece: "K",
-                    move_type: if side == CastlingSide::KingSide {
-                        "short_castle"
-                    } else {
-                        "long_castle"
-                    },
-                    captured: None,
-                    promotion: None,
-                }
-            }
-            Move::EnPassant { from, to } => MoveFields {
-                from,
-                to,
-                piece: "p",
-                move_type: "ep_capture",
-                captured: Some("p"),
-                promotion: None,
-            },
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => MoveFields {
-                from,
-                to,
-                piece: piece_code(role, to),
-                move_type: match (capture.is_some(), promotion.is_some()) {
-                    (false, false) => "move",
-                    (true, false) => "capture",
-                    (false, true) => "promotion",
-                    (true, true) => "promotion_capture",
-                },
-                captured: capture.map(|victim| piece_code(victim, to)),
-                promotion: promotion.map(|p| piece_code(p, to)),
-            },
-            Move::Put { .. } => unreachable!("standard chess has no drops"),
-        }
-    }
-}
-
 /// `,"from_square":"e2","to_square":"e4"`
 fn write_squares(out: &mut Vec<u8>, from: Square, to: Square) {
     out.extend_from_slice(b",\"from_square\":\"");
@@ -390,24 +279,6 @@ fn write_squares(out: &mut Vec<u8>, from: Square, to: Square) {
     out.extend_from_slice(b"\",\"to_square\":\"");
     write_square(out, to);
     out.push(b'"');
-}
-
-pub(crate) fn write_square(out: &mut Vec<u8>, sq: Square) {
-    out.push(sq.file().char() as u8);
-    out.push(sq.rank().char() as u8);
-}
-
-/// EGD's piece codes: `p N Bl Bd R Q K`, a bishop named by the colour of its square.
-fn piece_code(role: Role, square: Square) -> &'static str {
-    match role {
-        Role::Pawn => "p",
-        Role::Knight => "N",
-        Role::Bishop if square.is_light() => "Bl",
-        Role::Bishop => "Bd",
-        Role::Rook => "R",
-        Role::Queen => "Q",
-        Role::King => "K",
-    }
 }
 
 /// NAGs, glyphs, comment text, clock and evaluation of a move (`--egd-extended`); each
@@ -514,161 +385,6 @@ fn write_seconds(out: &mut Vec<u8>, ms: u64) {
         while out.last() == Some(&b'0') {
             out.pop();
         }
-    }
-}
-
-pub(crate) fn write_u32(out: &mut Vec<u8>, n: u32) {
-    write_u64(out, u64::from(n));
-}
-
-pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-}
-
-/// A JSON string (quotes, escapes), as serde_json writes it.
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    } else {
-        serde_json::to_writer(&mut *out, s).expect("writing JSON to memory");
-    }
-}
-
-/// The six-field FEN, the en passant square after every double push (as the PGN standard
-/// and the reference have it). Written by hand: it is the writer's hottest loop.
-pub(crate) fn write_fen(pos: &Chess, mode: CastlingMode, out: &mut Vec<u8>) {
-    // Set bits of the piece bitboards fill a mailbox (about 32 steps), which is then read
-    // row by row: much cheaper than asking the board for each of the 64 squares.
-    let board = pos.board();
-    let mut mailbox = [0u8; 64];
-    for (piece_bits, letter) in [
-        (board.pawns(), b'p'),
-        (board.knights(), b'n'),
-        (board.bishops(), b'b'),
-        (board.rooks(), b'r'),
-        (board.queens(), b'q'),
-        (board.kings(), b'k'),
-    ] {
-        for sq in piece_bits & board.white() {
-            mailbox[usize::from(sq)] = letter.to_ascii_uppercase();
-        }
-        for sq in piece_bits & board.black() {
-            mailbox[usize::from(sq)] = letter;
-        }
-    }
-    // At most 8 × 8 letters and 7 slashes: a stack buffer, one copy into `out`.
-    let mut placement = [0u8; 71];
-    let mut n = 0;
-    for rank in (0..8).rev() {
-        let mut empty = 0u8;
-        for &cell in &mailbox[rank * 8..rank * 8 + 8] {
-            if cell == 0 {
-                empty += 1;
-            } else {
-                if empty > 0 {
-                    placement[n] = b'0' + empty;
-                    n += 1;
-                    empty = 0;
-                }
-                placement[n] = cell;
-                n += 1;
-            }
-        }
-        if empty > 0 {
-            placement[n] = b'0' + empty;
-            n += 1;
-        }
-        if rank > 0 {
-            placement[n] = b'/';
-            n += 1;
-        }
-    }
-    out.extend_from_slice(&placement[..n]);
-    out.extend_from_slice(if pos.turn() == Color::White {
-        b" w "
-    } else {
-        b" b "
-    });
-    let rights = pos.castles().castling_rights();
-    if rights.is_empty() {
-        out.push(b'-');
-    } else if mode == CastlingMode::Standard && (rights & !Bitboard::CORNERS).is_empty() {
-        for (sq, c) in [
-            (Square::H1, b'K'),
-            (Square::A1, b'Q'),
-            (Square::H8, b'k'),
-            (Square::A8, b'q'),
-        ] {
-            if rights.contains(sq) {
-                out.push(c);
-            }
-        }
-    } else {
-        // Chess960 rights (X-FEN or Shredder-FEN letters): rare, so shakmaty writes them.
-        let fen = Fen::from_position(pos, EnPassantMode::Always).to_string();
-        let field = fen.split(' ').nth(2).unwrap_or("-");
-        out.extend_from_slice(field.as_bytes());
-    }
-    out.push(b' ');
-    match pos.maybe_ep_square() {
-        Some(sq) => write_square(out, sq),
-        None => out.push(b'-'),
-    }
-    out.push(b' ');
-    write_u32(out, pos.halfmoves());
-    out.push(b' ');
-    write_u32(out, pos.fullmoves().get());
-}
-
-/// Whether a move token is spelled as standard SAN (with at most one `+`/`#`), so that EGD
-/// keeps it as written; other spellings (`0-0`, `e2-e4`, `e8Q`, `Z0`) are written as SAN.
-pub fn is_standard_san(token: &[u8]) -> bool {
-    let body = match token.last() {
-        Some(b'+' | b'#') => &token[..token.len() - 1],
-        _ => token,
-    };
-    if body == b"O-O" || body == b"O-O-O" {
-        return true;
-    }
-    let is_file = |b: u8| (b'a'..=b'h').contains(&b);
-    let is_rank = |b: u8| (b'1'..=b'8').contains(&b);
-    let (piece, mut rest) = match body.first() {
-        Some(b'K' | b'Q' | b'R' | b'B' | b'N') => (true, &body[1..]),
-        _ => (false, body),
-    };
-    if !piece {
-        if let [head @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = rest {
-            rest = head;
-        }
-    }
-    let [prefix @ .., f, r] = rest else {
-        return false;
-    };
-    if !is_file(*f) || !is_rank(*r) {
-        return false;
-    }
-    let (prefix, capture) = match prefix {
-        [p @ .., b'x'] => (p, true),
-        p => (p, false),
-    };
-    match (piece, prefix) {
-        (_, []) => piece || !capture,
-        (true, [d]) => is_file(*d) || is_rank(*d),
-        (true, [df, dr]) => is_file(*df) && is_rank(*dr),
-        (false, [df]) => capture && is_file(*df),
-        _ => false,
     }
 }
 
@@ -794,35 +510,6 @@ pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn standard_san_spellings() {
-        for ok in [
-            "e4", "exd5", "e8=Q", "exf8=N#", "Nf3", "Nbd2", "N1d2", "Nb1d2", "Qxh7+", "O-O",
-            "O-O-O#", "Kxe2",
-        ] {
-            assert!(is_standard_san(ok.as_bytes()), "{ok}");
-        }
-        for bad in [
-            "0-0", "e2-e4", "e8Q", "Z0", "--", "ed5", "Ng1-f3", "e4++", "Nf3+#", "K", "", "Ki9",
-            "Ne4=Q", "xe4",
-        ] {
-            assert!(!is_standard_san(bad.as_bytes()), "{bad}");
-        }
-    }
-
-    #[test]
-    fn fen_with_ep_after_every_double_push() {
-        let mut pos = Chess::default();
-        let mv = San::from_ascii(b"a4").unwrap().to_move(&pos).unwrap();
-        pos.play_unchecked(mv);
-        let mut fen = Vec::new();
-        write_fen(&pos, CastlingMode::Standard, &mut fen);
-        assert_eq!(
-            fen,
-            b"rnbqkbnr/pppppppp/8/8/P7/8/1PPPPPPP/RNBQKBNR b KQkq a3 0 1".as_slice()
-        );
-    }
 
     #[test]
     fn seconds() {

@@ -540,36 +540,6 @@ impl ChessGame {
     }
 }
 
-/// Where a castling move puts king and rook: shakmaty's castling move names the king's and
-/// the rook's squares (as Chess960 needs); the formats name their destinations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct CastlingDestinations {
-    /// King side (the rook stands beyond the king) or queen side.
-    pub side: shakmaty::CastlingSide,
-    /// The king's destination: the g- or c-file.
-    pub king_to: shakmaty::Square,
-    /// The rook's destination: the f- or d-file.
-    pub rook_to: shakmaty::Square,
-}
-
-/// The destinations of castling with the king on `king` and the rook on `rook`.
-pub(crate) fn castling_destinations(
-    king: shakmaty::Square,
-    rook: shakmaty::Square,
-) -> CastlingDestinations {
-    use shakmaty::{CastlingSide, Square};
-    let side = if rook > king {
-        CastlingSide::KingSide
-    } else {
-        CastlingSide::QueenSide
-    };
-    CastlingDestinations {
-        side,
-        king_to: Square::from_coords(side.king_to_file(), king.rank()),
-        rook_to: Square::from_coords(side.rook_to_file(), king.rank()),
-    }
-}
-
 /// Plays a move, or passes for a null move (legal by construction: replay checked it).
 pub fn play(pos: &mut Chess, mv: Option<Move>) {
     match mv {

@@ -23,11 +23,12 @@ use shakmaty::{
     CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
 };
 
-use super::egd::{write_square, write_u32, write_u64};
 use super::error::GameError;
-use super::game::{castling_destinations, ChessGame, Comment, Game, Played, Ply, Tags};
+use super::game::{ChessGame, Comment, Game, Played, Ply, Tags};
+use super::notation::{
+    castling_destinations, is_standard_san, write_square, write_tags_object, write_u32, write_u64,
+};
 use super::san::{MoveSpec, SanText};
-use super::tracks::write_tags_object;
 
 /// The castling rights a move cost its mover (field 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -370,7 +371,7 @@ impl PackedMove {
         // most one `+`/`#` (wider disambiguation than needed is SAN too: the reference
         // ignores pins when it disambiguates).
         let san = SanText::new(san_text)
-            .filter(|_| super::egd::is_standard_san(san_text.as_bytes()))
+            .filter(|_| is_standard_san(san_text.as_bytes()))
             .ok_or_else(|| field_error(3, san_text, "not SAN"))?;
         let time = parse_number(4, fields[3])?;
         let from = parse_square(5, fields[4])?;

@@ -9,6 +9,7 @@ pub mod error;
 pub mod game;
 pub mod json;
 pub mod jsonchess;
+pub(crate) mod notation;
 pub mod pgn;
 mod positions;
 pub(crate) mod replay;

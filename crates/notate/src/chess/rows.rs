@@ -10,9 +10,9 @@ use std::ops::Range;
 use shakmaty::{san::San, uci::UciMove as Uci, CastlingMode, Chess, Color, Position, Square};
 use xxhash_rust::xxh3::Xxh3;
 
-use super::egd::{is_standard_san, write_fen, write_lran, MoveFields};
 use super::error::GameError;
 use super::game::{play, ChessGame, Comment, Eval};
+use super::notation::{is_standard_san, write_fen, write_lran, MoveFields};
 
 /// A piece of text inside a [`RowBatch`] (read it with [`RowBatch::text`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -485,7 +485,7 @@ fn push_uci(uci: Uci, out: &mut String) {
 
 /// Every tag as a JSON object, in order; `Result` from the movetext when there is no tag.
 fn write_tags_json(game: &ChessGame, out: &mut Vec<u8>) {
-    use super::egd::write_str;
+    use super::notation::write_str;
     out.push(b'{');
     for (i, (name, value)) in game.tags.iter().enumerate() {
         if i > 0 {

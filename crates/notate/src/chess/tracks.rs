@@ -20,9 +20,11 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeTuple, Serializer};
 use shakmaty::{san::SanPlus, Board, Color, Move, Role, Square};
 
-use super::egd::{is_standard_san, write_square, write_str, write_u64};
 use super::error::GameError;
-use super::game::{castling_destinations, play, ChessGame, Tags};
+use super::game::{play, ChessGame};
+use super::notation::{
+    castling_destinations, is_standard_san, write_square, write_str, write_tags_object, write_u64,
+};
 
 /// The permanent name of a piece (`wkp`, `bqr`, `wQ2`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -316,30 +318,6 @@ impl Tracker {
         }
         Ok(())
     }
-}
-
-/// Writes the tags of a game as a JSON object, in file order; a `Result` from the movetext is
-/// added at the end when there is no `Result` tag.
-pub(crate) fn write_tags_object(tags: &Tags, result: Option<&str>, out: &mut Vec<u8>) {
-    out.push(b'{');
-    let mut first = true;
-    for (name, value) in tags.iter() {
-        if !first {
-            out.push(b',');
-        }
-        first = false;
-        write_str(out, name);
-        out.push(b':');
-        write_str(out, value);
-    }
-    if let (None, Some(result)) = (tags.get("Result"), result) {
-        if !first {
-            out.push(b',');
-        }
-        out.extend_from_slice(b"\"Result\":");
-        write_str(out, result);
-    }
-    out.push(b'}');
 }
 
 /// Writes replayed games as piece tracks, one JSON line per game.

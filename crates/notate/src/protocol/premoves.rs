@@ -185,7 +185,7 @@ impl Premove {
             let (from, to) = match *m {
                 Move::Castle { king, rook } => (
                     king,
-                    crate::chess::game::castling_destinations(king, rook).king_to,
+                    crate::chess::notation::castling_destinations(king, rook).king_to,
                 ),
                 _ => (m.from().unwrap_or(m.to()), m.to()),
             };

@@ -8,8 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::error::Error;
-use super::ki2::relative_words;
-use super::kif::{jkf_preset_position, preset_of};
+use super::japanese::{jkf_preset_position, preset_of, relative_words};
 use super::piece::{Color, Piece, PieceKind, ALL_KINDS};
 use super::position::{Move, Position};
 use super::record::{Ending, EndingKind, MoveTime, Record, RecordMove, Variation};

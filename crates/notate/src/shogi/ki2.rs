@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 
 use super::encoding::{self, Encoding};
 use super::error::Error;
-use super::kif::{self, read_destination, write_head, write_summary, Reader, Style};
+use super::japanese::{
+    self, direction, push_destination, read_destination, read_mark, relative_words, rightness,
+    straight, width, write_head, write_summary, Reader, Style,
+};
 use super::piece::{Color, PieceKind};
 use super::position::{Move, Position};
 use super::record::{Record, RecordMove};
@@ -20,7 +23,7 @@ use super::square::Square;
 /// assert_eq!(record.moves[3].mv.to_string(), "3a2b");
 /// ```
 pub fn read(text: &str) -> Result<Record, Error> {
-    kif::read_japanese(text, Style::Ki2)
+    japanese::read_japanese(text, Style::Ki2, read_move_line)
 }
 
 /// Reads a KI2 record from bytes in `encoding` (detected when `None`).
@@ -28,93 +31,8 @@ pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Er
     read(&encoding::decode(bytes, encoding)?)
 }
 
-/// Which way a move goes from the mover's point of view: 上 forward, 寄 sideways, 引 back.
-fn direction(side: Color, from: Square, to: Square) -> char {
-    let dr = to.row() as i8 - from.row() as i8;
-    let forward = if side == Color::Black { dr < 0 } else { dr > 0 };
-    if forward {
-        '上'
-    } else if dr == 0 {
-        '寄'
-    } else {
-        '引'
-    }
-}
-
-/// How far right a square is from the mover's point of view (higher is further right).
-fn rightness(side: Color, sq: Square) -> i8 {
-    match side {
-        Color::Black => -(sq.file() as i8),
-        Color::White => sq.file() as i8,
-    }
-}
-
-/// Whether the move goes straight forward one square (直).
-fn straight(side: Color, from: Square, to: Square) -> bool {
-    from.col() == to.col()
-        && direction(side, from, to) == '上'
-        && from.row().abs_diff(to.row()) == 1
-}
-
-/// Rooks, bishops, dragons and horses never take 直: their two pieces are told apart by
-/// 右 and 左.
-fn is_major(kind: PieceKind) -> bool {
-    matches!(
-        kind,
-        PieceKind::Rook | PieceKind::Bishop | PieceKind::Dragon | PieceKind::Horse
-    )
-}
-
-/// The words that tell the moving piece from the other `candidates` (which include it).
-pub(crate) fn relative_words(
-    side: Color,
-    kind: PieceKind,
-    from: Square,
-    to: Square,
-    candidates: &[Square],
-) -> String {
-    if candidates.len() < 2 {
-        return String::new();
-    }
-    let dir = direction(side, from, to);
-    let same_dir: Vec<Square> = candidates
-        .iter()
-        .copied()
-        .filter(|&c| direction(side, c, to) == dir)
-        .collect();
-    if same_dir.len() == 1 {
-        return dir.to_string();
-    }
-    if !is_major(kind) && straight(side, from, to) {
-        return "直".to_string();
-    }
-    let mine = rightness(side, from);
-    let extreme = |set: &[Square]| -> Option<char> {
-        let others = set
-            .iter()
-            .filter(|&&c| c != from)
-            .map(|&c| rightness(side, c));
-        let others: Vec<i8> = others.collect();
-        if others.iter().all(|&o| o < mine) {
-            Some('右')
-        } else if others.iter().all(|&o| o > mine) {
-            Some('左')
-        } else {
-            None
-        }
-    };
-    match extreme(candidates) {
-        Some(word) => word.to_string(),
-        None => match extreme(&same_dir) {
-            Some(word) => format!("{word}{dir}"),
-            // Three in a row moving the same way: the middle one moves straight.
-            None => dir.to_string(),
-        },
-    }
-}
-
 /// Reads the moves of a KI2 line (one or more).
-pub(crate) fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error> {
+fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error> {
     let mut rest = line.trim_start_matches([' ', '\t', '　']);
     while !rest.is_empty() {
         let start = line.len() - rest.len();
@@ -150,7 +68,7 @@ pub(crate) fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Resul
             });
             rest = &rest[c.len_utf8()..];
         }
-        let (promote, drop, after) = kif::read_mark(rest);
+        let (promote, drop, after) = read_mark(rest);
         rest = after;
         let written = line[start..line.len() - rest.len()].to_string();
         let ply = r.next_ply();
@@ -220,7 +138,7 @@ pub(crate) fn move_text(pos: &Position, mv: Move, last_to: Option<Square>) -> St
     let side = pos.side_to_move();
     let mut s = String::with_capacity(24);
     s.push(side.triangle());
-    kif::push_destination(&mut s, mv, last_to);
+    push_destination(&mut s, mv, last_to);
     match mv {
         Move::Normal { from, to, promote } => {
             let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
@@ -257,7 +175,7 @@ fn write_moves(
             out.push_str(&" ".repeat(12usize.saturating_sub(on_line).max(2)));
         }
         out.push_str(&text);
-        on_line = kif::width(&text);
+        on_line = width(&text);
         count += 1;
         if count == 6 || !m.comments.is_empty() {
             out.push('\n');

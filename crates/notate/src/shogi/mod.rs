@@ -3,8 +3,9 @@
 //! - [`Position`]: board, hands, side to move, ply; the rules ([`Position::play`] says why a
 //!   move is illegal: two pawns, pawn-drop mate, dead piece, forced promotion);
 //! - [`Square`]: internal `[row, col]`, `[file, rank]`, USI `7g`, KIF `７七`, CSA `77`;
-//! - one module per format: [`usi`], [`kif`] (also KI2's shared header and board diagram),
-//!   [`ki2`], [`csa`], [`western`], [`jkf`], and [`book`] for the seed app's opening books;
+//! - one module per format: [`usi`], [`kif`], [`ki2`], [`csa`], [`western`], [`jkf`], and
+//!   [`book`] for the seed app's opening books (what KIF and KI2 share, the Japanese move
+//!   grammar, headers, diagrams and handicap presets, is the private module `japanese`);
 //! - [`encoding`]: Shift_JIS/UTF-8 detection.
 //!
 //! Every reader returns a [`Record`] whose moves are legal; every writer takes one.
@@ -20,6 +21,7 @@ pub mod book;
 pub mod csa;
 pub mod encoding;
 mod error;
+mod japanese;
 pub mod jkf;
 pub mod ki2;
 pub mod kif;

@@ -192,12 +192,6 @@ fn direction_index(from: Square, to: Square) -> Option<usize> {
         .position(|&d| d == (dr.signum(), dc.signum()))
 }
 
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", self.to_sfen())
-    }
-}
-
 /// The eight unit directions as (row, column) steps.
 const DIRECTIONS: [(i8, i8); 8] = [
     (-1, 0),
@@ -333,23 +327,7 @@ pub fn is_dead_square(color: Color, kind: PieceKind, sq: Square) -> bool {
     }
 }
 
-impl Default for Position {
-    fn default() -> Position {
-        Position::startpos()
-    }
-}
-
 impl Position {
-    /// The even-game (平手) start position.
-    pub fn startpos() -> Position {
-        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
-        START
-            .get_or_init(|| {
-                Position::from_sfen(super::sfen::STARTPOS).expect("the start position is valid")
-            })
-            .clone()
-    }
-
     /// An empty board, empty hands, Black to move, ply 1.
     pub fn empty() -> Position {
         Position {

@@ -5,6 +5,8 @@
 //! order, written Black first in the order R B G S N L P; the number of the next ply
 //! (1 when missing, as most tools do).
 
+use std::fmt;
+
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::Position;
 use super::square::Square;
@@ -29,7 +31,29 @@ fn err(column: usize, message: impl Into<String>) -> SfenError {
     }
 }
 
+// Written here rather than in `position.rs`, so that the position does not depend on its
+// notation: the start position and `Debug` are given in SFEN.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::startpos()
+    }
+}
+
 impl Position {
+    /// The even-game (平手) start position.
+    pub fn startpos() -> Position {
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| Position::from_sfen(STARTPOS).expect("the start position is valid"))
+            .clone()
+    }
+
     /// Reads an SFEN (three or four fields). The position must be one a game can reach in
     /// its pieces ([`Position::validate`]).
     ///

@@ -8,7 +8,9 @@ mod write;
 use std::io::Read;
 
 pub use parse::{decode_text, GameParser};
-pub use split::{Chunk, GameSplitter, ReadOptions};
+pub use split::{GameSplitter, ReadOptions};
+
+use crate::chunk::Chunk;
 pub use write::{write_pgn, PgnWriter};
 
 use super::error::{FailedGame, GameError, Locator, Place};

@@ -11,6 +11,7 @@ use std::io::{self, Read};
 use std::ops::Range;
 
 use super::find::structural_bits;
+use crate::chunk::Chunk;
 
 /// Where a scan stands between calls.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,21 +72,6 @@ impl Default for ReadOptions {
             validate_only: false,
         }
     }
-}
-
-/// A run of whole games cut from a stream.
-#[derive(Clone, Debug, Default)]
-pub struct Chunk {
-    /// The bytes (whole games only).
-    pub bytes: Vec<u8>,
-    /// Where each game (or oversized stretch) lies in `bytes`.
-    pub games: Vec<Range<usize>>,
-    /// Ranges of `games` that were cut short because they passed `max_game_bytes`.
-    pub oversized: Vec<usize>,
-    /// Line number (from 1) of `bytes[0]` in the stream.
-    pub first_line: u64,
-    /// Offset of `bytes[0]` in the (decompressed) stream.
-    pub first_byte: u64,
 }
 
 /// Reads a stream and hands out [`Chunk`]s of about `chunk_bytes` each.

@@ -1,13 +1,30 @@
-//! Cutting a stream of JSON Lines (or any one-record-per-line format) into chunks.
+//! Cutting a stream into chunks of whole records, so that workers can read the records of a
+//! chunk while the next one is read: [`Chunk`], what every splitter hands out, and
+//! [`LineSplitter`] for JSON Lines (or any one-record-per-line format). PGN has its own
+//! splitter ([`crate::chess::pgn::GameSplitter`]), which knows where a game ends.
 
 use std::io::{self, Read};
+use std::ops::Range;
 
-use crate::chess::pgn::Chunk;
+/// A run of whole records cut from a stream.
+#[derive(Clone, Debug, Default)]
+pub struct Chunk {
+    /// The bytes (whole records only).
+    pub bytes: Vec<u8>,
+    /// Where each record (or oversized stretch) lies in `bytes`.
+    pub games: Vec<Range<usize>>,
+    /// Ranges of `games` that were cut short because they passed the size limit.
+    pub oversized: Vec<usize>,
+    /// Line number (from 1) of `bytes[0]` in the stream.
+    pub first_line: u64,
+    /// Offset of `bytes[0]` in the (decompressed) stream.
+    pub first_byte: u64,
+}
 
 /// Reads a stream and hands out [`Chunk`]s of whole lines, one record per non-blank line.
 ///
 /// ```
-/// use notate::lines::LineSplitter;
+/// use notate::chunk::LineSplitter;
 /// let mut lines = LineSplitter::new(&b"{\"a\":1}\n\n{\"a\":2}"[..], 1 << 16);
 /// let chunk = lines.next_chunk().unwrap().unwrap();
 /// assert_eq!(chunk.games.len(), 2);

@@ -1,0 +1,838 @@
+//! What KIF and KI2 share, the two Japanese record formats: the 手合割 (handicap) presets, the
+//! reader of headers, board diagrams (BOD), comments, endings and `変化` variations (each
+//! format brings its own move lines), the move grammar both spell moves in (destinations,
+//! `同`, `成`/`不成`/`打`, KI2's relative words), and the writer of headers, diagrams and
+//! summaries. JKF uses the presets and the relative words too.
+//!
+//! It lives apart so that neither format imports the other.
+
+use std::fmt::Write as _;
+
+use super::error::Error;
+use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
+use super::position::{Move, Position};
+use super::record::{
+    branch_parent, play_checked, Ending, EndingKind, MoveTime, Record, RecordMove, Variation,
+};
+use super::sfen::STARTPOS;
+use super::square::Square;
+
+/// The 手合割 (handicap) names with their start positions; JKF's preset names alongside.
+const PRESETS: [(&str, &str, &str); 16] = [
+    ("平手", "HIRATE", STARTPOS),
+    (
+        "香落ち",
+        "KY",
+        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "右香落ち",
+        "KY_R",
+        "1nsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "角落ち",
+        "KA",
+        "lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "飛車落ち",
+        "HI",
+        "lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "飛香落ち",
+        "HIKY",
+        "lnsgkgsn1/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "二枚落ち",
+        "2",
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "三枚落ち",
+        "3",
+        "lnsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "四枚落ち",
+        "4",
+        "1nsgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "五枚落ち",
+        "5",
+        "2sgkgsn1/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左五枚落ち",
+        "5_L",
+        "1nsgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "六枚落ち",
+        "6",
+        "2sgkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "左七枚落ち",
+        "7_L",
+        "2sgkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "右七枚落ち",
+        "7_R",
+        "3gkgs2/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "八枚落ち",
+        "8",
+        "3gkg3/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "十枚落ち",
+        "10",
+        "4k4/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+];
+
+/// The start positions of [`PRESETS`], parsed once.
+fn preset_positions() -> &'static [Position] {
+    static POSITIONS: std::sync::OnceLock<Vec<Position>> = std::sync::OnceLock::new();
+    POSITIONS.get_or_init(|| {
+        PRESETS
+            .iter()
+            .map(|p| Position::from_sfen(p.2).expect("presets are valid"))
+            .collect()
+    })
+}
+
+/// The start position of a 手合割 name.
+pub(super) fn preset_position(name: &str) -> Option<Position> {
+    let i = PRESETS.iter().position(|p| p.0 == name)?;
+    Some(preset_positions()[i].clone())
+}
+
+/// The start position of a JKF preset name.
+pub(super) fn jkf_preset_position(name: &str) -> Option<Position> {
+    let i = PRESETS.iter().position(|p| p.1 == name)?;
+    Some(preset_positions()[i].clone())
+}
+
+/// The 手合割 name and JKF preset of a start position, if it is one.
+pub(super) fn preset_of(pos: &Position) -> Option<(&'static str, &'static str)> {
+    let i = preset_positions()
+        .iter()
+        .position(|p| p.same_position(pos))?;
+    Some((PRESETS[i].0, PRESETS[i].1))
+}
+
+/// Which of the two Japanese formats a reader or writer handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Style {
+    Kif,
+    Ki2,
+}
+
+/// The state of a KIF or KI2 reader.
+pub(super) struct Reader {
+    pub record: Record,
+    /// Lines of a board diagram, and whether one was seen.
+    bod_rows: Vec<[Option<Piece>; 9]>,
+    bod_hands: [Option<[u8; 7]>; 2],
+    bod_side: Option<Color>,
+    started: bool,
+    /// The line being read: 0 the main line, `i` the variation `i - 1`.
+    line: usize,
+    /// The position at the tip of the line being read.
+    pub pos: Position,
+    /// The destination of the line's last move (for `同`).
+    pub last_to: Option<Square>,
+    ended: bool,
+    pending_comments: Vec<String>,
+}
+
+impl Reader {
+    /// The 1-based ply number of the next move of the current line.
+    pub fn next_ply(&self) -> u32 {
+        match self.line {
+            0 => self.record.moves.len() as u32 + 1,
+            i => {
+                let v = &self.record.variations[i - 1];
+                v.first_ply + v.moves.len() as u32
+            }
+        }
+    }
+
+    /// Adds a move to the current line after checking it.
+    pub fn push(
+        &mut self,
+        mv: Move,
+        time: Option<MoveTime>,
+        number: usize,
+        written: &str,
+    ) -> Result<(), Error> {
+        if self.ended {
+            return Err(Error::Move {
+                line: Some(number),
+                ply: self.next_ply(),
+                mv: written.to_string(),
+                reason: "a move after the end of the game".into(),
+            });
+        }
+        let ply = self.next_ply();
+        play_checked(&mut self.pos, mv, ply, Some(number), written)?;
+        self.last_to = Some(mv.to());
+        let m = RecordMove {
+            mv,
+            time,
+            comments: std::mem::take(&mut self.pending_comments),
+        };
+        match self.line {
+            0 => self.record.moves.push(m),
+            i => self.record.variations[i - 1].moves.push(m),
+        }
+        Ok(())
+    }
+
+    /// Ends the current line.
+    pub fn end(&mut self, kind: EndingKind, time: Option<MoveTime>) {
+        let ending = Some(Ending { kind, time });
+        match self.line {
+            0 => self.record.ending = ending,
+            i => self.record.variations[i - 1].ending = ending,
+        }
+        self.ended = true;
+    }
+
+    fn comment(&mut self, text: String) {
+        let moves = match self.line {
+            0 => &mut self.record.moves,
+            i => &mut self.record.variations[i - 1].moves,
+        };
+        match moves.last_mut() {
+            Some(m) => m.comments.push(text),
+            None if self.line == 0 => self.record.comments.push(text),
+            None => self.pending_comments.push(text),
+        }
+    }
+
+    /// Settles the start position once the header is over.
+    pub fn start(&mut self, number: usize, text: &str) -> Result<(), Error> {
+        if self.started {
+            return Ok(());
+        }
+        self.started = true;
+        let mut start = if !self.bod_rows.is_empty() {
+            if self.bod_rows.len() != 9 {
+                return Err(Error::line(
+                    number,
+                    text,
+                    0,
+                    format!("the board diagram has {} ranks, not 9", self.bod_rows.len()),
+                ));
+            }
+            let mut pos = Position::empty();
+            for (row, cells) in self.bod_rows.iter().enumerate() {
+                for (col, piece) in cells.iter().enumerate() {
+                    pos.set_piece(Square::from_index(row * 9 + col).expect("9×9"), *piece);
+                }
+            }
+            pos.set_side_to_move(self.bod_side.unwrap_or(Color::Black));
+            pos
+        } else {
+            match self.record.header_value("手合割") {
+                None => Position::startpos(),
+                Some(name) => preset_position(name.trim()).ok_or_else(|| {
+                    Error::line(
+                        number,
+                        text,
+                        0,
+                        format!("unknown 手合割 {name:?} and no board diagram"),
+                    )
+                })?,
+            }
+        };
+        for color in [Color::Black, Color::White] {
+            if let Some(hand) = self.bod_hands[color.index()] {
+                for (i, &n) in hand.iter().enumerate() {
+                    start.set_hand_count(color, super::piece::ALL_KINDS[i], n);
+                }
+            }
+        }
+        if self.bod_rows.is_empty() {
+            if let Some(side) = self.bod_side {
+                start.set_side_to_move(side);
+            }
+        }
+        start
+            .validate()
+            .map_err(|m| Error::line(number, text, 0, format!("the start position: {m}")))?;
+        self.record.start = start.clone();
+        self.pos = start;
+        Ok(())
+    }
+}
+
+/// Reads KIF or KI2 text; `style` says how move lines look.
+/// Reads a KIF or KI2 record: everything but the move lines, which `read_move_line` reads.
+pub(super) fn read_japanese(
+    text: &str,
+    style: Style,
+    read_move_line: fn(&mut Reader, &str, usize) -> Result<(), Error>,
+) -> Result<Record, Error> {
+    let mut r = Reader {
+        record: Record::default(),
+        bod_rows: Vec::new(),
+        bod_hands: [None, None],
+        bod_side: None,
+        started: false,
+        line: 0,
+        pos: Position::startpos(),
+        last_to: None,
+        ended: false,
+        pending_comments: Vec::new(),
+    };
+    let mut summary: Option<(usize, String)> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let number = i + 1;
+        let line = raw.trim_end_matches(['\r', ' ', '\t', '　']);
+        let trimmed = line.trim_start_matches([' ', '\t', '　']);
+        if trimmed.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(c) = line.strip_prefix('*') {
+            r.comment(c.to_string());
+            continue;
+        }
+        if line.starts_with('&') {
+            r.comment(line.to_string());
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("変化") {
+            r.start(number, line)?;
+            let n = rest
+                .trim_start_matches([':', '：', ' ', '　'])
+                .trim_end_matches('手')
+                .trim();
+            let first_ply: u32 = n
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| Error::line(number, line, 0, "expected 変化：N手"))?;
+            let parent = branch_parent(&r.record, first_ply).ok_or_else(|| {
+                Error::line(
+                    number,
+                    line,
+                    0,
+                    format!("no line has a move {first_ply} to branch from"),
+                )
+            })?;
+            let (pos, last_to) = r.record.position_before(parent, first_ply);
+            r.record.variations.push(Variation {
+                parent,
+                first_ply,
+                moves: Vec::new(),
+                ending: None,
+            });
+            r.line = r.record.variations.len();
+            r.pos = pos;
+            r.last_to = last_to;
+            r.ended = false;
+            continue;
+        }
+        if trimmed.starts_with("まで") {
+            if r.line == 0 {
+                summary = Some((number, trimmed.to_string()));
+            }
+            // KI2 has no ending line: the summary is the only place the ending is written.
+            if style == Style::Ki2 && !r.ended {
+                r.start(number, line)?;
+                if let Some(kind) = parse_summary(trimmed) {
+                    r.end(kind, None);
+                }
+            }
+            continue;
+        }
+        if trimmed.starts_with("手数----") || trimmed.starts_with("手数＝") {
+            if trimmed.starts_with("手数----") {
+                r.start(number, line)?;
+            }
+            continue;
+        }
+        if !r.started && read_diagram_line(&mut r, line, number)? {
+            continue;
+        }
+        let first = trimmed.as_bytes()[0];
+        let is_move = match style {
+            Style::Kif => first.is_ascii_digit(),
+            Style::Ki2 => trimmed.starts_with(['▲', '△', '☗', '☖', '▽']),
+        };
+        if is_move {
+            r.start(number, line)?;
+            read_move_line(&mut r, line, number)?;
+            continue;
+        }
+        if let Some((key, value)) = split_header(line) {
+            r.record.header.push((key.to_string(), value.to_string()));
+            continue;
+        }
+        return Err(Error::line(number, line, 0, "not a KIF line"));
+    }
+    let end = text.lines().count();
+    r.start(end, "")?;
+    r.record.normalize_variations();
+    // A summary that disagrees with the moves read means moves went missing.
+    if let Some((number, text)) = summary {
+        if let Some(n) = summary_plies(&text) {
+            if n != r.record.moves.len() {
+                return Err(Error::line(
+                    number,
+                    &text,
+                    0,
+                    format!(
+                        "the summary says {n} moves, the main line has {}",
+                        r.record.moves.len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(r.record)
+}
+
+/// `key：value` (full-width or ASCII colon).
+fn split_header(line: &str) -> Option<(&str, &str)> {
+    let (key, value) = line.split_once('：').or_else(|| line.split_once(':'))?;
+    let key = key.trim();
+    (!key.is_empty() && !key.contains([' ', '　'])).then_some((key, value.trim()))
+}
+
+/// Reads a line of a board diagram (or its hands, side or frame); `false` if it is none.
+fn read_diagram_line(r: &mut Reader, line: &str, number: usize) -> Result<bool, Error> {
+    let trimmed = line.trim_start();
+    for (prefix, color) in [
+        ("先手の持駒", Color::Black),
+        ("下手の持駒", Color::Black),
+        ("後手の持駒", Color::White),
+        ("上手の持駒", Color::White),
+    ] {
+        if let Some(rest) = trimmed.strip_prefix(prefix) {
+            let rest = rest.trim_start_matches(['：', ':']);
+            r.bod_hands[color.index()] =
+                Some(parse_hand(rest).map_err(|(at, m)| {
+                    Error::line(number, line, line.len() - rest.len() + at, m)
+                })?);
+            return Ok(true);
+        }
+    }
+    match trimmed {
+        "先手番" | "下手番" => {
+            r.bod_side = Some(Color::Black);
+            return Ok(true);
+        }
+        "後手番" | "上手番" => {
+            r.bod_side = Some(Color::White);
+            return Ok(true);
+        }
+        _ => {}
+    }
+    if trimmed.starts_with("+---") || trimmed.starts_with('９') {
+        return Ok(true);
+    }
+    if let Some(body) = trimmed.strip_prefix('|') {
+        let cells: Vec<char> = body.chars().take_while(|&c| c != '|').collect();
+        if cells.len() != 18 {
+            return Err(Error::line(
+                number,
+                line,
+                0,
+                "a board diagram rank has 9 squares of 2 characters",
+            ));
+        }
+        let mut row = [None; 9];
+        for (col, pair) in cells.chunks(2).enumerate() {
+            let color = match pair[0] {
+                ' ' | '^' => Color::Black,
+                'v' | 'V' => Color::White,
+                _ => {
+                    return Err(Error::line(
+                        number,
+                        line,
+                        0,
+                        format!("{:?} is not a side mark", pair[0]),
+                    ))
+                }
+            };
+            if pair[1] == '・' {
+                continue;
+            }
+            let mut buf = [0u8; 4];
+            let (kind, _) =
+                PieceKind::parse_kanji(pair[1].encode_utf8(&mut buf)).ok_or_else(|| {
+                    Error::line(number, line, 0, format!("{:?} is not a piece", pair[1]))
+                })?;
+            row[col] = Some(Piece::new(color, kind));
+        }
+        if r.bod_rows.len() == 9 {
+            return Err(Error::line(
+                number,
+                line,
+                0,
+                "a tenth rank in the board diagram",
+            ));
+        }
+        r.bod_rows.push(row);
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// A kanji number 1–18 (`二`, `十`, `十六`) at the start of `text`, and its length.
+fn kanji_count(text: &str) -> Option<(u8, usize)> {
+    const DIGITS: [char; 9] = ['一', '二', '三', '四', '五', '六', '七', '八', '九'];
+    let digit = |c: char| DIGITS.iter().position(|&d| d == c).map(|i| i as u8 + 1);
+    let mut chars = text.chars();
+    match chars.next()? {
+        '十' => match chars.next().and_then(digit) {
+            Some(d) => Some((10 + d, 6)),
+            None => Some((10, 3)),
+        },
+        c => digit(c).map(|d| (d, 3)),
+    }
+}
+
+/// Writes a count of pieces in hand: nothing for 1, `二`…`九`, `十`, `十一`….
+fn write_kanji_count(out: &mut String, n: u8) {
+    const DIGITS: [&str; 10] = ["", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+    match n {
+        0 | 1 => {}
+        2..=9 => out.push_str(DIGITS[n as usize]),
+        _ => {
+            out.push('十');
+            out.push_str(DIGITS[(n % 10) as usize]);
+        }
+    }
+}
+
+/// `金　歩二　` or `なし` → counts by hand index.
+fn parse_hand(text: &str) -> Result<[u8; 7], (usize, String)> {
+    let mut hand = [0u8; 7];
+    let mut at = 0;
+    let text_trim = text.trim_matches([' ', '　']);
+    if text_trim == "なし" || text_trim.is_empty() {
+        return Ok(hand);
+    }
+    while at < text.len() {
+        let rest = &text[at..];
+        if rest.starts_with([' ', '　']) {
+            at += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let (kind, len) = PieceKind::parse_kanji(rest)
+            .filter(|(k, _)| k.hand_index().is_some())
+            .ok_or_else(|| (at, "not a piece that can be held in hand".to_string()))?;
+        at += len;
+        let (n, len) = kanji_count(&text[at..]).unwrap_or((1, 0));
+        at += len;
+        let i = kind.hand_index().expect("filtered");
+        hand[i] = hand[i].saturating_add(n);
+    }
+    Ok(hand)
+}
+
+/// `同` (and the full-width or ASCII spaces after it), or a square: the destination.
+pub(super) fn read_destination(
+    r: &Reader,
+    body: &str,
+    line: &str,
+    number: usize,
+) -> Result<(Square, usize), Error> {
+    let at = line.len() - body.len();
+    if let Some(rest) = body.strip_prefix('同') {
+        let to = r
+            .last_to
+            .ok_or_else(|| Error::line(number, line, at, "同 with no previous move"))?;
+        let skipped = rest.len() - rest.trim_start_matches([' ', '　']).len();
+        return Ok((to, '同'.len_utf8() + skipped));
+    }
+    Square::parse_kif(body)
+        .ok_or_else(|| Error::line(number, line, at, "expected a square (７六) or 同"))
+}
+
+/// The mark after a piece: `成` (promotes), `不成`/`生` (declines), `打` (drop), or none.
+/// Returns (promotes, drops, the rest).
+pub(super) fn read_mark(rest: &str) -> (bool, bool, &str) {
+    if let Some(r) = rest
+        .strip_prefix("不成")
+        .or_else(|| rest.strip_prefix('生'))
+    {
+        (false, false, r)
+    } else if let Some(r) = rest.strip_prefix('成') {
+        (true, false, r)
+    } else if let Some(r) = rest.strip_prefix('打') {
+        (false, true, r)
+    } else {
+        (false, false, rest)
+    }
+}
+
+/// The ending a summary line (`まで10手で後手の勝ち`) names.
+pub(super) fn parse_summary(text: &str) -> Option<EndingKind> {
+    let tail = text.split_once("手で").map(|(_, t)| t)?;
+    Some(if tail.contains("時間切れ") || tail.contains("切れ負け") {
+        EndingKind::TimeUp
+    } else if tail.ends_with("反則勝ち") {
+        EndingKind::IllegalWin
+    } else if tail.ends_with("反則負け") {
+        EndingKind::IllegalLoss
+    } else if tail.ends_with("入玉勝ち") {
+        EndingKind::EnteringKing
+    } else if tail.ends_with("不戦勝") {
+        EndingKind::DefaultWin
+    } else if tail.ends_with("不戦敗") {
+        EndingKind::DefaultLoss
+    } else if tail.ends_with("の勝ち") {
+        EndingKind::Resign
+    } else {
+        EndingKind::from_kif(tail.trim())?
+    })
+}
+
+/// The number of moves a summary line states.
+fn summary_plies(text: &str) -> Option<usize> {
+    text.strip_prefix("まで")?
+        .split_once("手")?
+        .0
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// `先手`/`後手`, or `下手`/`上手` in a handicap game.
+fn side_name(record: &Record, color: Color) -> &'static str {
+    match (record.white_starts(), color) {
+        (false, Color::Black) => "先手",
+        (false, Color::White) => "後手",
+        (true, Color::Black) => "下手",
+        (true, Color::White) => "上手",
+    }
+}
+
+/// The summary line of a line of `plies` moves that ended with `kind` (side to move
+/// `side`).
+pub(super) fn write_summary(
+    out: &mut String,
+    record: &Record,
+    plies: usize,
+    kind: EndingKind,
+    side: Color,
+) {
+    let _ = write!(out, "まで{plies}手で");
+    let winner = kind.winner(side).map(|c| side_name(record, c));
+    match (kind, winner) {
+        (EndingKind::Mate, _) => out.push_str("詰み"),
+        (EndingKind::Resign, Some(w)) => {
+            let _ = write!(out, "{w}の勝ち");
+        }
+        (EndingKind::TimeUp, Some(w)) => {
+            let _ = write!(out, "時間切れにより{w}の勝ち");
+        }
+        (EndingKind::IllegalLoss, _) => {
+            let _ = write!(out, "{}の反則負け", side_name(record, side));
+        }
+        (EndingKind::IllegalWin | EndingKind::EnteringKing | EndingKind::DefaultWin, Some(w)) => {
+            let _ = write!(out, "{w}の{}", kind.kif());
+        }
+        (EndingKind::DefaultLoss, _) => {
+            let _ = write!(out, "{}の不戦敗", side_name(record, side));
+        }
+        _ => out.push_str(kind.kif()),
+    }
+    out.push('\n');
+}
+
+/// Display width as KIF aligns it: two columns for anything outside ASCII.
+pub(super) fn width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
+}
+
+/// Writes the header, the 手合割 or board diagram and the game comments (shared with KI2).
+pub(super) fn write_head(out: &mut String, record: &Record) {
+    let preset = preset_of(&record.start);
+    let mut placed = false;
+    let place = |out: &mut String, had_key: bool| match preset {
+        Some((name, _)) => {
+            let _ = writeln!(out, "手合割：{name}");
+        }
+        None => {
+            if had_key {
+                out.push_str("手合割：その他\n");
+            }
+            write_diagram(out, &record.start);
+        }
+    };
+    for (key, value) in &record.header {
+        if key == "手合割" {
+            if !placed {
+                place(out, true);
+                placed = true;
+            }
+            continue;
+        }
+        let _ = writeln!(out, "{key}：{value}");
+    }
+    if !placed {
+        place(out, false);
+    }
+    for c in &record.comments {
+        write_comment(out, c);
+    }
+}
+
+pub(super) fn write_comment(out: &mut String, comment: &str) {
+    if !comment.starts_with('&') {
+        out.push('*');
+    }
+    out.push_str(comment);
+    out.push('\n');
+}
+
+/// A board diagram (BOD) of `pos`.
+pub(super) fn write_diagram(out: &mut String, pos: &Position) {
+    let hand = |out: &mut String, color: Color, label: &str| {
+        let _ = write!(out, "{label}の持駒：");
+        let mut any = false;
+        for kind in HAND_ORDER {
+            let n = pos.hand_count(color, kind);
+            if n > 0 {
+                any = true;
+                out.push(kind.bod());
+                write_kanji_count(out, n);
+                out.push('　');
+            }
+        }
+        if !any {
+            out.push_str("なし");
+        }
+        out.push('\n');
+    };
+    hand(out, Color::White, "後手");
+    out.push_str("  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    for row in 0..9u8 {
+        out.push('|');
+        for col in 0..9u8 {
+            match pos.piece_at(Square::from_index((row * 9 + col) as usize).expect("9×9")) {
+                None => out.push_str(" ・"),
+                Some(p) => {
+                    out.push(if p.color == Color::White { 'v' } else { ' ' });
+                    out.push(p.kind.bod());
+                }
+            }
+        }
+        out.push('|');
+        out.push_str(Square::kanji_numeral(row + 1));
+        out.push('\n');
+    }
+    out.push_str("+---------------------------+\n");
+    hand(out, Color::Black, "先手");
+    if pos.side_to_move() == Color::White {
+        out.push_str("後手番\n");
+    }
+}
+
+/// Appends a move's destination as KIF and KI2 write it: `同　` when it is the previous
+/// move's, else the square (`７六`).
+pub(super) fn push_destination(s: &mut String, mv: Move, last_to: Option<Square>) {
+    if last_to == Some(mv.to()) {
+        s.push_str("同　");
+    } else {
+        s.push_str(&mv.to().kif());
+    }
+}
+
+/// Which way a move goes from the mover's point of view: 上 forward, 寄 sideways, 引 back.
+pub(super) fn direction(side: Color, from: Square, to: Square) -> char {
+    let dr = to.row() as i8 - from.row() as i8;
+    let forward = if side == Color::Black { dr < 0 } else { dr > 0 };
+    if forward {
+        '上'
+    } else if dr == 0 {
+        '寄'
+    } else {
+        '引'
+    }
+}
+
+/// How far right a square is from the mover's point of view (higher is further right).
+pub(super) fn rightness(side: Color, sq: Square) -> i8 {
+    match side {
+        Color::Black => -(sq.file() as i8),
+        Color::White => sq.file() as i8,
+    }
+}
+
+/// Whether the move goes straight forward one square (直).
+pub(super) fn straight(side: Color, from: Square, to: Square) -> bool {
+    from.col() == to.col()
+        && direction(side, from, to) == '上'
+        && from.row().abs_diff(to.row()) == 1
+}
+
+/// Rooks, bishops, dragons and horses never take 直: their two pieces are told apart by
+/// 右 and 左.
+fn is_major(kind: PieceKind) -> bool {
+    matches!(
+        kind,
+        PieceKind::Rook | PieceKind::Bishop | PieceKind::Dragon | PieceKind::Horse
+    )
+}
+
+/// The words that tell the moving piece from the other `candidates` (which include it).
+pub(super) fn relative_words(
+    side: Color,
+    kind: PieceKind,
+    from: Square,
+    to: Square,
+    candidates: &[Square],
+) -> String {
+    if candidates.len() < 2 {
+        return String::new();
+    }
+    let dir = direction(side, from, to);
+    let same_dir: Vec<Square> = candidates
+        .iter()
+        .copied()
+        .filter(|&c| direction(side, c, to) == dir)
+        .collect();
+    if same_dir.len() == 1 {
+        return dir.to_string();
+    }
+    if !is_major(kind) && straight(side, from, to) {
+        return "直".to_string();
+    }
+    let mine = rightness(side, from);
+    let extreme = |set: &[Square]| -> Option<char> {
+        let others = set
+            .iter()
+            .filter(|&&c| c != from)
+            .map(|&c| rightness(side, c));
+        let others: Vec<i8> = others.collect();
+        if others.iter().all(|&o| o < mine) {
+            Some('右')
+        } else if others.iter().all(|&o| o > mine) {
+            Some('左')
+        } else {
+            None
+        }
+    };
+    match extreme(candidates) {
+        Some(word) => word.to_string(),
+        None => match extreme(&same_dir) {
+            Some(word) => format!("{word}{dir}"),
+            // Three in a row moving the same way: the middle one moves straight.
+            None => dir.to_string(),
+        },
+    }
+}
