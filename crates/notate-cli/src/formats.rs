@@ -201,11 +201,9 @@ impl GameWriter {
                 | OutputFormat::Jkf,
             ) => return Err("this is a shogi format: it needs shogi input".into()),
             Job::Convert(OutputFormat::Pgn) => self.pgn.write(game, out),
-            Job::Convert(OutputFormat::Json) => {
-                json::write_json(game, out).map_err(|e| e.to_string())?
-            }
+            Job::Convert(OutputFormat::Json) => json::write_json(game, out),
             Job::Convert(OutputFormat::Uci) => {
-                write_uci(game, &mut self.text).map_err(|e| e.to_string())?;
+                write_uci(game, &mut self.text);
                 out.extend_from_slice(self.text.as_bytes());
             }
             Job::Convert(f @ (OutputFormat::Fen | OutputFormat::Epd)) => {
@@ -214,11 +212,11 @@ impl GameWriter {
                 } else {
                     PositionFormat::Epd
                 };
-                write_positions(game, format, &mut self.text).map_err(|e| e.to_string())?;
+                write_positions(game, format, &mut self.text);
                 out.extend_from_slice(self.text.as_bytes());
             }
             Job::Position { ply, to } => {
-                let (mut pos, _) = game.start_position().map_err(|e| e.to_string())?;
+                let mut pos = game.start.position.clone();
                 let plies = &game.moves.plies;
                 let n = ply.unwrap_or(plies.len());
                 if n > plies.len() {

@@ -7,7 +7,7 @@
 //! use notate::chess::{read_pgn_str, write_uci};
 //! let games = read_pgn_str("[White \"Morphy\"]\n\n1. e4 e5 2. Nf3 d6 *").unwrap();
 //! let mut uci = String::new();
-//! write_uci(&games[0], &mut uci).unwrap();
+//! write_uci(&games[0], &mut uci);
 //! assert_eq!(uci, "e2e4 e7e5 g1f3 d7d6\n");
 //! ```
 #![warn(missing_docs)]

@@ -19,7 +19,7 @@ fn read_everything(bytes: &[u8]) -> usize {
             Ok(game) => {
                 let mut out = Vec::new();
                 notate::chess::pgn::write_pgn(&game, &mut out);
-                json::write_json(&game, &mut out).unwrap();
+                json::write_json(&game, &mut out);
                 // EGD, extended and pretty, and back: whatever was read can be written.
                 let mut line = Vec::new();
                 let options = EgdOptions {

@@ -19,7 +19,9 @@ use shakmaty::{
 };
 
 use super::error::GameError;
-use super::game::{play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, Tags};
+use super::game::{
+    play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, StartPosition, Tags,
+};
 /// Whether a token is standard SAN (kept here, where it was first public).
 pub use super::notation::is_standard_san;
 use super::notation::{
@@ -93,9 +95,7 @@ impl EgdWriter {
     }
 
     fn write_compact(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
-        let (mut pos, mode) = game
-            .start_position()
-            .map_err(|e| GameError::new(0, e.to_string()))?;
+        let (mut pos, mode) = (game.start.position.clone(), game.start.castling);
         if let Some((i, ply)) =
             (game.moves.plies.iter().enumerate()).find(|(_, p)| p.mv.mv.is_none())
         {
@@ -433,9 +433,10 @@ pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
         tags,
         ..Game::default()
     };
-    let (tag_start, mode) = game
-        .start_position()
-        .map_err(|e| fail(format!("game_tags: {e}")))?;
+    let StartPosition {
+        position: tag_start,
+        castling: mode,
+    } = StartPosition::from_tags(&game.tags).map_err(|e| fail(format!("game_tags: {e}")))?;
     let first_fen = moves
         .values()
         .next()
@@ -469,6 +470,10 @@ pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
             }
             start
         }
+    };
+    game.start = StartPosition {
+        position: pos.clone(),
+        castling: mode,
     };
     for (i, (key, m)) in moves.iter().enumerate() {
         let bad = |what: String| fail(format!("moves.{key}: {what}")).with_ply(i + 1);

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{fen::Fen, CastlingMode, Chess, Move, Position};
+use shakmaty::{fen::Fen, CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::san::{MoveSpec, SanText};
 
@@ -406,11 +406,35 @@ impl<M> Default for Line<M> {
     }
 }
 
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Written {}
+    impl Sealed for super::Played {}
+}
+
+/// What a game's moves are: as written in a file ([`Written`]) or replayed ([`Played`]).
+/// A replayed game knows the position it starts from; a written one only has its tags.
+pub trait MoveKind: sealed::Sealed {
+    /// What the game knows of its start: `()` before replay, a [`StartPosition`] after.
+    type Start: Clone + fmt::Debug + PartialEq + Default;
+}
+
+impl MoveKind for Written {
+    type Start = ();
+}
+
+impl MoveKind for Played {
+    type Start = StartPosition;
+}
+
 /// A game record.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Game<M> {
+pub struct Game<M: MoveKind> {
     /// Tag pairs.
     pub tags: Tags,
+    /// Where the game starts: for a replayed game, the position its tags give (the `FEN`
+    /// tag's, else the standard start), read once, so that writers never read tags again.
+    pub start: M::Start,
     /// The main line and its variations.
     pub moves: Line<M>,
     /// The termination marker of the movetext, if there was one.
@@ -419,14 +443,88 @@ pub struct Game<M> {
     pub final_comments: Vec<Comment>,
 }
 
-impl<M> Default for Game<M> {
+impl<M: MoveKind> Default for Game<M> {
     fn default() -> Self {
         Game {
             tags: Tags::new(),
+            start: M::Start::default(),
             moves: Line::default(),
             result: None,
             final_comments: Vec::new(),
         }
+    }
+}
+
+/// The position a game starts from, and how its castling is written (Chess960 or standard).
+///
+/// ```
+/// use notate::chess::{StartPosition, Tags};
+/// use shakmaty::Position;
+/// let mut tags = Tags::new();
+/// tags.push("FEN", "4k3/8/8/8/8/8/8/4K2R b K - 3 40");
+/// let start = StartPosition::from_tags(&tags).unwrap();
+/// assert_eq!(start.position.fullmoves().get(), 40);
+/// ```
+#[derive(Clone, Debug)]
+pub struct StartPosition {
+    /// The position before the first move.
+    pub position: Chess,
+    /// Chess960 when the `Variant` tag says so or the FEN needs it.
+    pub castling: CastlingMode,
+}
+
+/// The standard start.
+impl Default for StartPosition {
+    fn default() -> StartPosition {
+        StartPosition {
+            position: Chess::default(),
+            castling: CastlingMode::Standard,
+        }
+    }
+}
+
+/// Equal when the positions are the same to the last field (move counters included), not
+/// only by the rules of repetition as `Chess` compares them.
+impl PartialEq for StartPosition {
+    fn eq(&self, other: &StartPosition) -> bool {
+        let setup = |s: &StartPosition| s.position.to_setup(EnPassantMode::Always);
+        self.castling == other.castling && setup(self) == setup(other)
+    }
+}
+
+impl StartPosition {
+    /// The start position a game's tags give: the `FEN` tag's (with `SetUp "1"` or without
+    /// it, as most programs read it), else the standard start. Chess960 castling rights are
+    /// read in X-FEN and Shredder-FEN. A `Variant` other than standard chess and Chess960 is
+    /// an error.
+    pub fn from_tags(tags: &Tags) -> Result<StartPosition, StartError> {
+        if let Some(variant) = tags.get("Variant") {
+            let v = variant.to_ascii_lowercase();
+            let known = v.is_empty()
+                || v == "standard"
+                || v == "normal"
+                || v == "from position"
+                || v.contains("960")
+                || v.contains("fischer");
+            if !known {
+                return Err(StartError::Variant(variant.to_string()));
+            }
+        }
+        let Some(text) = tags.get("FEN") else {
+            return Ok(StartPosition {
+                position: Chess::default(),
+                castling: castling_mode(tags, None),
+            });
+        };
+        let fen: Fen = text
+            .trim()
+            .parse()
+            .map_err(|_| StartError::BadFen(text.to_string()))?;
+        let castling = castling_mode(tags, Some(&fen));
+        let position = fen
+            .into_position(castling)
+            .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
+        Ok(StartPosition { position, castling })
     }
 }
 
@@ -461,46 +559,23 @@ pub enum StartError {
     Variant(String),
 }
 
-impl<M> Game<M> {
-    /// The position the game starts from: the `FEN` tag's (with `SetUp "1"` or without
-    /// it, as most programs read it), else the standard start. Chess960 castling rights are
-    /// read in X-FEN and Shredder-FEN.
+impl WrittenGame {
+    /// The position the game's tags say it starts from ([`StartPosition::from_tags`]).
     ///
     /// ```
-    /// use notate::chess::{WrittenGame, Tags};
+    /// use notate::chess::WrittenGame;
     /// use shakmaty::Position;
     /// let mut game = WrittenGame::default();
     /// game.tags.push("FEN", "4k3/8/8/8/8/8/8/4K2R b K - 3 40");
-    /// let (pos, _) = game.start_position().unwrap();
-    /// assert_eq!(pos.fullmoves().get(), 40);
+    /// let start = game.start_position().unwrap();
+    /// assert_eq!(start.position.fullmoves().get(), 40);
     /// ```
-    pub fn start_position(&self) -> Result<(Chess, CastlingMode), StartError> {
-        if let Some(variant) = self.tags.get("Variant") {
-            let v = variant.to_ascii_lowercase();
-            let known = v.is_empty()
-                || v == "standard"
-                || v == "normal"
-                || v == "from position"
-                || v.contains("960")
-                || v.contains("fischer");
-            if !known {
-                return Err(StartError::Variant(variant.to_string()));
-            }
-        }
-        let Some(text) = self.tags.get("FEN") else {
-            return Ok((Chess::default(), castling_mode(&self.tags, None)));
-        };
-        let fen: Fen = text
-            .trim()
-            .parse()
-            .map_err(|_| StartError::BadFen(text.to_string()))?;
-        let mode = castling_mode(&self.tags, Some(&fen));
-        let pos = fen
-            .into_position(mode)
-            .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
-        Ok((pos, mode))
+    pub fn start_position(&self) -> Result<StartPosition, StartError> {
+        StartPosition::from_tags(&self.tags)
     }
+}
 
+impl<M: MoveKind> Game<M> {
     /// The number of plies in the main line.
     pub fn ply_count(&self) -> usize {
         self.moves.plies.len()
@@ -525,18 +600,16 @@ impl ChessGame {
     /// ```
     /// use notate::chess::read_pgn_str;
     /// let game = read_pgn_str("1. e4 e5 2. Nf3 *").unwrap().remove(0);
-    /// let positions: Vec<_> = game.mainline_positions().unwrap().collect();
+    /// let positions: Vec<_> = game.mainline_positions().collect();
     /// assert_eq!(positions.len(), 3);
     /// ```
-    pub fn mainline_positions(
-        &self,
-    ) -> Result<impl Iterator<Item = (Chess, Option<Move>)> + '_, StartError> {
-        let (mut pos, _) = self.start_position()?;
-        Ok(self.moves.plies.iter().map(move |ply| {
+    pub fn mainline_positions(&self) -> impl Iterator<Item = (Chess, Option<Move>)> + '_ {
+        let mut pos = self.start.position.clone();
+        self.moves.plies.iter().map(move |ply| {
             let before = pos.clone();
             play(&mut pos, ply.mv.mv);
             (before, ply.mv.mv)
-        }))
+        })
     }
 }
 
@@ -588,7 +661,6 @@ mod tests {
             "FEN",
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         );
-        let (_, mode) = g.start_position().unwrap();
-        assert_eq!(mode, CastlingMode::Chess960);
+        assert_eq!(g.start_position().unwrap().castling, CastlingMode::Chess960);
     }
 }

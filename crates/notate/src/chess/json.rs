@@ -22,7 +22,9 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{fen::Fen, san::SanPlus, uci::UciMove, Chess, EnPassantMode};
 
 use super::error::GameError;
-use super::game::{play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, Tags};
+use super::game::{
+    play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, StartPosition, Tags,
+};
 use super::san::{MoveSpec, SanText};
 
 #[derive(Serialize, Deserialize)]
@@ -129,14 +131,14 @@ fn line_out(line: &Line<Played>, mut pos: Chess, mode: shakmaty::CastlingMode) -
 /// use notate::chess::{json, read_pgn_str};
 /// let game = read_pgn_str("[White \"A\"]\n1. e2-e4 {hi} *").unwrap().remove(0);
 /// let mut out = Vec::new();
-/// json::write_json(&game, &mut out).unwrap();
+/// json::write_json(&game, &mut out);
 /// let line = String::from_utf8(out).unwrap();
 /// assert!(line.starts_with(r#"{"tags":{"White":"A"},"start":"#));
 /// assert!(line.contains(r#""san":"e4","uci":"e2e4","written":"e2-e4""#));
 /// assert_eq!(json::read_json(line.trim_end(), 0).unwrap(), game);
 /// ```
-pub fn write_json(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), super::StartError> {
-    let (start, mode) = game.start_position()?;
+pub fn write_json(game: &ChessGame, out: &mut Vec<u8>) {
+    let (start, mode) = (&game.start.position, game.start.castling);
     let line = line_out(&game.moves, start.clone(), mode);
     let json = JsonGame {
         tags: game
@@ -144,7 +146,7 @@ pub fn write_json(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), super::Star
             .iter()
             .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
             .collect(),
-        start: Fen::from_position(&start, EnPassantMode::Legal).to_string(),
+        start: Fen::from_position(start, EnPassantMode::Legal).to_string(),
         comments: line.comments,
         moves: line.moves,
         result: game.result,
@@ -152,7 +154,6 @@ pub fn write_json(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), super::Star
     };
     serde_json::to_writer(&mut *out, &json).expect("writing JSON to memory");
     out.push(b'\n');
-    Ok(())
 }
 
 fn comments_in(comments: Vec<JsonComment>) -> Vec<Comment> {
@@ -239,14 +240,9 @@ pub fn read_json(text: &str, offset: usize) -> Result<ChessGame, GameError> {
             }
         }
     }
-    let probe: Game<Played> = Game {
-        tags,
-        ..Game::default()
-    };
-    let (start, _) = probe
-        .start_position()
-        .map_err(|e| GameError::new(offset, e.to_string()))?;
-    let start_fen = Fen::from_position(&start, EnPassantMode::Legal).to_string();
+    let start =
+        StartPosition::from_tags(&tags).map_err(|e| GameError::new(offset, e.to_string()))?;
+    let start_fen = Fen::from_position(&start.position, EnPassantMode::Legal).to_string();
     if start_fen != json.start {
         return Err(GameError::new(
             offset,
@@ -260,9 +256,10 @@ pub fn read_json(text: &str, offset: usize) -> Result<ChessGame, GameError> {
         comments: json.comments,
         moves: json.moves,
     };
-    let moves = line_in(line, start, "moves", offset)?;
+    let moves = line_in(line, start.position.clone(), "moves", offset)?;
     Ok(Game {
-        tags: probe.tags,
+        tags,
+        start,
         moves,
         result: json.result,
         final_comments: comments_in(json.final_comments),

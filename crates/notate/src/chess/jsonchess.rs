@@ -24,7 +24,7 @@ use shakmaty::{
 };
 
 use super::error::GameError;
-use super::game::{ChessGame, Comment, Game, Played, Ply, Tags};
+use super::game::{ChessGame, Comment, Game, Played, Ply, StartPosition, Tags};
 use super::notation::{
     castling_destinations, is_standard_san, write_square, write_tags_object, write_u32, write_u64,
 };
@@ -792,9 +792,7 @@ fn time_of(ply: &Ply<Played>) -> u64 {
 /// );
 /// ```
 pub fn write_jsonchess(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
-    let (mut pos, _) = game
-        .start_position()
-        .map_err(|e| GameError::new(0, e.to_string()))?;
+    let mut pos = game.start.position.clone();
     let mark = out.len();
     out.extend_from_slice(b"{\"game_tags\":");
     write_tags_object(&game.tags, game.result.map(|r| r.as_str()), out);
@@ -862,11 +860,14 @@ pub fn read_jsonchess_with(
     let fail = |what: String| GameError::new(offset, what);
     let line: GameLine<'_> =
         serde_json::from_str(text).map_err(|e| fail(format!("not a jsonchess game line: {e}")))?;
+    let tags = line.game_tags.0;
+    let start = StartPosition::from_tags(&tags).map_err(|e| fail(e.to_string()))?;
+    let mut pos = start.position.clone();
     let mut game: ChessGame = Game {
-        tags: line.game_tags.0,
+        tags,
+        start,
         ..Game::default()
     };
-    let (mut pos, _) = game.start_position().map_err(|e| fail(e.to_string()))?;
     game.moves.plies.reserve(line.moves.len());
     let mut cursor = 0;
     for (i, Packed(packed)) in line.moves.iter().enumerate() {

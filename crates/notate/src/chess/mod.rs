@@ -19,8 +19,8 @@ pub mod tracks;
 
 pub use error::{FailedGame, GameError, Place};
 pub use game::{
-    format_clock, parse_clock, play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply,
-    StartError, Tags, Written, WrittenGame,
+    format_clock, parse_clock, play, ChessGame, Comment, Eval, Game, GameResult, Line, MoveKind,
+    Played, Ply, StartError, StartPosition, Tags, Written, WrittenGame,
 };
 pub use positions::{write_positions, write_uci, PositionFormat};
 pub use replay::replay;

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
 
-use super::game::{play, ChessGame, StartError};
+use super::game::{play, ChessGame};
 
 /// Appends the main line as one line of UCI moves (`0000` for a null move).
 ///
@@ -15,11 +15,11 @@ use super::game::{play, ChessGame, StartError};
 /// assert!(game.is_err()); // castling is illegal here
 /// let game = replay(read_pgn_games("1. e4 e5 *").remove(0).unwrap()).unwrap();
 /// let mut out = String::new();
-/// write_uci(&game, &mut out).unwrap();
+/// write_uci(&game, &mut out);
 /// assert_eq!(out, "e2e4 e7e5\n");
 /// ```
-pub fn write_uci(game: &ChessGame, out: &mut String) -> Result<(), StartError> {
-    let (_, mode) = game.start_position()?;
+pub fn write_uci(game: &ChessGame, out: &mut String) {
+    let mode = game.start.castling;
     for (i, ply) in game.moves.plies.iter().enumerate() {
         if i > 0 {
             out.push(' ');
@@ -32,7 +32,6 @@ pub fn write_uci(game: &ChessGame, out: &mut String) -> Result<(), StartError> {
         }
     }
     out.push('\n');
-    Ok(())
 }
 
 /// Which position notation [`write_positions`] uses.
@@ -51,15 +50,11 @@ pub enum PositionFormat {
 /// use notate::chess::{pgn::read_pgn_games, replay, write_positions, PositionFormat};
 /// let game = replay(read_pgn_games("1. e4 *").remove(0).unwrap()).unwrap();
 /// let mut out = String::new();
-/// write_positions(&game, PositionFormat::Fen, &mut out).unwrap();
+/// write_positions(&game, PositionFormat::Fen, &mut out);
 /// assert_eq!(out.lines().nth(1), Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
 /// ```
-pub fn write_positions(
-    game: &ChessGame,
-    format: PositionFormat,
-    out: &mut String,
-) -> Result<(), StartError> {
-    let (mut pos, _) = game.start_position()?;
+pub fn write_positions(game: &ChessGame, format: PositionFormat, out: &mut String) {
+    let mut pos = game.start.position.clone();
     let emit = |pos: &shakmaty::Chess, out: &mut String| {
         let _ = match format {
             PositionFormat::Fen => {
@@ -76,5 +71,4 @@ pub fn write_positions(
         emit(&pos, out);
     }
     out.push('\n');
-    Ok(())
 }

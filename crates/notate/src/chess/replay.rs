@@ -3,7 +3,7 @@
 use shakmaty::{fen::Fen, Chess, EnPassantMode};
 
 use super::error::{FailedGame, GameError};
-use super::game::{play, ChessGame, Game, Line, Played, Ply, Written, WrittenGame};
+use super::game::{play, ChessGame, Game, Line, Played, Ply, StartPosition, Written, WrittenGame};
 use super::san::SanError;
 
 /// Replays a game read from PGN: resolves each move (main line and variations) with full
@@ -21,18 +21,13 @@ use super::san::SanError;
 pub fn replay(game: WrittenGame) -> Result<ChessGame, FailedGame> {
     let Game {
         tags,
+        start: (),
         moves,
         result,
         final_comments,
     } = game;
-    let probe: Game<Written> = Game {
-        tags,
-        ..Game::default()
-    };
-    let start = probe.start_position();
-    let tags = probe.tags;
-    let pos = match start {
-        Ok((pos, _)) => pos,
+    let start = match StartPosition::from_tags(&tags) {
+        Ok(start) => start,
         Err(e) => {
             let at = moves.plies.first().map_or(0, |p| p.mv.offset);
             return Err(FailedGame {
@@ -41,9 +36,10 @@ pub fn replay(game: WrittenGame) -> Result<ChessGame, FailedGame> {
             });
         }
     };
-    match replay_line(moves, pos, 0) {
+    match replay_line(moves, start.position.clone(), 0) {
         Ok(moves) => Ok(Game {
             tags,
+            start,
             moves,
             result,
             final_comments,

@@ -244,7 +244,7 @@ impl RowWriter {
         batch: &mut RowBatch,
         known: impl FnOnce(i64) -> bool,
     ) -> Result<bool, GameError> {
-        let (pos, mode) = start(game)?;
+        let (pos, mode) = start(game);
         let id = self.hash(game, mode)?;
         if known(id) {
             return Ok(false);
@@ -272,7 +272,7 @@ impl RowWriter {
     /// assert_eq!(writer.game_id(&game).unwrap(), batch.games[0].id);
     /// ```
     pub fn game_id(&mut self, game: &ChessGame) -> Result<i64, GameError> {
-        let (_, mode) = start(game)?;
+        let mode = game.start.castling;
         self.hash(game, mode)
     }
 
@@ -455,10 +455,9 @@ impl RowWriter {
     }
 }
 
-/// The game's start position, or the error that fails it.
-fn start(game: &ChessGame) -> Result<(Chess, CastlingMode), GameError> {
-    game.start_position()
-        .map_err(|e| GameError::new(0, e.to_string()))
+/// The game's start position and castling mode.
+fn start(game: &ChessGame) -> (Chess, CastlingMode) {
+    (game.start.position.clone(), game.start.castling)
 }
 
 /// A move in UCI, written without the formatting machinery (a loader writes millions).

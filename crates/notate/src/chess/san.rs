@@ -624,7 +624,7 @@ mod tests {
             Some(Role::King),
         ];
         for game in games.iter().take(120) {
-            for (pos, _) in game.mainline_positions().unwrap() {
+            for (pos, _) in game.mainline_positions() {
                 // Every role to every square, with and without hints: legal, illegal and
                 // ambiguous specs alike.
                 for role in roles {

@@ -338,12 +338,10 @@ pub struct TracksWriter {
 }
 
 impl TracksWriter {
-    /// Appends one game as a line. A null move (`--`) has no actions. On an error (an
-    /// unusable start position) nothing is appended.
+    /// Appends one game as a line. A null move (`--`) has no actions. On an error nothing
+    /// is appended.
     pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
-        let (mut pos, _) = game
-            .start_position()
-            .map_err(|e| GameError::new(0, e.to_string()))?;
+        let mut pos = game.start.position.clone();
         let mut tracker = Tracker::new(shakmaty::Position::board(&pos));
         let mark = out.len();
         out.extend_from_slice(b"{\"game_tags\":");

@@ -491,9 +491,10 @@ impl<'a> GameParser<'a> {
         let mut line = std::mem::take(&mut game.moves);
         // A game that cannot start (bad FEN, unknown variant) fails here, at its movetext,
         // however it is read.
-        let (start, _) = game
+        let start = game
             .start_position()
-            .map_err(|e| GameError::new(self.pos, e.to_string()))?;
+            .map_err(|e| GameError::new(self.pos, e.to_string()))?
+            .position;
         let board = if self.limits.validate_only {
             Some(Board {
                 before_last: start,

@@ -64,9 +64,7 @@ impl PgnWriter {
             out.push(b'\n');
         }
         self.line_len = 0;
-        // A start position that cannot be used never reaches a writer: replay rejects it.
-        let start = game.start_position().map(|(p, _)| p).unwrap_or_default();
-        self.line(&game.moves, start, out);
+        self.line(&game.moves, game.start.position.clone(), out);
         self.token(game.outcome().as_str(), out);
         for c in &game.final_comments {
             self.comment(c, out);
