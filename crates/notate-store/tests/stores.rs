@@ -10,24 +10,24 @@
 
 use std::net::TcpListener;
 use std::path::Path;
+use std::sync::LazyLock;
 
 use notate::chess::rows::RowBatch;
-use notate_store::{schema, QueryResult, Target, Value};
+use notate_store::{QueryResult, Target, Value};
 
 #[path = "stores_common/mod.rs"]
 mod stores_common;
 use stores_common::*;
 
-/// 600 games in two texts.
-fn texts() -> Vec<String> {
-    vec![notate_testdata::pgn(21, 300), notate_testdata::pgn(22, 300)]
-}
+/// 600 games in two texts, generated once for all the tests.
+static TEXTS: LazyLock<[String; 2]> =
+    LazyLock::new(|| [notate_testdata::pgn(21, 300), notate_testdata::pgn(22, 300)]);
 
 /// The tags of every game that can be loaded, read from the text with no help from notate:
 /// the games with a null move (`--`) cannot.
-fn tag_lists() -> Vec<Vec<(String, String)>> {
+static TAGS: LazyLock<Vec<Vec<(String, String)>>> = LazyLock::new(|| {
     let mut games = Vec::new();
-    for text in texts() {
+    for text in TEXTS.iter() {
         for block in text.split("\n\n[Event ") {
             let block = if block.starts_with("[Event ") {
                 block.to_string()
@@ -52,7 +52,7 @@ fn tag_lists() -> Vec<Vec<(String, String)>> {
         }
     }
     games
-}
+});
 
 fn tag<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
     tags.iter()
@@ -66,9 +66,10 @@ struct Expected {
     moves: u64,
 }
 
-fn generated() -> (RowBatch, Expected) {
-    let (rows, refused) = rows_of(&texts());
-    let games = tag_lists().len() as u64;
+/// The rows of the generated games and what they must give, made once for all the tests.
+static GENERATED: LazyLock<(RowBatch, Expected)> = LazyLock::new(|| {
+    let (rows, refused) = rows_of(TEXTS.as_slice());
+    let games = TAGS.len() as u64;
     assert_eq!(
         refused as u64 + games,
         600,
@@ -76,8 +77,8 @@ fn generated() -> (RowBatch, Expected) {
     );
     assert!(refused > 0);
     let mut moves = 0;
-    for text in texts() {
-        for game in notate::chess::pgn::read_pgn_games(&text) {
+    for text in TEXTS.iter() {
+        for game in notate::chess::pgn::read_pgn_games(text) {
             let game = notate::chess::replay(game.unwrap()).unwrap();
             if game.moves.plies.iter().all(|p| p.mv.mv.is_some()) {
                 moves += game.moves.plies.len() as u64;
@@ -85,11 +86,11 @@ fn generated() -> (RowBatch, Expected) {
         }
     }
     (rows, Expected { games, moves })
-}
+});
 
 /// The answers SQLite gives that the PGN text alone can check.
 fn assert_expected(name: &str, answer: &QueryResult) {
-    let games = tag_lists();
+    let games = &*TAGS;
     assert!(!answer.rows.is_empty(), "{name}: no rows");
     let int = |v: &Value| number(v).unwrap() as u64;
     match name {
@@ -132,19 +133,10 @@ fn assert_expected(name: &str, answer: &QueryResult) {
 
 #[test]
 fn sqlite_loads_once_and_answers_the_example_queries() {
-    let (rows, expected) = generated();
-    let dir = temp_dir("sqlite");
-    let target = Target::Sqlite(dir.join("games.sqlite"));
-    let (first, again) = load_twice(&target, &rows);
-    check_loads(first, again, expected.games, expected.moves);
-    let names = |cols: &[schema::Column]| cols.iter().map(|c| c.name).collect::<Vec<_>>();
-    assert_eq!(columns(&target, "games"), names(&schema::GAMES));
-    assert_eq!(columns(&target, "moves"), names(&schema::MOVES));
-    for (name, sql) in queries() {
-        assert_expected(&name, &target.query(&sql).unwrap());
-    }
+    let (rows, expected) = &*GENERATED;
+    let (target, dir) = sqlite_loaded(rows, expected.games, expected.moves, &assert_expected);
     // Results and mates, counted in the text: a `#` is written exactly on mating moves.
-    let decisive = tag_lists()
+    let decisive = TAGS
         .iter()
         .filter(|t| tag(t, "Result") == Some("1-0"))
         .count();
@@ -161,14 +153,14 @@ fn sqlite_loads_once_and_answers_the_example_queries() {
 
 #[test]
 fn parquet_loads_once_and_duckdb_answers_as_sqlite_does() {
-    let (rows, expected) = generated();
+    let (rows, expected) = &*GENERATED;
     let dir = temp_dir("parquet");
     let target = Target::Parquet(dir.join("out"));
-    let (first, again) = load_twice(&target, &rows);
+    let (first, again) = load_twice(&target, rows);
     check_loads(first, again, expected.games, expected.moves);
     let out = dir.join("out");
     // Partitions by the games' dates; the second load published nothing.
-    let first_date = tag(&tag_lists()[0], "Date").unwrap().to_string();
+    let first_date = tag(&TAGS[0], "Date").unwrap().to_string();
     let partition = format!(
         "games/year={}/month={}",
         &first_date[..4],
@@ -181,7 +173,7 @@ fn parquet_loads_once_and_duckdb_answers_as_sqlite_does() {
     assert!(!out.join(&partition).join("part-1.parquet").exists());
 
     answers_as_sqlite(
-        &rows,
+        rows,
         "DuckDB",
         &|sql| duckdb(&out, sql),
         true,
@@ -214,13 +206,13 @@ fn files_where(dir: &Path, f: &dyn Fn(&str) -> bool) -> Vec<std::path::PathBuf> 
 
 #[test]
 fn an_interrupted_parquet_load_leaves_whole_files_only() {
-    let (rows, _) = generated();
+    let rows = &GENERATED.0;
     let dir = temp_dir("parquet-interrupted");
     let target = Target::Parquet(dir.clone());
     {
         // Dropped without `finish`: the open files stay temporary.
         let mut store = target.open().unwrap();
-        store.insert(&rows, 0..100).unwrap();
+        store.insert(rows, 0..100).unwrap();
     }
     assert!(files_where(&dir, &|n| n.ends_with(".parquet")).is_empty());
     assert!(!files_where(&dir, &|n| n.ends_with(".parquet.tmp")).is_empty());
@@ -233,7 +225,7 @@ fn an_interrupted_parquet_load_leaves_whole_files_only() {
     assert!(target.open().is_err());
     assert!(files_where(&dir, &|n| n.ends_with(".tmp")).is_empty());
     assert!(!orphan.exists());
-    store.insert(&rows, 0..100).unwrap();
+    store.insert(rows, 0..100).unwrap();
     assert_eq!(store.finish().unwrap().games, 100);
     std::fs::remove_dir_all(dir).unwrap();
 }
@@ -241,23 +233,20 @@ fn an_interrupted_parquet_load_leaves_whole_files_only() {
 #[test]
 fn postgres_loads_once_and_answers_as_sqlite_does() {
     let server = Server::start();
-    let (rows, expected) = generated();
+    let (rows, expected) = &*GENERATED;
     let target = Target::parse(&server.url).unwrap();
-    let (first, again) = load_twice(&target, &rows);
+    let (first, again) = load_twice(&target, rows);
     check_loads(first, again, expected.games, expected.moves);
 
     answers_as_sqlite(
-        &rows,
+        rows,
         "PostgreSQL",
         &|sql| target.query(sql).unwrap(),
         false,
         &assert_expected,
     );
     // Tags are jsonb: every tag, also those without a column of their own.
-    let elo = tag_lists()
-        .iter()
-        .filter(|t| tag(t, "WhiteElo").is_some())
-        .count();
+    let elo = TAGS.iter().filter(|t| tag(t, "WhiteElo").is_some()).count();
     let tags = target
         .query("SELECT count(*) FROM games WHERE tags->>'WhiteElo' IS NOT NULL")
         .unwrap();

@@ -7,7 +7,7 @@
 //! Neither is ever skipped: a missing server or DuckDB fails the test.
 
 use notate::chess::rows::RowBatch;
-use notate_store::{schema, QueryResult, Target, Value};
+use notate_store::{QueryResult, Target, Value};
 
 #[path = "stores_common/mod.rs"]
 mod stores_common;
@@ -134,16 +134,7 @@ fn assert_expected(name: &str, answer: &QueryResult) {
 #[test]
 fn sqlite_loads_once_and_answers_the_example_queries() {
     let rows = corpus_rows();
-    let dir = temp_dir("sqlite");
-    let target = Target::Sqlite(dir.join("games.sqlite"));
-    let (first, again) = load_twice(&target, &rows);
-    check_loads(first, again, GAMES, MOVES);
-    let names = |cols: &[schema::Column]| cols.iter().map(|c| c.name).collect::<Vec<_>>();
-    assert_eq!(columns(&target, "games"), names(&schema::GAMES));
-    assert_eq!(columns(&target, "moves"), names(&schema::MOVES));
-    for (name, sql) in queries() {
-        assert_expected(&name, &target.query(&sql).unwrap());
-    }
+    let (target, dir) = sqlite_loaded(&rows, GAMES, MOVES, &assert_expected);
     // Spot checks against the PGN: the first move of the corpus and a checkmate.
     let first = target
         .query("SELECT san, lran, uci, piece, move_type, player, move_key FROM moves WHERE ply = 1 ORDER BY game_id LIMIT 1")

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use notate::chess::pgn::read_pgn_games;
 use notate::chess::replay;
 use notate::chess::rows::{RowBatch, RowWriter};
-use notate_store::{Inserted, QueryResult, Target, Value};
+use notate_store::{schema, Inserted, QueryResult, Target, Value};
 
 /// The rows of every game of PGN texts (every game must replay), and how many games were
 /// refused for a null move (which the moves table cannot store).
@@ -275,6 +275,28 @@ impl Drop for Server {
             .status();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Loads `rows` twice into a new SQLite file (the second time adds nothing), checks the
+/// counts and the columns of both tables, and checks every example query's answer with
+/// `expect`. The store and its directory, for the caller's own checks.
+pub fn sqlite_loaded(
+    rows: &RowBatch,
+    games: u64,
+    moves: u64,
+    expect: &dyn Fn(&str, &QueryResult),
+) -> (Target, PathBuf) {
+    let dir = temp_dir("sqlite");
+    let target = Target::Sqlite(dir.join("games.sqlite"));
+    let (first, again) = load_twice(&target, rows);
+    check_loads(first, again, games, moves);
+    let names = |cols: &[schema::Column]| cols.iter().map(|c| c.name).collect::<Vec<_>>();
+    assert_eq!(columns(&target, "games"), names(&schema::GAMES));
+    assert_eq!(columns(&target, "moves"), names(&schema::MOVES));
+    for (name, sql) in queries() {
+        expect(&name, &target.query(&sql).unwrap());
+    }
+    (target, dir)
 }
 
 /// Loads `rows` into a SQLite file of its own and checks that `engine` (`query` runs SQL on

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use shakmaty::{san::San, uci::UciMove as Uci, CastlingMode, Chess, Color, Position, Square};
+use shakmaty::{san::San, uci::UciMove as Uci, Color, Position, Square};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::error::GameError;
@@ -244,13 +244,12 @@ impl RowWriter {
         batch: &mut RowBatch,
         known: impl FnOnce(i64) -> bool,
     ) -> Result<bool, GameError> {
-        let (pos, mode) = start(game);
-        let id = self.hash(game, mode)?;
+        let id = self.hash(game)?;
         if known(id) {
             return Ok(false);
         }
         let (games, moves, text) = (batch.games.len(), batch.moves.len(), batch.text.len());
-        let result = self.write_rows(game, id, (pos, mode), batch);
+        let result = self.write_rows(game, id, batch);
         if result.is_err() {
             batch.games.truncate(games);
             batch.moves.truncate(moves);
@@ -272,11 +271,11 @@ impl RowWriter {
     /// assert_eq!(writer.game_id(&game).unwrap(), batch.games[0].id);
     /// ```
     pub fn game_id(&mut self, game: &ChessGame) -> Result<i64, GameError> {
-        let mode = game.start.castling;
-        self.hash(game, mode)
+        self.hash(game)
     }
 
-    fn hash(&mut self, game: &ChessGame, mode: CastlingMode) -> Result<i64, GameError> {
+    fn hash(&mut self, game: &ChessGame) -> Result<i64, GameError> {
+        let mode = game.start.castling;
         let mut hasher = Xxh3::new();
         for (name, value) in game.tags.iter() {
             hasher.update(name.as_bytes());
@@ -308,9 +307,9 @@ impl RowWriter {
         &mut self,
         game: &ChessGame,
         id: i64,
-        (mut pos, mode): (Chess, CastlingMode),
         batch: &mut RowBatch,
     ) -> Result<(), GameError> {
+        let (mut pos, mode) = (game.start.position.clone(), game.start.castling);
         let tags = &game.tags;
         // Every store must hold the same rows, and PostgreSQL's text cannot hold a NUL.
         if let Some((name, _)) = tags
@@ -453,11 +452,6 @@ impl RowWriter {
         batch.games.push(row);
         Ok(())
     }
-}
-
-/// The game's start position and castling mode.
-fn start(game: &ChessGame) -> (Chess, CastlingMode) {
-    (game.start.position.clone(), game.start.castling)
 }
 
 /// A move in UCI, written without the formatting machinery (a loader writes millions).
