@@ -6,22 +6,33 @@ use libfuzzer_sys::fuzz_target;
 use notate::infinite::short::{self, Dialect, MoveStyle, WriteOptions};
 use notate::infinite::{long, replay};
 
+/// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
+fn icn_text(game: &notate::infinite::Game, options: notate::infinite::short::WriteOptions) -> Result<String, notate::Error> {
+    notate::infinite::short::to_string_with(game, options).map(|mut s| { s.pop(); s })
+}
+
+/// The long form as the reference writes it: [`long::to_string_with`] without the newline.
+fn json_text(game: &notate::infinite::Game, options: notate::infinite::long::WriteOptions) -> Result<String, notate::Error> {
+    notate::infinite::long::to_string_with(game, options).map(|mut s| { s.pop(); s })
+}
+
+
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let _ = short::parse_move(text);
     let _ = short::parse_position(text);
-    for game in [short::parse(text), long::from_json(text)].into_iter().flatten() {
+    for game in [short::read_one(text), long::read_one(text)].into_iter().flatten() {
         for dialect in [Dialect::V2024, Dialect::V2025] {
             for moves in [MoveStyle::Pretty, MoveStyle::Compact, MoveStyle::Minimal] {
                 let options = WriteOptions { moves, dialect, ..WriteOptions::default() };
-                if let Ok(out) = short::write(&game, &options) {
-                    let back = short::parse(&out).expect("written ICN reads back");
+                if let Ok(out) = icn_text(&game, options.clone()) {
+                    let back = short::read_one(&out).expect("written ICN reads back");
                     assert_eq!(back.position, game.position);
                 }
             }
-            let options = long::LongOptions { dialect, legacy_moves: true, pretty: false };
-            if let Ok(json) = long::to_json(&game, &options) {
-                assert_eq!(long::from_json(&json).expect("written JSON reads back").position, game.position);
+            let options = long::WriteOptions { dialect, legacy_moves: true, pretty: false };
+            if let Ok(json) = json_text(&game, options.clone()) {
+                assert_eq!(long::read_one(&json).expect("written JSON reads back").position, game.position);
             }
         }
         let _ = replay::position_after(&game, None);

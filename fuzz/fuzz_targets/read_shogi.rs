@@ -7,29 +7,35 @@ use libfuzzer_sys::fuzz_target;
 use notate::shogi::encoding::Encoding;
 use notate::shogi::{book, csa, jkf, ki2, kif, usi, western, Position, Record};
 
+/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
+fn read_bytes<F>(bytes: &[u8], encoding: Option<notate::shogi::encoding::Encoding>) -> Vec<Result<notate::shogi::Record, notate::Error>>
+where
+    F: notate::format::ReadFormat<Game = notate::shogi::Record, ReadOptions = notate::shogi::encoding::ReadOptions>,
+{
+    notate::format::Reader::<F, _>::with_options(bytes, notate::shogi::encoding::ReadOptions { encoding }).collect()
+}
+
 fn check(record: &Record) {
     let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
-    let back = kif::read(&kif::write(record)).expect("written KIF reads back");
+    let back = kif::read_one(&kif::to_string(record).unwrap()).expect("written KIF reads back");
     assert_eq!(back.moves.iter().map(|m| m.mv).collect::<Vec<_>>(), moves);
-    let text = csa::write(record, &csa::CsaOptions::default());
-    let back = csa::read(&text).expect("written CSA reads back");
+    let text = csa::to_string_with(record, csa::WriteOptions::default()).unwrap();
+    let back = csa::read_one(&text).expect("written CSA reads back");
     assert_eq!(back.moves.iter().map(|m| m.mv).collect::<Vec<_>>(), moves);
 }
 
 fuzz_target!(|data: &[u8]| {
     let mut records = Vec::new();
     for encoding in [None, Some(Encoding::Utf8), Some(Encoding::ShiftJis)] {
-        records.extend(kif::read_bytes(data, encoding));
-        records.extend(ki2::read_bytes(data, encoding));
-        records.extend(csa::read_bytes(data, encoding).into_iter().flatten());
+        records.extend(read_bytes::<kif::Kif>(data, encoding).into_iter().flatten());
+        records.extend(read_bytes::<ki2::Ki2>(data, encoding).into_iter().flatten());
+        records.extend(read_bytes::<csa::Csa>(data, encoding).into_iter().flatten());
     }
     if let Ok(text) = std::str::from_utf8(data) {
-        records.extend(jkf::read(text));
-        records.extend(usi::read(text).into_iter().flatten());
-        records.extend(western::read(text));
-        if let Ok(openings) = book::read(text) {
-            records.extend(openings.into_iter().flatten());
-        }
+        records.extend(jkf::read_one(text));
+        records.extend(usi::Reader::new(text.as_bytes()).into_iter().flatten());
+        records.extend(western::read_one(text));
+        records.extend(book::Reader::new(text.as_bytes()).flatten());
         let _ = Position::from_sfen(text);
     }
     for record in &records {

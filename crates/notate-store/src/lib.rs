@@ -4,13 +4,13 @@
 //! of the `notate` library.
 //!
 //! ```
-//! use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
+//! use notate::chess::{pgn, rows::{RowBatch, RowWriter}};
 //! use notate_store::{Target, Value};
 //! let dir = std::env::temp_dir().join(format!("notate-lib-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
 //! let target = Target::parse(dir.join("games.sqlite").to_str().unwrap()).unwrap();
 //! let mut batch = RowBatch::new();
-//! RowWriter::new().write(&read_pgn_str("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0").unwrap()[0], &mut batch).unwrap();
+//! RowWriter::new().write(&pgn::read_one("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0").unwrap(), &mut batch).unwrap();
 //! let mut store = target.open().unwrap();
 //! store.insert(&batch, 0..batch.len()).unwrap();
 //! assert_eq!(store.finish().unwrap().moves, 7);

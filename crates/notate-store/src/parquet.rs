@@ -48,10 +48,10 @@ type Partition = (Option<i32>, Option<i32>);
 /// Games as Parquet files in a directory.
 ///
 /// ```
-/// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
+/// use notate::chess::{pgn, rows::{RowBatch, RowWriter}};
 /// use notate_store::{parquet::ParquetStore, Store};
 /// let dir = std::env::temp_dir().join(format!("notate-parquet-doc-{}", std::process::id()));
-/// let game = read_pgn_str("[Date \"2016.05.01\"]\n\n1. e4 e5 *").unwrap().remove(0);
+/// let game = pgn::read_one("[Date \"2016.05.01\"]\n\n1. e4 e5 *").unwrap();
 /// let mut batch = RowBatch::new();
 /// RowWriter::new().write(&game, &mut batch).unwrap();
 /// let mut store = ParquetStore::open(&dir).unwrap();

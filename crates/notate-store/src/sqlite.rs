@@ -12,12 +12,12 @@ use crate::{Inserted, QueryResult, Store, StoreError, Transaction, Value as Quer
 /// Games in a SQLite file.
 ///
 /// ```
-/// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
+/// use notate::chess::{pgn, rows::{RowBatch, RowWriter}};
 /// use notate_store::{sqlite::SqliteStore, Store};
 /// let dir = std::env::temp_dir().join(format!("notate-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
 /// let mut batch = RowBatch::new();
-/// RowWriter::new().write(&read_pgn_str("1. e4 e5 *").unwrap()[0], &mut batch).unwrap();
+/// RowWriter::new().write(&pgn::read_one("1. e4 e5 *").unwrap(), &mut batch).unwrap();
 /// let mut store = SqliteStore::open(&dir.join("games.sqlite")).unwrap();
 /// store.insert(&batch, 0..1).unwrap();
 /// store.insert(&batch, 0..1).unwrap(); // already there

@@ -78,7 +78,7 @@ static GENERATED: LazyLock<(RowBatch, Expected)> = LazyLock::new(|| {
     assert!(refused > 0);
     let mut moves = 0;
     for text in TEXTS.iter() {
-        for game in notate::chess::pgn::read_pgn_games(text) {
+        for game in notate::chess::pgn::read_written(text) {
             let game = notate::chess::replay(game.unwrap()).unwrap();
             if game.moves.plies.iter().all(|p| p.mv.mv.is_some()) {
                 moves += game.moves.plies.len() as u64;

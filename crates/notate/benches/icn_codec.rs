@@ -6,9 +6,20 @@
 
 use std::time::Instant;
 
-use notate::infinite::long::{self, LongOptions};
+use notate::infinite::long;
 use notate::infinite::short::{self, MoveStyle, WriteOptions};
 use notate::infinite::Game;
+
+/// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
+fn icn_text(game: &notate::infinite::Game, options: notate::infinite::short::WriteOptions) -> Result<String, notate::Error> {
+    notate::infinite::short::to_string_with(game, options).map(|mut s| { s.pop(); s })
+}
+
+/// The long form as the reference writes it: [`long::to_string_with`] without the newline.
+fn json_text(game: &notate::infinite::Game, options: notate::infinite::long::WriteOptions) -> Result<String, notate::Error> {
+    notate::infinite::long::to_string_with(game, options).map(|mut s| { s.pop(); s })
+}
+
 
 fn best_of_3<T>(mut pass: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::MAX;
@@ -88,21 +99,21 @@ fn position_text(pieces: usize) -> String {
 
 fn report(name: &str, text: &str) {
     let mb = |bytes: usize, secs: f64| bytes as f64 / secs / 1e6;
-    let (t_parse, game): (f64, Game) = best_of_3(|| short::parse(text).expect("valid ICN"));
+    let (t_parse, game): (f64, Game) = best_of_3(|| short::read_one(text).expect("valid ICN"));
     let pretty = WriteOptions::default();
     let minimal = WriteOptions {
         moves: MoveStyle::Minimal,
         ..WriteOptions::default()
     };
-    let (t_write, written) = best_of_3(|| short::write(&game, &pretty).expect("writes"));
-    let (t_minimal, minimal_text) = best_of_3(|| short::write(&game, &minimal).expect("writes"));
-    let (t_minimal_parse, _) = best_of_3(|| short::parse(&minimal_text).expect("valid ICN"));
-    let options = LongOptions {
+    let (t_write, written) = best_of_3(|| icn_text(&game, pretty.clone()).expect("writes"));
+    let (t_minimal, minimal_text) = best_of_3(|| icn_text(&game, minimal.clone()).expect("writes"));
+    let (t_minimal_parse, _) = best_of_3(|| short::read_one(&minimal_text).expect("valid ICN"));
+    let options = long::WriteOptions {
         pretty: false,
-        ..LongOptions::default()
+        ..long::WriteOptions::default()
     };
-    let (t_long_write, json) = best_of_3(|| long::to_json(&game, &options).expect("writes"));
-    let (t_long_parse, _) = best_of_3(|| long::from_json(&json).expect("valid JSON"));
+    let (t_long_write, json) = best_of_3(|| json_text(&game, options.clone()).expect("writes"));
+    let (t_long_parse, _) = best_of_3(|| long::read_one(&json).expect("valid JSON"));
     println!("{name}:");
     println!(
         "  parse ICN (as generated)  {:>8.1} MB/s  ({} bytes, {:.3} s)",

@@ -5,17 +5,18 @@
 //! copies). The games are read and replayed once, untimed; each pass then works through them
 //! COPIES times, and the best of 3 passes is printed:
 //!
-//! - `encode`: `write_jsonchess`, a game line per game (SAN, check marks, rights, groups);
-//! - `decode`: `read_jsonchess` on those lines (JSON, then every string checked in its
+//! - `encode`: the jsonchess writer, a game line per game (SAN, check marks, rights, groups);
+//! - `decode`: the jsonchess reader on those lines (JSON, then every string checked in its
 //!   position: legality, SAN, check marks, rights, en passant target);
-//! - `egd`: `EgdWriter::write` on the same games.
+//! - `egd`: the EGD writer on the same games.
 
 use std::{env, fs::File, time::Instant};
 
-use notate::chess::egd::{EgdOptions, EgdWriter};
-use notate::chess::jsonchess::{read_jsonchess, write_jsonchess};
-use notate::chess::pgn::PgnReader;
-use notate::chess::{replay, ChessGame};
+use notate::chess::egd::Egd;
+use notate::chess::jsonchess::{self, Jsonchess};
+use notate::chess::pgn;
+use notate::format::{ReadFormat, WriteFormat};
+use notate::chess::ChessGame;
 
 fn best_of_3(mut pass: impl FnMut() -> usize) -> (f64, usize) {
     let mut best = f64::MAX;
@@ -35,8 +36,8 @@ fn main() {
         std::process::exit(2);
     };
     let copies: usize = args.get(1).and_then(|c| c.parse().ok()).unwrap_or(10);
-    let games: Vec<ChessGame> = PgnReader::new(File::open(path).expect("input file"))
-        .filter_map(|r| r.expect("reading").game.and_then(replay).ok())
+    let games: Vec<ChessGame> = pgn::Reader::new(File::open(path).expect("input file"))
+        .filter_map(Result::ok)
         .filter(|g| g.moves.plies.iter().all(|p| p.mv.mv.is_some()))
         .collect();
     let moves: usize = games.iter().map(|g| g.moves.plies.len()).sum::<usize>() * copies;
@@ -48,7 +49,7 @@ fn main() {
         for _ in 0..copies {
             for game in &games {
                 out.clear();
-                write_jsonchess(game, &mut out).expect("no null moves");
+                Jsonchess.write_game(game, &mut out).expect("no null moves");
                 if lines.len() < games.len() {
                     lines.push(String::from_utf8(out.clone()).expect("ASCII"));
                 }
@@ -60,7 +61,9 @@ fn main() {
         let mut plies = 0;
         for _ in 0..copies {
             for line in &lines {
-                plies += read_jsonchess(line.trim_end(), 0)
+                let options = jsonchess::ReadOptions::default();
+                plies += Jsonchess::read_record(line.trim_end().as_bytes(), &options)
+                    .remove(0)
                     .expect("decodes")
                     .moves
                     .plies
@@ -69,12 +72,12 @@ fn main() {
         }
         plies
     });
-    let mut egd = EgdWriter::new(EgdOptions::default());
+    let mut egd = Egd::default();
     let (t_egd, _) = best_of_3(|| {
         for _ in 0..copies {
             for game in &games {
                 out.clear();
-                egd.write(game, &mut out).expect("no null moves");
+                egd.write_game(game, &mut out).expect("no null moves");
             }
         }
         0

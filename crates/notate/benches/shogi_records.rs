@@ -9,7 +9,15 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use notate::shogi::{csa, kif, usi, Ending, EndingKind, MoveTime, Position, Record, RecordMove};
+use notate::shogi::{csa, kif, sfen, Ending, EndingKind, MoveTime, Position, Record, RecordMove};
+
+/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
+fn read_bytes<F>(bytes: &[u8], encoding: Option<notate::shogi::encoding::Encoding>) -> Vec<Result<notate::shogi::Record, notate::Error>>
+where
+    F: notate::format::ReadFormat<Game = notate::shogi::Record, ReadOptions = notate::shogi::encoding::ReadOptions>,
+{
+    notate::format::Reader::<F, _>::with_options(bytes, notate::shogi::encoding::ReadOptions { encoding }).collect()
+}
 
 /// A deterministic pseudo-random sequence (xorshift): every run measures the same games.
 struct Rng(u64);
@@ -66,7 +74,7 @@ fn read_to_sfens(files: &[Vec<u8>], read: fn(&[u8]) -> Record, threads: usize) -
                     let mut total = 0;
                     for bytes in part {
                         out.clear();
-                        usi::write_sfens(&read(bytes), &mut out);
+                        out.push_str(&sfen::to_string(&read(bytes)).unwrap());
                         total += out.len();
                     }
                     total
@@ -78,11 +86,11 @@ fn read_to_sfens(files: &[Vec<u8>], read: fn(&[u8]) -> Record, threads: usize) -
 }
 
 fn read_kif(bytes: &[u8]) -> Record {
-    kif::read_bytes(bytes, None).expect("notate reads its own KIF")
+    read_bytes::<kif::Kif>(bytes, None).remove(0).expect("notate reads its own KIF")
 }
 
 fn read_csa(bytes: &[u8]) -> Record {
-    csa::read(std::str::from_utf8(bytes).expect("UTF-8")).expect("notate reads its own CSA")
+    csa::read_one(std::str::from_utf8(bytes).expect("UTF-8")).expect("notate reads its own CSA")
 }
 
 fn main() {
@@ -106,17 +114,17 @@ fn main() {
     );
     // cshogi's KIF reader stops at 不成, so the shared files leave it unmarked (as the KIF
     // specification does).
-    let kif_options = kif::KifOptions {
+    let kif_options = kif::WriteOptions {
         mark_declined: false,
         ..Default::default()
     };
     let kif_files: Vec<Vec<u8>> = records
         .iter()
-        .map(|r| kif::write_with(r, &kif_options).into_bytes())
+        .map(|r| kif::to_string_with(r, kif_options.clone()).unwrap().into_bytes())
         .collect();
     let csa_files: Vec<Vec<u8>> = records
         .iter()
-        .map(|r| csa::write(r, &csa::CsaOptions::default()).into_bytes())
+        .map(|r| csa::to_string_with(r, csa::WriteOptions::default()).unwrap().into_bytes())
         .collect();
     if let Some(dir) = &write_dir {
         for (sub, files, ext) in [("kif", &kif_files, "kifu"), ("csa", &csa_files, "csa")] {
@@ -128,7 +136,7 @@ fn main() {
         }
         let mut sfens = String::new();
         for r in &records {
-            usi::write_sfens(r, &mut sfens);
+            sfens.push_str(&sfen::to_string(r).unwrap());
             sfens.push('\n');
         }
         std::fs::write(dir.join("expected.sfen"), sfens).expect("write the expected SFENs");

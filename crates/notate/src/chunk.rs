@@ -1,7 +1,11 @@
 //! Cutting a stream into chunks of whole records, so that workers can read the records of a
-//! chunk while the next one is read: [`Chunk`], what every splitter hands out, and
-//! [`LineSplitter`] for JSON Lines (or any one-record-per-line format). PGN has its own
-//! splitter ([`crate::chess::pgn::GameSplitter`]), which knows where a game ends.
+//! chunk while the next one is read: [`Chunk`], what every splitter hands out; [`Split`],
+//! what every splitter does; [`LineSplitter`] for JSON Lines (or any one-record-per-line
+//! format) and [`WholeSplitter`] for formats of one text per file (KIF, ICN, JKF). PGN has its
+//! own splitter ([`crate::chess::pgn::GameSplitter`]), which knows where a game ends.
+//!
+//! This is the plumbing of [`crate::format::Reader`] and of the `notate` command's pipeline;
+//! a program that reads records uses a format module's `Reader` or `read_str`.
 
 use std::io::{self, Read};
 use std::ops::Range;
@@ -19,6 +23,83 @@ pub struct Chunk {
     pub first_line: u64,
     /// Offset of `bytes[0]` in the (decompressed) stream.
     pub first_byte: u64,
+}
+
+impl Chunk {
+    /// A locator that places offsets into `bytes` in the whole stream.
+    pub fn locator(&self) -> crate::error::Locator<'_> {
+        crate::error::Locator::in_stream(&self.bytes, self.first_line, self.first_byte as usize)
+    }
+}
+
+/// A splitter: hands out the chunks of a stream in order, `None` at its end.
+pub trait Split: Send {
+    /// The next chunk of whole records, `None` at the end.
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>>;
+
+    /// Gives back the bytes of a chunk that has been read, to hold a later chunk (a
+    /// splitter that has no use for them drops them).
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        drop(bytes);
+    }
+}
+
+impl<R: Read + Send> Split for LineSplitter<R> {
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        LineSplitter::next_chunk(self)
+    }
+}
+
+/// Reads a whole stream as one record (formats of one game per file: KIF, KI2, JKF, ICN …),
+/// up to `max_bytes`; a longer stream is one oversized record of its first `max_bytes`. A
+/// blank stream is a record too: it is the format's to say what an empty text is (an empty
+/// ICN text is a game, as the reference reads it; an empty JKF text is an error).
+///
+/// ```
+/// use notate::chunk::WholeSplitter;
+/// let mut whole = WholeSplitter::new(&b"\n\nw K5,1|k5,8\n"[..], 1 << 20);
+/// let chunk = whole.next_chunk().unwrap().unwrap();
+/// assert_eq!(chunk.games, vec![0..14]);
+/// assert!(whole.next_chunk().unwrap().is_none());
+/// ```
+pub struct WholeSplitter<R> {
+    input: Option<R>,
+    max_bytes: usize,
+}
+
+impl<R: Read> WholeSplitter<R> {
+    /// A splitter that reads `input` whole, up to `max_bytes`.
+    pub fn new(input: R, max_bytes: usize) -> Self {
+        WholeSplitter {
+            input: Some(input),
+            max_bytes,
+        }
+    }
+
+    /// The one chunk of the stream, then `None`.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let Some(input) = self.input.take() else {
+            return Ok(None);
+        };
+        let mut bytes = Vec::new();
+        let limit = self.max_bytes as u64 + 1;
+        input.take(limit).read_to_end(&mut bytes)?;
+        let oversized = bytes.len() > self.max_bytes;
+        bytes.truncate(self.max_bytes);
+        Ok(Some(Chunk {
+            games: vec![0..bytes.len()],
+            oversized: if oversized { vec![0] } else { Vec::new() },
+            bytes,
+            first_line: 1,
+            first_byte: 0,
+        }))
+    }
+}
+
+impl<R: Read + Send> Split for WholeSplitter<R> {
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        WholeSplitter::next_chunk(self)
+    }
 }
 
 /// Reads a stream and hands out [`Chunk`]s of whole lines, one record per non-blank line.

@@ -1,7 +1,7 @@
 //! Bad input never panics, costs linear time, and every failure names its place.
 
-use notate::chess::egd::{self, EgdOptions, EgdWriter};
-use notate::chess::pgn::{read_chunk, GameSplitter, PgnReader, ReadOptions};
+use notate::chess::egd;
+use notate::chess::pgn::{self, read_chunk, GameSplitter, Keep, ReadOptions};
 use notate::chess::rows::{RowBatch, RowWriter};
 use notate::chess::{json, replay};
 use proptest::prelude::*;
@@ -9,26 +9,28 @@ use proptest::prelude::*;
 /// Reads everything, replays every game, and checks that each error points into the input.
 fn read_everything(bytes: &[u8]) -> usize {
     let mut games = 0;
-    for read in PgnReader::new(bytes) {
-        let read = read.expect("reading from memory");
+    let mut splitter = GameSplitter::new(bytes, 1 << 16);
+    let mut reads = Vec::new();
+    while let Some(chunk) = splitter.next_chunk().expect("reading from memory") {
+        reads.extend(read_chunk(&chunk, ReadOptions::default()));
+    }
+    for read in reads {
         games += 1;
-        for (place, _) in &read.warnings {
+        for warning in &read.warnings {
+            let place = warning.place.expect("a warning has a place");
             assert!(place.line >= 1 && place.column >= 1);
         }
         match read.game.and_then(replay) {
             Ok(game) => {
-                let mut out = Vec::new();
-                notate::chess::pgn::write_pgn(&game, &mut out);
-                json::write_json(&game, &mut out);
-                // EGD, extended and pretty, and back: whatever was read can be written.
-                let mut line = Vec::new();
-                let options = EgdOptions {
+                pgn::to_string(&game).unwrap();
+                json::to_string(&game).unwrap();
+                // EGD, extended, and back: whatever was read can be written.
+                let options = egd::WriteOptions {
                     extended: true,
                     pretty: false,
                 };
-                if EgdWriter::new(options).write(&game, &mut line).is_ok() {
-                    let text = std::str::from_utf8(&line).unwrap().trim_end();
-                    let back = egd::read_egd(text, 0).unwrap();
+                if let Ok(line) = egd::to_string_with(&game, options) {
+                    let back = egd::read_one(&line).unwrap();
                     assert_eq!(back.moves.plies.len(), game.moves.plies.len());
                 }
                 // Table rows: one per ply, each position the next one's start, or nothing
@@ -43,13 +45,13 @@ fn read_everything(bytes: &[u8]) -> usize {
                     }
                     Err(e) => {
                         assert!(rows.is_empty() && rows.text_bytes() == 0);
-                        assert!(!e.reason.is_empty());
+                        assert!(!e.message.is_empty());
                     }
                 }
             }
             Err(failed) => {
-                assert!(failed.error.offset <= bytes.len(), "{failed:?}");
-                assert!(!failed.error.reason.is_empty());
+                assert!(failed.error.offset().unwrap() <= bytes.len(), "{failed:?}");
+                assert!(!failed.error.message.is_empty());
             }
         }
     }
@@ -165,14 +167,16 @@ proptest! {
 
     #[test]
     fn json_reader_takes_any_string(text in ".{0,300}") {
-        let _ = json::read_json(&text, 0);
+        let _ = json::read_str(&text);
     }
 
     #[test]
     fn egd_reader_takes_any_string(text in ".{0,300}") {
-        if let Err(e) = egd::read_egd(&text, 7) {
-            prop_assert_eq!(e.offset, 7);
-            prop_assert!(!e.reason.is_empty());
+        for game in egd::Reader::new(text.as_bytes()) {
+            if let Err(e) = game {
+                prop_assert!(e.place.is_some_and(|p| p.line >= 1 && p.column >= 1), "{:?}", e);
+                prop_assert!(!e.message.is_empty());
+            }
         }
     }
 
@@ -181,8 +185,8 @@ proptest! {
         edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<char>(), 0u8..3), 1..8),
     ) {
         let text: String = mutate(EGD_SAMPLE.trim_end().chars().collect(), edits).into_iter().collect();
-        if let Err(e) = egd::read_egd(&text, 0) {
-            prop_assert!(!e.reason.is_empty());
+        if let Err(e) = egd::read_one(&text) {
+            prop_assert!(!e.message.is_empty());
         }
     }
 }
@@ -235,12 +239,12 @@ fn oversized_game_is_reported_and_skipped() {
     assert_eq!(results.len(), 2);
     let failed = results[0].game.as_ref().unwrap_err();
     assert_eq!(failed.tags.get("Event"), Some("big"));
-    assert!(failed.error.reason.contains("longer than 1000 bytes"));
+    assert!(failed.error.message.contains("longer than 1000 bytes"));
     let next = results[1].game.as_ref().unwrap();
     assert_eq!(next.tags.get("Event"), Some("next"));
     // Places after the skipped game are still right.
     let next = replay(next.clone()).unwrap_err();
-    assert_eq!(next.error.offset, results[1].start + 19);
+    assert_eq!(next.error.offset(), Some(results[1].start + 19));
 }
 
 #[test]
@@ -252,14 +256,13 @@ fn oversized_game_names_its_players_when_validating() {
     text.push_str("*\n");
     let limits = ReadOptions {
         max_game_bytes: 1000,
-        validate_only: true,
-        keep_comments: false,
+        keep: Keep::Nothing,
         ..ReadOptions::default()
     };
     let results = read_in_chunks(text.as_bytes(), 512, limits);
     assert_eq!(results.len(), 1);
     let failed = results[0].game.as_ref().unwrap_err();
-    assert!(failed.error.reason.contains("longer than 1000 bytes"));
+    assert!(failed.error.message.contains("longer than 1000 bytes"));
     assert_eq!(failed.tags.get("White"), Some("W"));
     assert_eq!(failed.tags.get("Black"), Some("B"));
 }

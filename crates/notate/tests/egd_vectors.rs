@@ -195,7 +195,7 @@ fn refuses_illegal_ambiguous_and_null_moves() {
         let error = games[0].as_ref().unwrap_err();
         assert_eq!(error.ply, Some(ply), "{name}");
         assert_eq!(error.token.as_deref(), Some(token), "{name}");
-        assert!(error.reason.contains(reason), "{name}: {}", error.reason);
+        assert!(error.message.contains(reason), "{name}: {}", error.message);
     }
 }
 

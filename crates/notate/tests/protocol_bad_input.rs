@@ -118,7 +118,7 @@ proptest! {
 
     #[test]
     fn jsonchess_games_take_any_string(text in ".{0,200}") {
-        let _ = jsonchess::read_jsonchess(&text, 0);
+        let _ = jsonchess::read_str(&text);
     }
 
     #[test]

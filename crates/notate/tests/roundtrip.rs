@@ -64,14 +64,15 @@ fn jsonchess_round_trip_keeps_moves() {
 /// under-promotions, FEN and Chess960 starts, variations, clocks, evals and null moves.
 #[test]
 fn generated_games_cover_every_feature() {
-    use notate::chess::egd::{EgdOptions, EgdWriter};
+    use notate::chess::egd::Egd;
+    use notate::format::WriteFormat;
     let mut egd = Vec::new();
-    let mut writer = EgdWriter::new(EgdOptions::default());
+    let mut writer = Egd::default();
     let mut text = String::new();
     for source in sources() {
         let (games, _) = read_all(&source);
         for game in &games {
-            let _ = writer.write(game, &mut egd);
+            let _ = writer.write_game(game, &mut egd);
         }
         text.push_str(std::str::from_utf8(&source.bytes).unwrap());
     }

@@ -5,9 +5,18 @@
 
 use notate::shogi::encoding::Encoding;
 use notate::shogi::{
-    book, csa, jkf, ki2, kif, usi, western, Error, Move, Position, Record, RecordMove,
+    book, csa, jkf, ki2, kif, usi, western, Move, Position, Record, RecordMove,
 };
+use notate::{Error, ErrorKind};
 use proptest::prelude::*;
+
+/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
+fn read_bytes<F>(bytes: &[u8], encoding: Option<notate::shogi::encoding::Encoding>) -> Vec<Result<notate::shogi::Record, notate::Error>>
+where
+    F: notate::format::ReadFormat<Game = notate::shogi::Record, ReadOptions = notate::shogi::encoding::ReadOptions>,
+{
+    notate::format::Reader::<F, _>::with_options(bytes, notate::shogi::encoding::ReadOptions { encoding }).collect()
+}
 
 fn vector(name: &str) -> Vec<u8> {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -22,21 +31,19 @@ fn read_everything(bytes: &[u8]) -> Vec<Error> {
     let lines = bytes.split(|&b| b == b'\n').count().max(1);
     let mut results: Vec<Result<Record, Error>> = Vec::new();
     for encoding in [None, Some(Encoding::Utf8), Some(Encoding::ShiftJis)] {
-        results.push(kif::read_bytes(bytes, encoding));
-        results.push(ki2::read_bytes(bytes, encoding));
-        results.extend(csa::read_bytes(bytes, encoding));
+        results.extend(read_bytes::<kif::Kif>(bytes, encoding));
+        results.extend(read_bytes::<ki2::Ki2>(bytes, encoding));
+        results.extend(read_bytes::<csa::Csa>(bytes, encoding));
     }
     let text = String::from_utf8_lossy(bytes);
-    results.push(jkf::read(&text));
-    results.extend(usi::read(&text));
-    results.push(western::read(&text));
-    if let Ok(openings) = book::read(&text) {
-        results.extend(openings);
-    }
+    results.push(jkf::read_one(&text));
+    results.extend(usi::Reader::new(text.as_bytes()));
+    results.push(western::read_one(&text));
+    results.extend(book::Reader::new(text.as_bytes()));
     let _ = Position::from_sfen(&text);
     let errors: Vec<Error> = results.into_iter().filter_map(Result::err).collect();
     for e in &errors {
-        if let Some(line) = e.line_number() {
+        if let Some(line) = e.place.map(|p| p.line as usize).filter(|&l| l > 0) {
             assert!(
                 line >= 1 && line <= lines + 1,
                 "{e} (text has {lines} lines)"
@@ -90,8 +97,11 @@ proptest! {
         bytes.push(b'\n');
         bytes.push(lead);
         bytes.push(trail);
-        let e = kif::read_bytes(&bytes, Some(Encoding::ShiftJis));
-        if let Err(Error::Encoding { line, .. }) = e {
+        for e in read_bytes::<kif::Kif>(&bytes, Some(Encoding::ShiftJis)).into_iter().filter_map(Result::err) {
+            if e.kind != ErrorKind::Encoding {
+                continue;
+            }
+            let line = e.place.expect("an encoding error names its line").line as usize;
             prop_assert!(line >= 1 && line <= prefix.iter().filter(|&&b| b == b'\n').count() + 3);
         }
         read_everything(&bytes);
@@ -146,18 +156,18 @@ proptest! {
             prop_assert_eq!(r.moves.iter().map(|m| m.mv).collect::<Vec<_>>(), moves.clone(), "via {}", via);
             Ok(())
         };
-        same(kif::read(&kif::write(&record)).unwrap(), "KIF")?;
-        let unmarked = kif::KifOptions { mark_declined: false, ..Default::default() };
-        same(kif::read(&kif::write_with(&record, &unmarked)).unwrap(), "KIF without 不成")?;
-        same(ki2::read(&ki2::write(&record)).unwrap(), "KI2")?;
-        same(csa::read(&csa::write(&record, &csa::CsaOptions::default())).unwrap(), "CSA")?;
-        same(jkf::read(&jkf::write(&record, false)).unwrap(), "JKF")?;
+        same(kif::read_one(&kif::to_string(&record).unwrap()).unwrap(), "KIF")?;
+        let unmarked = kif::WriteOptions { mark_declined: false, ..Default::default() };
+        same(kif::read_one(&kif::to_string_with(&record, unmarked.clone()).unwrap()).unwrap(), "KIF without 不成")?;
+        same(ki2::read_one(&ki2::to_string(&record).unwrap()).unwrap(), "KI2")?;
+        same(csa::read_one(&csa::to_string_with(&record, csa::WriteOptions::default()).unwrap()).unwrap(), "CSA")?;
+        same(jkf::read_one(&jkf::to_string_with(&record, jkf::WriteOptions { pretty: false }).unwrap()).unwrap(), "JKF")?;
         for style in [western::SquareStyle::Letter, western::SquareStyle::Digit] {
-            same(western::read(&western::write(&record, style)).unwrap(), "Western")?;
+            same(western::read_one(&western::to_string_with(&record, western::WriteOptions { squares: style }).unwrap()).unwrap(), "Western")?;
         }
         let mut line = String::new();
-        usi::write(&record, &mut line);
-        same(usi::read_game(&line).unwrap(), "USI")?;
+        line.push_str(&usi::to_string(&record).unwrap());
+        same(usi::read_one(&line).unwrap(), "USI")?;
         prop_assert_eq!(record.end_position(), pos);
     }
 }

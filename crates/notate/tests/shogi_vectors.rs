@@ -5,8 +5,17 @@
 use std::path::PathBuf;
 
 use notate::shogi::encoding::{self, Encoding};
-use notate::shogi::{csa, jkf, ki2, kif, usi, western, EndingKind, Error, Position, Record};
+use notate::shogi::{csa, jkf, ki2, kif, sfen, usi, western, EndingKind, Position, Record};
+use notate::ErrorKind;
 use serde_json::Value;
+
+/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
+fn read_bytes<F>(bytes: &[u8], encoding: Option<notate::shogi::encoding::Encoding>) -> Vec<Result<notate::shogi::Record, notate::Error>>
+where
+    F: notate::format::ReadFormat<Game = notate::shogi::Record, ReadOptions = notate::shogi::encoding::ReadOptions>,
+{
+    notate::format::Reader::<F, _>::with_options(bytes, notate::shogi::encoding::ReadOptions { encoding }).collect()
+}
 
 fn vectors() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/shogi")
@@ -43,7 +52,7 @@ fn assert_game(record: &Record, game: &str, source: &str) {
     }
     assert_eq!(pos.to_sfen(), want["final_sfen"], "{source}: final");
     let mut line = String::new();
-    usi::write(record, &mut line);
+    line.push_str(&usi::to_string(record).unwrap());
     let usi_position = want["usi_position"].as_str().unwrap();
     // notate writes `startpos` for the even-game start, which is the same command.
     assert_eq!(
@@ -68,7 +77,7 @@ fn every_kif_vector_reads_to_the_expected_game() {
         "game1_variation.kifu",
         "game1_variation_nofunari.kifu",
     ] {
-        let record = kif::read_bytes(&bytes(name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let record = read_bytes::<kif::Kif>(&bytes(name), None).remove(0).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "game1", name);
         assert_eq!(ending(&record), Some(EndingKind::Resign), "{name}");
         assert_eq!(record.header_value("先手"), Some("Alice"));
@@ -76,7 +85,7 @@ fn every_kif_vector_reads_to_the_expected_game() {
         assert_eq!(record.moves[2].time.unwrap().total_ms, Some(15_000));
     }
     for name in ["pos2_bod.kifu", "pos2_bod_noteai.kifu"] {
-        let record = kif::read_bytes(&bytes(name), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let record = read_bytes::<kif::Kif>(&bytes(name), None).remove(0).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "pos2", name);
         assert_eq!(ending(&record), Some(EndingKind::Abort), "{name}");
     }
@@ -86,18 +95,18 @@ fn every_kif_vector_reads_to_the_expected_game() {
 fn shift_jis_kif_is_detected_and_reads_like_utf8() {
     let raw = bytes("game1_sjis.kif");
     assert_eq!(encoding::detect(&raw), Encoding::ShiftJis);
-    let record = kif::read_bytes(&raw, None).unwrap();
+    let record = read_bytes::<kif::Kif>(&raw, None).remove(0).unwrap();
     assert_game(&record, "game1", "game1_sjis.kif");
-    assert_eq!(record, kif::read(&text("game1.kifu")).unwrap());
+    assert_eq!(record, kif::read_one(&text("game1.kifu")).unwrap());
     // Forcing the wrong encoding is an error that names the line, never garbage.
-    let e = kif::read_bytes(&raw, Some(Encoding::Utf8)).unwrap_err();
-    assert!(matches!(e, Error::Encoding { line: 2, .. }), "{e}");
+    let e = read_bytes::<kif::Kif>(&raw, Some(Encoding::Utf8)).remove(0).unwrap_err();
+    assert_eq!((e.kind, e.place.map(|p| p.line)), (ErrorKind::Encoding, Some(2)), "{e}");
 }
 
 #[test]
 fn every_ki2_vector_reads_to_the_expected_game() {
     for name in ["game1.ki2", "game1_1perline.ki2"] {
-        let record = ki2::read(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let record = ki2::read_one(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "game1", name);
         assert_eq!(ending(&record), Some(EndingKind::Resign), "{name}");
     }
@@ -113,7 +122,7 @@ fn every_csa_vector_reads_to_the_expected_game() {
         "game1_noenc_v22.csa",
         "game1_v22.csa",
     ] {
-        let record = csa::read(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let record = csa::read_one(&text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "game1", name);
         assert_eq!(ending(&record), Some(EndingKind::Resign), "{name}");
         assert_eq!(record.header_value("先手"), Some("Alice"), "{name}");
@@ -126,7 +135,7 @@ fn every_csa_vector_reads_to_the_expected_game() {
             "{name}"
         );
     }
-    let record = csa::read(&text("pos2.csa")).unwrap();
+    let record = csa::read_one(&text("pos2.csa")).unwrap();
     assert_game(&record, "pos2", "pos2.csa");
     assert_eq!(ending(&record), Some(EndingKind::Abort));
 }
@@ -135,7 +144,7 @@ fn every_csa_vector_reads_to_the_expected_game() {
 fn the_expected_notations_of_every_ply_are_what_notate_writes() {
     for game in ["game1", "pos2"] {
         let want = expected(game);
-        let record = usi::read_game(want["usi_position"].as_str().unwrap()).unwrap();
+        let record = usi::read_one(want["usi_position"].as_str().unwrap()).unwrap();
         let mut pos = record.start.clone();
         let mut last_to = None;
         for (m, p) in record.moves.iter().zip(want["plies"].as_array().unwrap()) {
@@ -152,7 +161,7 @@ fn the_expected_notations_of_every_ply_are_what_notate_writes() {
             // KIF and KI2 text through the writers (one-move records from this position).
             let mut one = Record::new(pos.clone());
             one.moves.push(m.clone());
-            let kif_text = kif::write(&one);
+            let kif_text = kif::to_string(&one).unwrap();
             let kif_move = p["kif"].as_str().unwrap();
             if last_to == Some(m.mv.to()) {
                 // A lone move cannot say 同: check the square form instead.
@@ -163,7 +172,7 @@ fn the_expected_notations_of_every_ply_are_what_notate_writes() {
                     "{game} ply {}: {kif_text}",
                     p["ply"]
                 );
-                let ki2_text = ki2::write(&one);
+                let ki2_text = ki2::to_string(&one).unwrap();
                 assert!(
                     ki2_text.contains(p["ki2"].as_str().unwrap()),
                     "{game} ply {}: {ki2_text}",
@@ -175,8 +184,8 @@ fn the_expected_notations_of_every_ply_are_what_notate_writes() {
         }
     }
     // In a whole record, 同 is written where the expected notation has it.
-    let record = kif::read(&text("game1.kifu")).unwrap();
-    let ki2_text = ki2::write(&record);
+    let record = kif::read_one(&text("game1.kifu")).unwrap();
+    let ki2_text = ki2::to_string(&record).unwrap();
     for p in expected("game1")["plies"].as_array().unwrap() {
         assert!(
             ki2_text.contains(p["ki2"].as_str().unwrap()),
@@ -184,7 +193,7 @@ fn the_expected_notations_of_every_ply_are_what_notate_writes() {
             p["ki2"]
         );
         assert!(
-            kif::write(&record).contains(p["kif"].as_str().unwrap()),
+            kif::to_string(&record).unwrap().contains(p["kif"].as_str().unwrap()),
             "{}",
             p["kif"]
         );
@@ -196,26 +205,26 @@ fn kif_written_by_notate_is_the_vector_itself() {
     // Everything but the leading `#` comment line, byte for byte.
     for name in ["game1.kifu", "game1_variation.kifu", "pos2_bod.kifu"] {
         let source = text(name);
-        let record = kif::read(&source).unwrap();
+        let record = kif::read_one(&source).unwrap();
         let without_comment: String = source
             .lines()
             .filter(|l| !l.starts_with('#'))
             .map(|l| format!("{l}\n"))
             .collect();
-        assert_eq!(kif::write(&record), without_comment, "{name}");
+        assert_eq!(kif::to_string(&record).unwrap(), without_comment, "{name}");
     }
     let source = text("game1.ki2");
-    assert_eq!(ki2::write(&ki2::read(&source).unwrap()), source);
+    assert_eq!(ki2::to_string(&ki2::read_one(&source).unwrap()).unwrap(), source);
     let source = text("game1.csa");
     assert_eq!(
-        csa::write(&csa::read(&source).unwrap(), &csa::CsaOptions::default()),
+        csa::to_string_with(&csa::read_one(&source).unwrap(), csa::WriteOptions::default()).unwrap(),
         source
     );
 }
 
 #[test]
 fn variations_are_kept_apart_from_the_main_line() {
-    let record = kif::read(&text("game1_variation.kifu")).unwrap();
+    let record = kif::read_one(&text("game1_variation.kifu")).unwrap();
     assert_eq!(record.moves.len(), 10);
     assert_eq!(record.variations.len(), 1);
     let v = &record.variations[0];
@@ -232,22 +241,23 @@ fn round_trip(record: &Record, name: &str) {
         let b: Vec<_> = other.moves.iter().map(|m| m.mv).collect();
         assert_eq!(a, b, "{name} via {format}: moves");
     };
-    let back = kif::read(&kif::write(record)).unwrap();
+    let back = kif::read_one(&kif::to_string(record).unwrap()).unwrap();
     assert_eq!(&back, record, "{name} via KIF");
-    let bytes = kif::write_bytes(
-        record,
-        &kif::KifOptions {
+    let mut writer = kif::Writer::with_options(
+        Vec::new(),
+        kif::WriteOptions {
             encoding: Encoding::ShiftJis,
             ..Default::default()
         },
-    )
-    .unwrap();
+    );
+    writer.write(record).unwrap();
+    let bytes = writer.into_inner().unwrap();
     assert_eq!(
-        &kif::read_bytes(&bytes, None).unwrap(),
+        &read_bytes::<kif::Kif>(&bytes, None).remove(0).unwrap(),
         record,
         "{name} via Shift_JIS KIF"
     );
-    let back = ki2::read(&ki2::write(record)).unwrap();
+    let back = ki2::read_one(&ki2::to_string(record).unwrap()).unwrap();
     same_moves(&back, "KI2");
     assert_eq!(ending(&back), ending(record), "{name} via KI2");
     assert_eq!(
@@ -256,13 +266,13 @@ fn round_trip(record: &Record, name: &str) {
         "{name} via KI2"
     );
     assert_eq!(
-        &jkf::read(&jkf::write(record, true)).unwrap(),
+        &jkf::read_one(&jkf::to_string_with(record, jkf::WriteOptions { pretty: true }).unwrap()).unwrap(),
         record,
         "{name} via JKF"
     );
     for version in [csa::CsaVersion::V22, csa::CsaVersion::V30] {
-        let text = csa::write(record, &csa::CsaOptions { version });
-        let back = csa::read(&text).unwrap();
+        let text = csa::to_string_with(record, csa::WriteOptions { version }).unwrap();
+        let back = csa::read_one(&text).unwrap();
         same_moves(&back, "CSA");
         assert_eq!(ending(&back), ending(record), "{name} via CSA");
         // CSA puts the names first; every other key keeps its value.
@@ -279,15 +289,16 @@ fn round_trip(record: &Record, name: &str) {
     }
     for style in [western::SquareStyle::Letter, western::SquareStyle::Digit] {
         same_moves(
-            &western::read(&western::write(record, style)).unwrap(),
+            &western::read_one(&western::to_string_with(record, western::WriteOptions { squares: style }).unwrap()).unwrap(),
             "Western",
         );
     }
     let mut line = String::new();
-    usi::write(record, &mut line);
-    same_moves(&usi::read_game(&line).unwrap(), "USI");
-    let mut sfens = String::new();
-    usi::write_sfens(record, &mut sfens);
+    line.push_str(&usi::to_string(record).unwrap());
+    same_moves(&usi::read_one(&line).unwrap(), "USI");
+    let sfens = sfen::to_string(record).unwrap();
+    // One SFEN per position, then the blank line that ends the game.
+    let sfens = sfens.strip_suffix("\n\n").unwrap();
     assert_eq!(sfens.lines().count(), record.moves.len() + 1);
     assert_eq!(
         sfens.lines().last().unwrap(),
@@ -303,10 +314,10 @@ fn every_format_written_reads_back_to_the_same_game() {
         "pos2_bod.kifu",
         "pos2_bod_noteai.kifu",
     ] {
-        round_trip(&kif::read(&text(name)).unwrap(), name);
+        round_trip(&kif::read_one(&text(name)).unwrap(), name);
     }
-    round_trip(&csa::read(&text("pos2.csa")).unwrap(), "pos2.csa");
-    round_trip(&ki2::read(&text("game1.ki2")).unwrap(), "game1.ki2");
+    round_trip(&csa::read_one(&text("pos2.csa")).unwrap(), "pos2.csa");
+    round_trip(&ki2::read_one(&text("game1.ki2")).unwrap(), "game1.ki2");
 }
 
 /// The oracle matrix of `d3shogi.md`, one row at a time: notate passes every row, including
@@ -320,29 +331,29 @@ fn oracle_matrix() {
         .to_string();
     let pos2 = expected("pos2")["final_sfen"].as_str().unwrap().to_string();
     // game1.kifu with 不成: cshogi drops the line, shogi-kifu-converter stops after 2 plies.
-    let r = kif::read(&text("game1.kifu")).unwrap();
+    let r = kif::read_one(&text("game1.kifu")).unwrap();
     assert_eq!((final_sfen(&r), r.moves.len()), (game1.clone(), 10));
     // game1_no_funari.kifu.
-    let r = kif::read(&text("game1_no_funari.kifu")).unwrap();
+    let r = kif::read_one(&text("game1_no_funari.kifu")).unwrap();
     assert_eq!((final_sfen(&r), r.moves.len()), (game1.clone(), 10));
     // game1_dou_ascii.kifu (`同 銀`): every library failed.
     let dou_ascii = text("game1.kifu").replace("同　", "同 ");
-    let r = kif::read(&dou_ascii).unwrap();
+    let r = kif::read_one(&dou_ascii).unwrap();
     assert_eq!((final_sfen(&r), r.moves.len()), (game1.clone(), 10));
     let dou_bare = text("game1.kifu").replace("同　", "同");
-    assert_eq!(final_sfen(&kif::read(&dou_bare).unwrap()), game1);
+    assert_eq!(final_sfen(&kif::read_one(&dou_bare).unwrap()), game1);
     // Variations: python-shogi appends them to the main line.
     for name in ["game1_variation.kifu", "game1_variation_nofunari.kifu"] {
-        let r = kif::read(&text(name)).unwrap();
+        let r = kif::read_one(&text(name)).unwrap();
         assert_eq!(
             (final_sfen(&r), r.moves.len(), r.variations.len()),
             (game1.clone(), 10, 1)
         );
     }
     // game1.ki2, six moves a line: cshogi raises IndexError.
-    let r = ki2::read(&text("game1.ki2")).unwrap();
+    let r = ki2::read_one(&text("game1.ki2")).unwrap();
     assert_eq!((final_sfen(&r), r.moves.len()), (game1.clone(), 10));
-    let r = ki2::read(&text("game1_1perline.ki2")).unwrap();
+    let r = ki2::read_one(&text("game1_1perline.ki2")).unwrap();
     assert_eq!((final_sfen(&r), r.moves.len()), (game1.clone(), 10));
     // CSA V3.0 (shogi-kifu-converter reads only V2.x), without the encoding line, V2.2, commas.
     for name in [
@@ -352,7 +363,7 @@ fn oracle_matrix() {
         "game1_commas_v22.csa",
         "game1_commas.csa",
     ] {
-        let r = csa::read(&text(name)).unwrap();
+        let r = csa::read_one(&text(name)).unwrap();
         assert_eq!(
             (final_sfen(&r), r.moves.len()),
             (game1.clone(), 10),
@@ -362,7 +373,7 @@ fn oracle_matrix() {
     }
     // pos2.csa, `P-00AL` after Black's hand: cshogi ignores AL, shogi-kifu-converter forgets
     // Black's hand.
-    let r = csa::read(&text("pos2.csa")).unwrap();
+    let r = csa::read_one(&text("pos2.csa")).unwrap();
     assert_eq!((final_sfen(&r), r.moves.len()), (pos2.clone(), 4));
     // pos2_explicit.csa: the hands listed piece by piece.
     let explicit = text("pos2.csa").replace(
@@ -378,7 +389,7 @@ fn oracle_matrix() {
                 + &"00FU".repeat(16)
         ),
     );
-    let r = csa::read(&explicit).unwrap();
+    let r = csa::read_one(&explicit).unwrap();
     assert_eq!(
         r.start.to_sfen(),
         "4k4/9/9/9/9/9/9/9/4K4 b G2P2r2b3g4s4n4l16p 1"
@@ -386,7 +397,7 @@ fn oracle_matrix() {
     assert_eq!((final_sfen(&r), r.moves.len()), (pos2.clone(), 4));
     // pos2_bod.kifu (手合割：その他) and pos2_bod_noteai.kifu: cshogi ignores the diagram.
     for name in ["pos2_bod.kifu", "pos2_bod_noteai.kifu"] {
-        let r = kif::read(&text(name)).unwrap();
+        let r = kif::read_one(&text(name)).unwrap();
         assert_eq!((final_sfen(&r), r.moves.len()), (pos2.clone(), 4), "{name}");
     }
 }
@@ -394,42 +405,42 @@ fn oracle_matrix() {
 #[test]
 fn a_line_notate_cannot_read_is_an_error_with_its_place() {
     let broken = text("game1.kifu").replace("   5 ４五角打", "   5 ４五角打ち");
-    let e = kif::read(&broken).unwrap_err();
-    assert!(matches!(e, Error::Line { line: 11, .. }), "{e}");
+    let e = kif::read_one(&broken).unwrap_err();
+    assert_eq!((e.kind, e.place.map(|p| p.line)), (ErrorKind::Syntax, Some(11)), "{e}");
     assert!(e.to_string().contains("４五角打ち"), "{e}");
     // A move missing from the middle is not skipped: the numbers say so.
     let missing = text("game1.kifu").replace("   6 １四歩(13)   ( 0:04/00:00:09)\n", "");
-    let e = kif::read(&missing).unwrap_err();
+    let e = kif::read_one(&missing).unwrap_err();
     assert!(e.to_string().contains("move number 7, expected 6"), "{e}");
     // An illegal move names its ply and the move as written.
     let illegal = text("game1.kifu").replace("１四歩(13)", "１五歩(13)");
-    let e = kif::read(&illegal).unwrap_err();
+    let e = kif::read_one(&illegal).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 12, ply 6 (１五歩(13)): the pawn on 1c cannot reach 1e"
+        "line 12, ply 6 \"１五歩(13)\": the pawn on 1c cannot reach 1e"
     );
-    let e = csa::read(&text("game1.csa").replace("-1314FU", "-1315FU")).unwrap_err();
+    let e = csa::read_one(&text("game1.csa").replace("-1314FU", "-1315FU")).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 18, ply 6 (-1315FU): the pawn on 1c cannot reach 1e"
+        "line 18, ply 6 \"-1315FU\": the pawn on 1c cannot reach 1e"
     );
-    let e = ki2::read(&text("game1.ki2").replace("▲３四角", "▲３四金")).unwrap_err();
+    let e = ki2::read_one(&text("game1.ki2").replace("▲３四角", "▲３四金")).unwrap_err();
     assert!(
-        e.to_string().starts_with("line 7, ply 7 (▲３四金): "),
+        e.to_string().starts_with("line 7, ply 7 \"▲３四金\": "),
         "{e}"
     );
-    let e = csa::read("V2.2\nPI\n+\n+7776FU\nXYZ\n").unwrap_err();
+    let e = csa::read_one("V2.2\nPI\n+\n+7776FU\nXYZ\n").unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 5, column 1: not a CSA statement: \"XYZ\""
+        "line 5, column 1 \"XYZ\": not a CSA statement"
     );
 }
 
 #[test]
 fn every_start_position_has_one_sfen_per_ply() {
-    let record = kif::read(&text("game1.kifu")).unwrap();
+    let record = kif::read_one(&text("game1.kifu")).unwrap();
     let mut out = String::new();
-    usi::write_sfens(&record, &mut out);
+    out.push_str(&sfen::to_string(&record).unwrap());
     let want = expected("game1");
     let mut lines = out.lines();
     assert_eq!(lines.next().unwrap(), want["start_sfen"]);

@@ -7,7 +7,7 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use notate::chess::pgn::read_pgn_games;
+use notate::chess::pgn::read_written;
 use notate::chess::replay;
 use notate::chess::rows::{RowBatch, RowWriter};
 use notate_store::{schema, Inserted, QueryResult, Target, Value};
@@ -19,9 +19,9 @@ pub fn rows_of(texts: &[String]) -> (RowBatch, usize) {
     let mut writer = RowWriter::new();
     let mut refused = 0;
     for text in texts {
-        for game in read_pgn_games(text) {
+        for game in read_written(text) {
             if let Err(e) = writer.write(&replay(game.unwrap()).unwrap(), &mut batch) {
-                assert!(e.reason.contains("null move"), "{e:?}");
+                assert!(e.message.contains("null move"), "{e:?}");
                 refused += 1;
             }
         }

@@ -18,7 +18,9 @@ use shakmaty::{
     fen::Fen, san::San, zobrist::Zobrist128, Chess, Color, EnPassantMode, Move, Position, Square,
 };
 
-use super::error::GameError;
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::{Error, ErrorKind};
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, StartPosition, Tags,
 };
@@ -32,28 +34,26 @@ use super::san::{MoveSpec, SanText};
 
 /// What the EGD writer adds to the reference format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EgdOptions {
+pub struct WriteOptions {
     /// Draw-rule features in both positions and annotations in each move (`--egd-extended`).
     pub extended: bool,
     /// Indented output, one key per line (`--pretty`).
     pub pretty: bool,
 }
 
-/// Writes replayed games as EGD, reusing its buffers from game to game.
+/// EGD: replayed games written (reusing the writer's buffers from game to game), and read.
 ///
 /// ```
-/// use notate::chess::{egd::{EgdOptions, EgdWriter}, read_pgn_str};
-/// let game = read_pgn_str("1. e4 e5 *").unwrap().remove(0);
-/// let mut out = Vec::new();
-/// EgdWriter::new(EgdOptions::default()).write(&game, &mut out).unwrap();
-/// let line = String::from_utf8(out).unwrap();
+/// use notate::chess::{egd, pgn};
+/// let game = pgn::read_one("1. e4 e5 *").unwrap();
+/// let line = egd::to_string(&game).unwrap();
 /// assert!(line.starts_with(r#"{"game_tags":{"Result":"*"},"moves":{"1w":{"start_position""#));
 /// assert!(line.contains(r#""lran":"e7-e5","from_square":"e7","to_square":"e5","piece":"p""#));
 /// assert!(line.ends_with("}}}}\n"));
 /// ```
 #[derive(Debug, Default)]
-pub struct EgdWriter {
-    options: EgdOptions,
+pub struct Egd {
+    options: WriteOptions,
     /// The FEN of the position before the current move, then after it.
     fen_before: Vec<u8>,
     fen_after: Vec<u8>,
@@ -65,19 +65,11 @@ pub struct EgdWriter {
     scratch: String,
 }
 
-impl EgdWriter {
-    /// A writer with these options.
-    pub fn new(options: EgdOptions) -> EgdWriter {
-        EgdWriter {
-            options,
-            ..EgdWriter::default()
-        }
-    }
-
+impl Egd {
     /// Appends one game as EGD (a line, or indented text with `pretty`), newline-terminated.
     /// On an error nothing is appended: a null move (EGD has none) or an unusable start
     /// position.
-    pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+    fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
         let mark = out.len();
         let result = self.write_compact(game, out);
         if result.is_err() {
@@ -94,15 +86,16 @@ impl EgdWriter {
         Ok(())
     }
 
-    fn write_compact(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+    fn write_compact(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
         let (mut pos, mode) = (game.start.position.clone(), game.start.castling);
         if let Some((i, ply)) =
             (game.moves.plies.iter().enumerate()).find(|(_, p)| p.mv.mv.is_none())
         {
             return Err(
-                GameError::new(ply.mv.offset, "a null move: EGD has no way to write one")
+                Error::at(ply.mv.offset, "a null move: EGD has no way to write one")
                     .with_ply(i + 1)
-                    .with_token(ply.mv.san.as_str()),
+                    .with_token(ply.mv.san.as_str())
+                    .with_kind(ErrorKind::Unwritable),
             );
         }
         let extended = self.options.extended;
@@ -393,17 +386,15 @@ fn write_seconds(out: &mut Vec<u8>, ms: u64) {
 /// the first move's `start_position.fen` (which must agree with a `FEN` tag).
 ///
 /// ```
-/// use notate::chess::{egd, read_pgn_str};
-/// let game = read_pgn_str("[White \"A\"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0").unwrap().remove(0);
-/// let mut out = Vec::new();
-/// egd::EgdWriter::default().write(&game, &mut out).unwrap();
-/// let back = egd::read_egd(std::str::from_utf8(&out).unwrap().trim_end(), 0).unwrap();
+/// use notate::chess::{egd, pgn};
+/// let game = pgn::read_one("[White \"A\"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0").unwrap();
+/// let back = egd::read_one(&egd::to_string(&game).unwrap()).unwrap();
 /// assert_eq!(back.moves.plies.len(), 7);
 /// assert_eq!(back.tags.get("Result"), Some("1-0"));
 /// ```
-pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
+pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
     use serde_json::Value;
-    let fail = |what: String| GameError::new(offset, what);
+    let fail = |what: String| Error::at(offset, what);
     let value: Value =
         serde_json::from_str(text).map_err(|e| fail(format!("not EGD JSON: {e}")))?;
     let Value::Object(top) = value else {
@@ -511,6 +502,44 @@ pub fn read_egd(text: &str, offset: usize) -> Result<ChessGame, GameError> {
     game.result = game.tags.get("Result").and_then(GameResult::parse);
     Ok(game)
 }
+
+/// How EGD is read (nothing to choose yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {}
+
+impl ReadFormat for Egd {
+    type Game = ChessGame;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
+        LineSplitter::new(input, 256 << 10)
+    }
+
+    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
+        vec![utf8(record).and_then(|text| read_egd(text, 0))]
+    }
+}
+
+impl WriteFormat for Egd {
+    type Game = ChessGame;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Egd {
+        Egd {
+            options,
+            ..Egd::default()
+        }
+    }
+
+    fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.write(game, out)
+    }
+}
+
+read_verbs!(Egd, ChessGame, "EGD");
+write_verbs!(Egd, ChessGame, "EGD");
 
 #[cfg(test)]
 mod tests {

@@ -598,8 +598,8 @@ impl ChessGame {
     /// The main line's moves (`None` for null moves) with the position before each.
     ///
     /// ```
-    /// use notate::chess::read_pgn_str;
-    /// let game = read_pgn_str("1. e4 e5 2. Nf3 *").unwrap().remove(0);
+    /// use notate::chess::pgn;
+    /// let game = pgn::read_str("1. e4 e5 2. Nf3 *").unwrap().remove(0);
     /// let positions: Vec<_> = game.mainline_positions().collect();
     /// assert_eq!(positions.len(), 3);
     /// ```

@@ -17,11 +17,22 @@
 //! values are left out. `start` is the position the game starts from (read back, it must
 //! agree with the `FEN` tag). Comments keep their exact text; `clock` and `emt` are
 //! milliseconds, `eval` is `{"pawns":0.17}` or `{"mate":-3}`.
+//!
+//! ```
+//! use notate::chess::{json, pgn};
+//! let game = pgn::read_one("[White \"A\"]\n1. e2-e4 {hi} *").unwrap();
+//! let line = json::to_string(&game).unwrap();
+//! assert!(line.starts_with(r#"{"tags":{"White":"A"},"start":"#));
+//! assert!(line.contains(r#""san":"e4","uci":"e2e4","written":"e2-e4""#));
+//! assert_eq!(json::read_one(&line).unwrap(), game);
+//! ```
 
 use serde::{Deserialize, Serialize};
 use shakmaty::{fen::Fen, san::SanPlus, uci::UciMove, Chess, EnPassantMode};
 
-use super::error::GameError;
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::Error;
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, StartPosition, Tags,
 };
@@ -126,18 +137,7 @@ fn line_out(line: &Line<Played>, mut pos: Chess, mode: shakmaty::CastlingMode) -
 }
 
 /// Appends one game as a line of JSON (with the newline).
-///
-/// ```
-/// use notate::chess::{json, read_pgn_str};
-/// let game = read_pgn_str("[White \"A\"]\n1. e2-e4 {hi} *").unwrap().remove(0);
-/// let mut out = Vec::new();
-/// json::write_json(&game, &mut out);
-/// let line = String::from_utf8(out).unwrap();
-/// assert!(line.starts_with(r#"{"tags":{"White":"A"},"start":"#));
-/// assert!(line.contains(r#""san":"e4","uci":"e2e4","written":"e2-e4""#));
-/// assert_eq!(json::read_json(line.trim_end(), 0).unwrap(), game);
-/// ```
-pub fn write_json(game: &ChessGame, out: &mut Vec<u8>) {
+pub(crate) fn write_json(game: &ChessGame, out: &mut Vec<u8>) {
     let (start, mode) = (&game.start.position, game.start.castling);
     let line = line_out(&game.moves, start.clone(), mode);
     let json = JsonGame {
@@ -166,11 +166,11 @@ fn line_in(
     mut pos: Chess,
     path: &str,
     offset: usize,
-) -> Result<Line<Played>, GameError> {
+) -> Result<Line<Played>, Error> {
     let mut plies = Vec::with_capacity(line.moves.len());
     for (i, m) in line.moves.into_iter().enumerate() {
         let here = format!("{path}[{i}]");
-        let bad = |what: String| GameError::new(offset, format!("{here}: {what}")).with_ply(i + 1);
+        let bad = |what: String| Error::at(offset, format!("{here}: {what}")).with_ply(i + 1);
         let mv = if m.uci == "0000" {
             if MoveSpec::parse(m.san.as_bytes()) != Ok(MoveSpec::Null) {
                 return Err(bad(format!("san {:?} is not a null move", m.san)));
@@ -228,23 +228,23 @@ fn line_in(
 
 /// Reads one game from its JSON text; `offset` is where the text starts in its file (for
 /// error places). Moves are replayed from `uci` and checked against `san`.
-pub fn read_json(text: &str, offset: usize) -> Result<ChessGame, GameError> {
+pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
     let json: JsonGame = serde_json::from_str(text)
-        .map_err(|e| GameError::new(offset, format!("not notate game JSON: {e}")))?;
+        .map_err(|e| Error::at(offset, format!("not notate game JSON: {e}")))?;
     let mut tags = Tags::new();
     for (name, value) in json.tags {
         match value {
             serde_json::Value::String(v) => tags.push(name, v),
             _ => {
-                return Err(GameError::new(offset, format!("tags.{name}: not a string")));
+                return Err(Error::at(offset, format!("tags.{name}: not a string")));
             }
         }
     }
     let start =
-        StartPosition::from_tags(&tags).map_err(|e| GameError::new(offset, e.to_string()))?;
+        StartPosition::from_tags(&tags).map_err(|e| Error::at(offset, e.to_string()))?;
     let start_fen = Fen::from_position(&start.position, EnPassantMode::Legal).to_string();
     if start_fen != json.start {
-        return Err(GameError::new(
+        return Err(Error::at(
             offset,
             format!(
                 "start {:?} does not match the FEN tag ({start_fen:?})",
@@ -265,3 +265,48 @@ pub fn read_json(text: &str, offset: usize) -> Result<ChessGame, GameError> {
         final_comments: comments_in(json.final_comments),
     })
 }
+
+/// notate's game JSON, one game per line.
+#[derive(Debug, Default)]
+pub struct Json;
+
+/// How game JSON is read (nothing to choose yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {}
+
+/// How game JSON is written (nothing to choose yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteOptions {}
+
+impl ReadFormat for Json {
+    type Game = ChessGame;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
+        LineSplitter::new(input, 256 << 10)
+    }
+
+    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
+        vec![utf8(record).and_then(|text| read_json(text, 0))]
+    }
+}
+
+impl WriteFormat for Json {
+    type Game = ChessGame;
+    type WriteOptions = WriteOptions;
+
+    fn new(_: WriteOptions) -> Json {
+        Json
+    }
+
+    fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
+        write_json(game, out);
+        Ok(())
+    }
+}
+
+read_verbs!(Json, ChessGame, "game JSON");
+write_verbs!(Json, ChessGame, "game JSON");

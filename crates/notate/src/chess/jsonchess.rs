@@ -23,7 +23,9 @@ use shakmaty::{
     CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
 };
 
-use super::error::GameError;
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::{Error, ErrorKind};
 use super::game::{ChessGame, Comment, Game, Played, Ply, StartPosition, Tags};
 use super::notation::{
     castling_destinations, is_standard_san, write_square, write_tags_object, write_u32, write_u64,
@@ -782,16 +784,14 @@ fn time_of(ply: &Ply<Played>) -> u64 {
 /// A null move or an unusable start position is an error, and nothing is appended.
 ///
 /// ```
-/// use notate::chess::{jsonchess, read_pgn_str};
-/// let game = read_pgn_str("1. e4 e5 2. Nf3 *").unwrap().remove(0);
-/// let mut out = Vec::new();
-/// jsonchess::write_jsonchess(&game, &mut out).unwrap();
+/// use notate::chess::{jsonchess, pgn};
+/// let game = pgn::read_one("1. e4 e5 2. Nf3 *").unwrap();
 /// assert_eq!(
-///     String::from_utf8(out).unwrap(),
+///     jsonchess::to_string(&game).unwrap(),
 ///     "{\"game_tags\":{\"Result\":\"*\"},\"moves\":[\"1,0,e4,0,e2,e4,N,e3\",\"1,1,e5,0,e7,e5,N,e6\",\"2,2,Nf3,0,g1,f3,N,N\"]}\n"
 /// );
 /// ```
-pub fn write_jsonchess(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+pub(crate) fn write_jsonchess(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
     let mut pos = game.start.position.clone();
     let mark = out.len();
     out.extend_from_slice(b"{\"game_tags\":");
@@ -800,12 +800,13 @@ pub fn write_jsonchess(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameEr
     for (i, ply) in game.moves.plies.iter().enumerate() {
         let Some(mv) = ply.mv.mv else {
             out.truncate(mark);
-            return Err(GameError::new(
+            return Err(Error::at(
                 ply.mv.offset,
                 "a null move: jsonchess has no way to write one",
             )
             .with_ply(i + 1)
-            .with_token(ply.mv.san.as_str()));
+            .with_token(ply.mv.san.as_str())
+            .with_kind(ErrorKind::Unwritable));
         };
         if i > 0 {
             out.push(b',');
@@ -825,25 +826,22 @@ pub fn write_jsonchess(game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameEr
 /// starts from the `FEN` tag if there is one (notate's extension: the protocol always starts
 /// from the standard position), and every move is decoded and checked in its position.
 ///
+/// Field 7 is read as `field7` says (for games recorded by reference servers:
+/// [`Field7::OrReference`]).
+///
 /// ```
-/// use notate::chess::jsonchess::read_jsonchess;
-/// let game = read_jsonchess(r#"{"game_tags":{"White":"A"},"moves":["1,0,e4,1407781768400,e2,e4,N,e3"]}"#, 0).unwrap();
+/// use notate::chess::jsonchess;
+/// let game = jsonchess::read_one(r#"{"game_tags":{"White":"A"},"moves":["1,0,e4,1407781768400,e2,e4,N,e3"]}"#).unwrap();
 /// assert_eq!(game.moves.plies[0].mv.san.as_str(), "e4");
-/// let err = read_jsonchess(r#"{"game_tags":{},"moves":["1,0,e5,0,e2,e4,N,e3"]}"#, 0).unwrap_err();
+/// let err = jsonchess::read_one(r#"{"game_tags":{},"moves":["1,0,e5,0,e2,e4,N,e3"]}"#).unwrap_err();
 /// assert_eq!(err.ply, Some(1));
-/// assert!(err.reason.starts_with("field 3 \"e5\""));
+/// assert!(err.message.starts_with("field 3 \"e5\""));
 /// ```
-pub fn read_jsonchess(text: &str, offset: usize) -> Result<ChessGame, GameError> {
-    read_jsonchess_with(text, offset, Field7::Exact)
-}
-
-/// [`read_jsonchess`], reading field 7 as `field7` says (for games recorded by reference
-/// servers: [`Field7::OrReference`]).
-pub fn read_jsonchess_with(
+pub(crate) fn read_jsonchess_with(
     text: &str,
     offset: usize,
     field7: Field7,
-) -> Result<ChessGame, GameError> {
+) -> Result<ChessGame, Error> {
     use std::borrow::Cow;
     /// A packed string, borrowed from the text unless it holds escapes (serde borrows a
     /// `Cow` only as a direct field, hence the wrapper).
@@ -857,7 +855,7 @@ pub fn read_jsonchess_with(
         #[serde(borrow)]
         moves: Vec<Packed<'a>>,
     }
-    let fail = |what: String| GameError::new(offset, what);
+    let fail = |what: String| Error::at(offset, what);
     let line: GameLine<'_> =
         serde_json::from_str(text).map_err(|e| fail(format!("not a jsonchess game line: {e}")))?;
     let tags = line.game_tags.0;
@@ -880,7 +878,7 @@ pub fn read_jsonchess_with(
         };
         cursor = at;
         let err = |e: PackedError| {
-            GameError::new(offset + at, e.to_string())
+            Error::at(offset + at, e.to_string())
                 .with_ply(i + 1)
                 .with_token(packed.chars().take(60).collect::<String>())
         };
@@ -937,6 +935,52 @@ impl<'de> serde::Deserialize<'de> for TagList {
         d.deserialize_map(Visitor)
     }
 }
+
+/// jsonchess game lines: tags and the protocol's packed moves.
+#[derive(Debug, Default)]
+pub struct Jsonchess;
+
+/// How jsonchess game lines are read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// How field 7 of a packed move is read (default: exactly as the protocol says).
+    pub field7: Field7,
+}
+
+/// How jsonchess game lines are written (nothing to choose yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteOptions {}
+
+impl ReadFormat for Jsonchess {
+    type Game = ChessGame;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
+        LineSplitter::new(input, 256 << 10)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
+        vec![utf8(record).and_then(|text| read_jsonchess_with(text, 0, options.field7))]
+    }
+}
+
+impl WriteFormat for Jsonchess {
+    type Game = ChessGame;
+    type WriteOptions = WriteOptions;
+
+    fn new(_: WriteOptions) -> Jsonchess {
+        Jsonchess
+    }
+
+    fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
+        write_jsonchess(game, out)
+    }
+}
+
+read_verbs!(Jsonchess, ChessGame, "jsonchess");
+write_verbs!(Jsonchess, ChessGame, "jsonchess");
 
 #[cfg(test)]
 mod tests {

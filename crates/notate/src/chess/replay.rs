@@ -2,7 +2,8 @@
 
 use shakmaty::{fen::Fen, Chess, EnPassantMode};
 
-use super::error::{FailedGame, GameError};
+use super::error::FailedGame;
+use crate::{Error, ErrorKind};
 use super::game::{play, ChessGame, Game, Line, Played, Ply, StartPosition, Written, WrittenGame};
 use super::san::SanError;
 
@@ -10,11 +11,11 @@ use super::san::SanError;
 /// legality. An illegal, ambiguous or impossible move fails the whole game.
 ///
 /// ```
-/// use notate::chess::{pgn::read_pgn_games, replay};
-/// let game = read_pgn_games("1. e4 e5 2. Ke2 *").remove(0).unwrap();
+/// use notate::chess::{pgn::read_written, replay};
+/// let game = read_written("1. e4 e5 2. Ke2 *").remove(0).unwrap();
 /// let played = replay(game).unwrap();
 /// assert_eq!(played.moves.plies[2].mv.mv.unwrap().to().to_string(), "e2");
-/// let bad = read_pgn_games("1. e4 e5 2. Ke3 *").remove(0).unwrap();
+/// let bad = read_written("1. e4 e5 2. Ke3 *").remove(0).unwrap();
 /// let err = replay(bad).unwrap_err();
 /// assert_eq!(err.error.ply, Some(3));
 /// ```
@@ -32,7 +33,7 @@ pub fn replay(game: WrittenGame) -> Result<ChessGame, FailedGame> {
             let at = moves.plies.first().map_or(0, |p| p.mv.offset);
             return Err(FailedGame {
                 tags,
-                error: GameError::new(at, e.to_string()),
+                error: Error::at(at, e.to_string()).with_kind(ErrorKind::Illegal),
             });
         }
     };
@@ -52,7 +53,7 @@ fn replay_line(
     line: Line<Written>,
     mut pos: Chess,
     base: usize,
-) -> Result<Line<Played>, GameError> {
+) -> Result<Line<Played>, Error> {
     // `Ply<Written>` and `Ply<Played>` have the same size, so this collect reuses the
     // vector in place: no allocation per line.
     let plies = line
@@ -67,18 +68,10 @@ fn replay_line(
                 variations,
             } = ply;
             let number = base + i + 1;
-            let mv = written.spec.resolve(&pos).map_err(|e| {
-                let reason = match e {
-                    SanError::Syntax => "not a move".to_string(),
-                    other => format!(
-                        "{other} in {}",
-                        Fen::from_position(&pos, EnPassantMode::Legal)
-                    ),
-                };
-                GameError::new(written.offset, reason)
-                    .with_token(written.san.as_str())
-                    .with_ply(number)
-            })?;
+            let mv = written
+                .spec
+                .resolve(&pos)
+                .map_err(|e| move_error(&pos, e, &written, number))?;
             let variations = if variations.is_empty() {
                 Vec::new()
             } else {
@@ -99,7 +92,7 @@ fn replay_line(
                 variations,
             })
         })
-        .collect::<Result<Vec<_>, GameError>>()?;
+        .collect::<Result<Vec<_>, Error>>()?;
     Ok(Line {
         comments: line.comments,
         plies,
@@ -107,15 +100,19 @@ fn replay_line(
 }
 
 /// The error for a move that does not resolve in `pos`.
-pub(crate) fn move_error(pos: &Chess, e: SanError, written: &Written, ply: usize) -> GameError {
-    let reason = match e {
-        SanError::Syntax => "not a move".to_string(),
-        other => format!(
-            "{other} in {}",
-            Fen::from_position(pos, EnPassantMode::Legal)
+pub(crate) fn move_error(pos: &Chess, e: SanError, written: &Written, ply: usize) -> Error {
+    let (kind, reason) = match e {
+        SanError::Syntax => (ErrorKind::Syntax, "not a move".to_string()),
+        other => (
+            ErrorKind::Illegal,
+            format!(
+                "{other} in {}",
+                Fen::from_position(pos, EnPassantMode::Legal)
+            ),
         ),
     };
-    GameError::new(written.offset, reason)
+    Error::at(written.offset, reason)
+        .with_kind(kind)
         .with_token(written.san.as_str())
         .with_ply(ply)
 }

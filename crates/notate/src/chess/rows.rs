@@ -10,7 +10,7 @@ use std::ops::Range;
 use shakmaty::{san::San, uci::UciMove as Uci, Color, Position, Square};
 use xxhash_rust::xxh3::Xxh3;
 
-use super::error::GameError;
+use crate::{Error, ErrorKind};
 use super::game::{play, ChessGame, Comment, Eval};
 use super::notation::{is_standard_san, write_fen, write_lran, MoveFields};
 
@@ -196,8 +196,8 @@ impl RowBatch {
 /// Turns replayed games into rows, reusing its buffers from game to game.
 ///
 /// ```
-/// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
-/// let game = read_pgn_str("[White \"Ann\"]\n\n1. e4 { [%clk 0:02:59] } e5 1-0").unwrap().remove(0);
+/// use notate::chess::{pgn, rows::{RowBatch, RowWriter}};
+/// let game = pgn::read_str("[White \"Ann\"]\n\n1. e4 { [%clk 0:02:59] } e5 1-0").unwrap().remove(0);
 /// let mut batch = RowBatch::new();
 /// RowWriter::new().write(&game, &mut batch).unwrap();
 /// let (g, m) = (&batch.games[0], &batch.moves[1]);
@@ -221,7 +221,7 @@ impl RowWriter {
 
     /// Appends the game's row and its moves' rows. On an error (a null move, which the
     /// tables cannot hold, or an unusable start position) nothing is appended.
-    pub fn write(&mut self, game: &ChessGame, batch: &mut RowBatch) -> Result<(), GameError> {
+    pub fn write(&mut self, game: &ChessGame, batch: &mut RowBatch) -> Result<(), Error> {
         self.write_unless(game, batch, |_| false).map(|_| ())
     }
 
@@ -230,8 +230,8 @@ impl RowWriter {
     /// rows. Returns whether rows were appended.
     ///
     /// ```
-    /// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
-    /// let game = read_pgn_str("1. e4 e5 *").unwrap().remove(0);
+    /// use notate::chess::{pgn, rows::{RowBatch, RowWriter}};
+    /// let game = pgn::read_str("1. e4 e5 *").unwrap().remove(0);
     /// let (mut writer, mut batch) = (RowWriter::new(), RowBatch::new());
     /// assert!(writer.write_unless(&game, &mut batch, |_| false).unwrap());
     /// let id = batch.games[0].id;
@@ -243,7 +243,7 @@ impl RowWriter {
         game: &ChessGame,
         batch: &mut RowBatch,
         known: impl FnOnce(i64) -> bool,
-    ) -> Result<bool, GameError> {
+    ) -> Result<bool, Error> {
         let id = self.hash(game)?;
         if known(id) {
             return Ok(false);
@@ -263,18 +263,18 @@ impl RowWriter {
     /// runs, machines and notate versions, since loads rely on it.
     ///
     /// ```
-    /// use notate::chess::{read_pgn_str, rows::{RowBatch, RowWriter}};
-    /// let game = read_pgn_str("1. e4 e5 *").unwrap().remove(0);
+    /// use notate::chess::{pgn, rows::{RowBatch, RowWriter}};
+    /// let game = pgn::read_str("1. e4 e5 *").unwrap().remove(0);
     /// let mut writer = RowWriter::new();
     /// let mut batch = RowBatch::new();
     /// writer.write(&game, &mut batch).unwrap();
     /// assert_eq!(writer.game_id(&game).unwrap(), batch.games[0].id);
     /// ```
-    pub fn game_id(&mut self, game: &ChessGame) -> Result<i64, GameError> {
+    pub fn game_id(&mut self, game: &ChessGame) -> Result<i64, Error> {
         self.hash(game)
     }
 
-    fn hash(&mut self, game: &ChessGame) -> Result<i64, GameError> {
+    fn hash(&mut self, game: &ChessGame) -> Result<i64, Error> {
         let mode = game.start.castling;
         let mut hasher = Xxh3::new();
         for (name, value) in game.tags.iter() {
@@ -286,12 +286,13 @@ impl RowWriter {
         hasher.update(&[1]);
         for (i, ply) in game.moves.plies.iter().enumerate() {
             let Some(mv) = ply.mv.mv else {
-                return Err(GameError::new(
+                return Err(Error::at(
                     ply.mv.offset,
                     "a null move: the moves table has no way to store one",
                 )
                 .with_ply(i + 1)
-                .with_token(ply.mv.san.as_str()));
+                .with_token(ply.mv.san.as_str())
+                .with_kind(ErrorKind::Unwritable));
             };
             self.san.clear();
             push_uci(mv.to_uci(mode), &mut self.san);
@@ -308,7 +309,7 @@ impl RowWriter {
         game: &ChessGame,
         id: i64,
         batch: &mut RowBatch,
-    ) -> Result<(), GameError> {
+    ) -> Result<(), Error> {
         let (mut pos, mode) = (game.start.position.clone(), game.start.castling);
         let tags = &game.tags;
         // Every store must hold the same rows, and PostgreSQL's text cannot hold a NUL.
@@ -316,10 +317,11 @@ impl RowWriter {
             .iter()
             .find(|(n, v)| n.contains('\0') || v.contains('\0'))
         {
-            return Err(GameError::new(
+            return Err(Error::at(
                 0,
                 format!("the tag {name:?} holds a NUL character, which a database cannot store"),
-            ));
+            )
+            .with_kind(ErrorKind::Unwritable));
         }
 
         // The tags come first: `truncate` finds a game's text by its `tags`.
@@ -364,7 +366,9 @@ impl RowWriter {
             let mv = ply.mv.mv.expect("game_id refuses null moves");
             let player = pos.turn();
             let move_number = i32::try_from(pos.fullmoves().get()).map_err(|_| {
-                GameError::new(ply.mv.offset, "a move number beyond 2,147,483,647").with_ply(i + 1)
+                Error::at(ply.mv.offset, "a move number beyond 2,147,483,647")
+                    .with_ply(i + 1)
+                    .with_kind(ErrorKind::Unwritable)
             })?;
             let written = ply.mv.san.as_bytes();
             let keep_written = is_standard_san(written);
@@ -446,7 +450,7 @@ impl RowWriter {
             fen_before = fen_after;
         }
         if batch.text.len() > u32::MAX as usize {
-            return Err(GameError::new(0, "the batch's text passed 4 GiB"));
+            return Err(Error::at(0, "the batch's text passed 4 GiB").with_kind(ErrorKind::TooLarge));
         }
         row.moves.end = batch.moves.len();
         batch.games.push(row);
@@ -525,12 +529,12 @@ fn square_name(sq: Square) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::read_pgn_str;
+    use crate::chess::pgn;
 
     fn rows(pgn: &str) -> RowBatch {
         let mut batch = RowBatch::new();
         let mut writer = RowWriter::new();
-        for game in read_pgn_str(pgn).unwrap() {
+        for game in pgn::read_str(pgn).unwrap() {
             writer.write(&game, &mut batch).unwrap();
         }
         batch
@@ -604,7 +608,7 @@ mod tests {
     #[test]
     fn a_failed_game_leaves_nothing_and_truncate_keeps_whole_games() {
         let mut batch = rows("1. e4 *\n\n1. d4 d5 *");
-        let games = read_pgn_str("1. e4 -- 2. d4 *").unwrap();
+        let games = pgn::read_str("1. e4 -- 2. d4 *").unwrap();
         let text = batch.text_bytes();
         assert!(RowWriter::new().write(&games[0], &mut batch).is_err());
         assert_eq!(
@@ -620,10 +624,10 @@ mod tests {
 
     #[test]
     fn a_nul_in_a_tag_is_an_error_for_that_game() {
-        let games = read_pgn_str("[Event \"a\u{0}b\"]\n\n1. e4 *").unwrap();
+        let games = pgn::read_str("[Event \"a\u{0}b\"]\n\n1. e4 *").unwrap();
         let mut batch = RowBatch::new();
         let error = RowWriter::new().write(&games[0], &mut batch).unwrap_err();
-        assert!(error.reason.contains("NUL"), "{error:?}");
+        assert!(error.message.contains("NUL"), "{error:?}");
         assert!(batch.is_empty());
     }
 

@@ -607,7 +607,7 @@ mod tests {
     #[test]
     fn quick_resolve_agrees_with_shakmaty() {
         let text = notate_testdata::pgn(4, 400);
-        let games = crate::chess::read_pgn_str(&text).unwrap();
+        let games = crate::chess::pgn::read_str(&text).unwrap();
         let (mut quick, mut asked) = (0u64, 0u64);
         let roles = [
             Role::Pawn,

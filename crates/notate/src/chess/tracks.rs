@@ -20,7 +20,8 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeTuple, Serializer};
 use shakmaty::{san::SanPlus, Board, Color, Move, Role, Square};
 
-use super::error::GameError;
+use crate::format::{write_verbs, WriteFormat};
+use crate::{Error, ErrorKind};
 use super::game::{play, ChessGame};
 use super::notation::{
     castling_destinations, is_standard_san, write_square, write_str, write_tags_object, write_u64,
@@ -323,24 +324,22 @@ impl Tracker {
 /// Writes replayed games as piece tracks, one JSON line per game.
 ///
 /// ```
-/// use notate::chess::{read_pgn_str, tracks::TracksWriter};
-/// let game = read_pgn_str("1. e4 d5 2. exd5 *").unwrap().remove(0);
-/// let mut out = Vec::new();
-/// TracksWriter::default().write(&game, &mut out).unwrap();
-/// let line = String::from_utf8(out).unwrap();
+/// use notate::chess::{pgn, tracks};
+/// let game = pgn::read_one("1. e4 d5 2. exd5 *").unwrap();
+/// let line = tracks::to_string(&game).unwrap();
 /// assert!(line.starts_with(r#"{"game_tags":{"Result":"*"},"start":{"wqr":"a1","wqn":"b1""#));
 /// assert!(line.contains(r#"{"ply":3,"san":"exd5","actions":[["wkp","d5"],["bqp","x"]]}"#));
 /// ```
 #[derive(Debug, Default)]
-pub struct TracksWriter {
+pub struct Tracks {
     actions: Vec<Action>,
     san: String,
 }
 
-impl TracksWriter {
+impl Tracks {
     /// Appends one game as a line. A null move (`--`) has no actions. On an error nothing
     /// is appended.
-    pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
+    fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
         let mut pos = game.start.position.clone();
         let mut tracker = Tracker::new(shakmaty::Position::board(&pos));
         let mark = out.len();
@@ -379,9 +378,10 @@ impl TracksWriter {
                     }
                     if let Err(e) = tracker.play_into(mv, &mut self.actions) {
                         out.truncate(mark);
-                        return Err(GameError::new(ply.mv.offset, e.to_string())
+                        return Err(Error::at(ply.mv.offset, e.to_string())
                             .with_ply(i + 1)
-                            .with_token(written));
+                            .with_token(written)
+                            .with_kind(ErrorKind::Unwritable));
                     }
                 }
                 None => out.extend_from_slice(b"\"--\""),
@@ -411,10 +411,30 @@ impl TracksWriter {
     }
 }
 
+/// How piece tracks are written (nothing to choose yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteOptions {}
+
+impl WriteFormat for Tracks {
+    type Game = ChessGame;
+    type WriteOptions = WriteOptions;
+
+    fn new(_: WriteOptions) -> Tracks {
+        Tracks::default()
+    }
+
+    fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.write(game, out)
+    }
+}
+
+write_verbs!(Tracks, ChessGame, "piece tracks");
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::read_pgn_str;
+    use crate::chess::pgn;
     use shakmaty::{fen::Fen, san::San, CastlingMode, Chess, Position};
 
     /// The actions of the last move of `sans` played from `fen`.
@@ -473,11 +493,11 @@ mod tests {
     #[test]
     fn promotions_count_from_the_second() {
         let game =
-            read_pgn_str("[FEN \"8/PP6/8/7k/8/8/8/4K3 w - - 0 1\"]\n\n1. a8=Q Kh4 2. b8=Q Kh3 *")
+            pgn::read_str("[FEN \"8/PP6/8/7k/8/8/8/4K3 w - - 0 1\"]\n\n1. a8=Q Kh4 2. b8=Q Kh3 *")
                 .unwrap()
                 .remove(0);
         let mut out = Vec::new();
-        TracksWriter::default().write(&game, &mut out).unwrap();
+        Tracks::default().write(&game, &mut out).unwrap();
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(
             value["start"].to_string(),
@@ -492,13 +512,13 @@ mod tests {
     #[test]
     fn chess960_castling_with_overlapping_squares() {
         // King on f1, rook on g1: O-O puts the king on g1 and the rook on f1.
-        let game = read_pgn_str(
+        let game = pgn::read_str(
             "[Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/5KR1 w G - 0 1\"]\n\n1. O-O *",
         )
         .unwrap()
         .remove(0);
         let mut out = Vec::new();
-        TracksWriter::default().write(&game, &mut out).unwrap();
+        Tracks::default().write(&game, &mut out).unwrap();
         let value: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(
             value["moves"][0]["actions"].to_string(),
@@ -508,9 +528,9 @@ mod tests {
 
     #[test]
     fn null_moves_have_no_actions() {
-        let game = read_pgn_str("1. e4 -- 2. d4 *").unwrap().remove(0);
+        let game = pgn::read_str("1. e4 -- 2. d4 *").unwrap().remove(0);
         let mut out = Vec::new();
-        TracksWriter::default().write(&game, &mut out).unwrap();
+        Tracks::default().write(&game, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(
             text.contains(r#"{"ply":2,"san":"--","actions":[]}"#),

@@ -1,80 +1,48 @@
-//! What can go wrong reading, replaying or writing an infinite chess record.
+//! How infinite chess readers, replay and writers build the crate's one [`Error`]: ICN text
+//! that cannot be read, a long JSON document that does not fit, a move that cannot be
+//! played, a game a form cannot hold.
 
-/// An error in an ICN string, a long JSON document, a replay or a write.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    /// The ICN text is malformed at `line`:`column` (1-based; the column counts characters).
-    #[error("line {line}, column {column}: {message} (at {token:?})")]
-    Syntax {
-        /// 1-based line.
-        line: usize,
-        /// 1-based column, in characters.
-        column: usize,
-        /// The text at the place (up to the next blank, at most 40 characters).
-        token: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// The long JSON form is malformed at `path` (`moves[3].startCoords`).
-    #[error("{path}: {message}")]
-    Json {
-        /// Where in the document (`$` is the top).
-        path: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// Move `ply` (1-based) cannot be played.
-    #[error("ply {ply} ({mv}): {message}")]
-    Replay {
-        /// 1-based ply.
-        ply: usize,
-        /// The move as minimal ICN.
-        mv: String,
-        /// What is wrong.
-        message: String,
-    },
-    /// The game cannot be written in the asked form.
-    #[error("cannot write: {0}")]
-    Write(String),
+pub use crate::Error;
+use crate::{ErrorKind, Place};
+
+/// A syntax error at byte `offset` of the ICN `text`; the token is the text there, up to the
+/// next blank (at most 40 characters), or "end of input".
+pub(crate) fn syntax(text: &[u8], offset: usize, message: impl Into<String>) -> Error {
+    let offset = offset.min(text.len());
+    let place = Place::locate(text, offset, 1);
+    let token_end = text[offset..]
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .map_or(text.len(), |i| offset + i);
+    let mut token: String = String::from_utf8_lossy(&text[offset..token_end])
+        .chars()
+        .take(40)
+        .collect();
+    if token.is_empty() {
+        token = if offset >= text.len() {
+            "end of input".into()
+        } else {
+            " ".into()
+        };
+    }
+    Error::new(ErrorKind::Syntax, message)
+        .with_place(place)
+        .with_token(token)
 }
 
-impl Error {
-    /// A syntax error at byte `offset` of `text`.
-    pub(crate) fn syntax(text: &[u8], offset: usize, message: impl Into<String>) -> Error {
-        let offset = offset.min(text.len());
-        let before = &text[..offset];
-        let line = 1 + memchr::memchr_iter(b'\n', before).count();
-        let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-        let column = 1 + String::from_utf8_lossy(&before[line_start..])
-            .chars()
-            .count();
-        let token_end = text[offset..]
-            .iter()
-            .position(|b| b.is_ascii_whitespace())
-            .map_or(text.len(), |i| offset + i);
-        let mut token: String = String::from_utf8_lossy(&text[offset..token_end])
-            .chars()
-            .take(40)
-            .collect();
-        if token.is_empty() {
-            token = if offset >= text.len() {
-                "end of input".into()
-            } else {
-                " ".into()
-            };
-        }
-        Error::Syntax {
-            line,
-            column,
-            token,
-            message: message.into(),
-        }
-    }
+/// The long JSON form is malformed at `path` (`$.moves[3].startCoords`).
+pub(crate) fn json(path: impl Into<String>, message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Syntax, message).with_path(path)
+}
 
-    pub(crate) fn json(path: impl Into<String>, message: impl Into<String>) -> Error {
-        Error::Json {
-            path: path.into(),
-            message: message.into(),
-        }
-    }
+/// Move `ply` (1-based), written `mv` in minimal ICN, cannot be played.
+pub(crate) fn illegal(ply: usize, mv: String, message: String) -> Error {
+    Error::new(ErrorKind::Illegal, message)
+        .with_ply(ply)
+        .with_token(mv)
+}
+
+/// The game cannot be written in the asked form.
+pub(crate) fn unwritable(message: String) -> Error {
+    Error::new(ErrorKind::Unwritable, format!("cannot write: {message}"))
 }

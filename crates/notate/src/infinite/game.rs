@@ -11,7 +11,7 @@ use super::piece::{Piece, PieceKind, Player};
 ///
 /// ```
 /// use notate::infinite::{short, Player};
-/// let game = short::parse("w 0/100 1 K5,1+|k5,8 5,1>5,2").unwrap();
+/// let game = short::read_one("w 0/100 1 K5,1+|k5,8 5,1>5,2").unwrap();
 /// assert_eq!(game.turn, Some(Player::White));
 /// assert_eq!(game.position.as_ref().unwrap().len(), 2);
 /// assert_eq!(game.moves.as_ref().unwrap().len(), 1);

@@ -5,13 +5,17 @@
 //!  "specialRights":{"5,1":true},"startingPosition":{"5,1":"kingsW"},"moves":["5,1>5,2"]}
 //! ```
 //!
-//! Numbers are read from their JSON text, so coordinates of any size survive.
+//! Numbers are read from their JSON text, so coordinates of any size survive. A text holds
+//! one or more documents (one per line, or simply one after another); each is written
+//! followed by a newline.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::coord::{Coord, Int};
-use super::error::Error;
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use super::error::{self, Error};
 use super::game::{
     Game, Layout, Move, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey,
     WinCondition, WinConditions, WorldBorder,
@@ -20,9 +24,9 @@ use super::piece::{Piece, PieceKind, Player};
 use super::replay;
 use super::short::{self, Dialect};
 
-/// Options of [`to_json`].
+/// How the long form is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LongOptions {
+pub struct WriteOptions {
     /// 2024: moves are strings (`"2,7>1,8Q"`); 2025: moves are objects that keep comments and
     /// clock stamps.
     pub dialect: Dialect,
@@ -33,9 +37,9 @@ pub struct LongOptions {
     pub pretty: bool,
 }
 
-impl Default for LongOptions {
-    fn default() -> LongOptions {
-        LongOptions {
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
             dialect: Dialect::V2024,
             legacy_moves: false,
             pretty: true,
@@ -51,30 +55,30 @@ impl Default for LongOptions {
 ///
 /// ```
 /// use notate::infinite::{long, Coord};
-/// let game = long::from_json(r#"{"metadata":{},"turn":"white",
+/// let game = long::read_one(r#"{"metadata":{},"turn":"white",
 ///     "startingPosition":{"5,1":"kingsW","100000000000000000000,-7":"kingsB"},
 ///     "moves":[{"type":"kingsW","startCoords":[5,1],"endCoords":[5,2]}]}"#).unwrap();
 /// let position = game.position.unwrap();
 /// assert!(position.get(&"100000000000000000000,-7".parse::<Coord>().unwrap()).is_some());
-/// assert!(long::from_json(r#"{"metadata":{},"moves":["5,1>"]}"#).is_err());
+/// assert!(long::read_one(r#"{"metadata":{},"moves":["5,1>"]}"#).is_err());
 /// ```
-pub fn from_json(text: &str) -> Result<Game, Error> {
+pub(crate) fn from_json(text: &str) -> Result<Game, Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let object = Object::deserialize(&mut de).map_err(|e| Error::json("$", e.to_string()))?;
-    de.end().map_err(|e| Error::json("$", e.to_string()))?;
+    let object = Object::deserialize(&mut de).map_err(|e| error::json("$", e.to_string()))?;
+    de.end().map_err(|e| error::json("$", e.to_string()))?;
     read_game(object)
 }
 
 /// Reads every game of a text holding one or more long-form documents (one per line, or
 /// simply one after another).
-pub fn from_json_stream(text: &str) -> impl Iterator<Item = Result<Game, Error>> + '_ {
+pub(crate) fn from_json_stream(text: &str) -> impl Iterator<Item = Result<Game, Error>> + '_ {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
     std::iter::from_fn(move || {
         let raw = match stream.next()? {
             Ok(raw) => raw,
             Err(e) => {
                 // After a syntax error the rest cannot be split into documents.
-                let err = Error::json("$", e.to_string());
+                let err = error::json("$", e.to_string());
                 while stream.next().is_some_and(|r| r.is_ok()) {}
                 return Some(Err(err));
             }
@@ -111,7 +115,7 @@ impl<'de> Deserialize<'de> for Object<'de> {
 }
 
 fn parse<'a, T: Deserialize<'a>>(raw: &'a RawValue, path: &str, what: &str) -> Result<T, Error> {
-    serde_json::from_str(raw.get()).map_err(|_| Error::json(path, format!("expected {what}")))
+    serde_json::from_str(raw.get()).map_err(|_| error::json(path, format!("expected {what}")))
 }
 
 fn object<'a>(raw: &'a RawValue, path: &str) -> Result<Object<'a>, Error> {
@@ -121,7 +125,7 @@ fn object<'a>(raw: &'a RawValue, path: &str) -> Result<Object<'a>, Error> {
 fn int(raw: &RawValue, path: &str) -> Result<Int, Error> {
     raw.get()
         .parse::<Int>()
-        .map_err(|_| Error::json(path, format!("expected a whole number, not {}", raw.get())))
+        .map_err(|_| error::json(path, format!("expected a whole number, not {}", raw.get())))
 }
 
 /// `[x, y]` or the reference's `"x,y"`.
@@ -129,11 +133,11 @@ fn coords(raw: &RawValue, path: &str) -> Result<Coord, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
         return text
             .parse()
-            .map_err(|_| Error::json(path, format!("expected a square \"x,y\", not {text:?}")));
+            .map_err(|_| error::json(path, format!("expected a square \"x,y\", not {text:?}")));
     }
     let items: Vec<&RawValue> = parse(raw, path, "a square [x, y]")?;
     if items.len() != 2 {
-        return Err(Error::json(path, "expected a square [x, y]"));
+        return Err(error::json(path, "expected a square [x, y]"));
     }
     Ok(Coord {
         x: int(items[0], path)?,
@@ -143,12 +147,12 @@ fn coords(raw: &RawValue, path: &str) -> Result<Coord, Error> {
 
 fn square_key(key: &str, path: &str) -> Result<Coord, Error> {
     key.parse()
-        .map_err(|_| Error::json(path, format!("{key:?} is not a square \"x,y\"")))
+        .map_err(|_| error::json(path, format!("{key:?} is not a square \"x,y\"")))
 }
 
 fn piece_name(name: &str, path: &str) -> Result<Piece, Error> {
     Piece::from_long_name(name)
-        .ok_or_else(|| Error::json(path, format!("unknown piece type {name:?}")))
+        .ok_or_else(|| error::json(path, format!("unknown piece type {name:?}")))
 }
 
 fn read_game(object: Object) -> Result<Game, Error> {
@@ -177,7 +181,7 @@ fn read_game(object: Object) -> Result<Game, Error> {
                 game.turn = Some(match name {
                     "white" => Player::White,
                     "black" => Player::Black,
-                    _ => return Err(Error::json(path, "expected \"white\" or \"black\"")),
+                    _ => return Err(error::json(path, "expected \"white\" or \"black\"")),
                 });
                 TopKey::Turn
             }
@@ -197,7 +201,7 @@ fn read_game(object: Object) -> Result<Game, Error> {
                         })
                         .filter(|_| text.bytes().all(|b| b.is_ascii_digit() || b == b'/'))
                         .ok_or_else(|| {
-                            Error::json(&path, format!("expected \"N/M\", not {text:?}"))
+                            error::json(&path, format!("expected \"N/M\", not {text:?}"))
                         })?,
                 );
                 TopKey::MoveRule
@@ -240,19 +244,19 @@ fn read_game(object: Object) -> Result<Game, Error> {
                 game.moves = Some(moves);
                 TopKey::Moves
             }
-            _ => return Err(Error::json(path, format!("unknown key {key:?}"))),
+            _ => return Err(error::json(path, format!("unknown key {key:?}"))),
         };
         game.layout.top.push(top);
     }
     if !game.layout.top.contains(&TopKey::Metadata) {
-        return Err(Error::json("$", "no \"metadata\" (use {} for none)"));
+        return Err(error::json("$", "no \"metadata\" (use {} for none)"));
     }
     if !special_rights.is_empty() || has_rights_key {
         let position = game.position.get_or_insert_with(Position::new);
         for square in special_rights {
             // A right belongs to a piece; ICN could not even write one on an empty square.
             if position.get(&square).is_none() {
-                return Err(Error::json(
+                return Err(error::json(
                     format!("$.specialRights.{square}"),
                     "no piece stands on this square",
                 ));
@@ -266,7 +270,7 @@ fn read_game(object: Object) -> Result<Game, Error> {
 fn read_position(raw: &RawValue, path: &str) -> Result<Position, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
         // The reference also takes the piece list itself.
-        return short::parse_position(text).map_err(|e| Error::json(path, e.to_string()));
+        return short::parse_position(text).map_err(|e| error::json(path, e.to_string()));
     }
     let mut position = Position::new();
     for (k, v) in object(raw, path)?.0 {
@@ -274,7 +278,7 @@ fn read_position(raw: &RawValue, path: &str) -> Result<Position, Error> {
         let square = square_key(&k, &p)?;
         let name: &str = parse(v, &p, "a piece type such as \"pawnsW\"")?;
         if position.insert(square, piece_name(name, &p)?).is_some() {
-            return Err(Error::json(p, "a square given twice"));
+            return Err(error::json(p, "a square given twice"));
         }
     }
     Ok(position)
@@ -294,7 +298,7 @@ fn per_color<'a>(
             match color.as_str() {
                 "white" => Ok((0, v, p)),
                 "black" => Ok((1, v, p)),
-                _ => Err(Error::json(p, "expected \"white\" or \"black\"")),
+                _ => Err(error::json(p, "expected \"white\" or \"black\"")),
             }
         })
         .collect()
@@ -309,7 +313,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
             "promotionRanks" => {
                 let items: Vec<&RawValue> = parse(raw, &p, "[white rank, black rank]")?;
                 if items.len() != 2 {
-                    return Err(Error::json(p, "expected [white rank, black rank]"));
+                    return Err(error::json(p, "expected [white rank, black rank]"));
                 }
                 let side = |item: &RawValue, i: usize| -> Result<Option<Vec<Int>>, Error> {
                     let p = format!("{p}[{i}]");
@@ -323,7 +327,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
                             .map(|r| int(r, &p))
                             .collect::<Result<Vec<_>, _>>()?;
                         if ranks.is_empty() {
-                            return Err(Error::json(p, "an empty list of ranks (use null)"));
+                            return Err(error::json(p, "an empty list of ranks (use null)"));
                         }
                         return Ok(Some(ranks));
                     }
@@ -340,7 +344,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
                         match PieceKind::from_plural(name) {
                             Some(k) if !k.is_neutral() && k != PieceKind::Pawn => lists[i].push(k),
                             _ => {
-                                return Err(Error::json(
+                                return Err(error::json(
                                     &p,
                                     format!("a pawn cannot promote to {name:?}"),
                                 ))
@@ -359,14 +363,14 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
                         .into_iter()
                         .map(|n| {
                             WinCondition::from_name(n).ok_or_else(|| {
-                                Error::json(&p, format!("unknown win condition {n:?}"))
+                                error::json(&p, format!("unknown win condition {n:?}"))
                             })
                         })
                         .collect::<Result<Vec<_>, _>>()?;
                     lists[i] = Some(list);
                 }
                 let [Some(white), Some(black)] = lists else {
-                    return Err(Error::json(p, "expected both \"white\" and \"black\""));
+                    return Err(error::json(p, "expected both \"white\" and \"black\""));
                 };
                 game.win_conditions = Some(WinConditions { white, black });
                 RuleKey::WinConditions
@@ -374,7 +378,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
             "worldBorder" => {
                 let items: Vec<&RawValue> = parse(raw, &p, "[left, right, bottom, top]")?;
                 if items.len() != 4 {
-                    return Err(Error::json(p, "expected [left, right, bottom, top]"));
+                    return Err(error::json(p, "expected [left, right, bottom, top]"));
                 }
                 let edge = |r: &RawValue| -> Result<Option<Int>, Error> {
                     if r.get() == "null" {
@@ -414,7 +418,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
             black: rule(black, ab),
         });
     } else if allowed.is_some() {
-        return Err(Error::json(
+        return Err(error::json(
             path,
             "\"promotionsAllowed\" without \"promotionRanks\"",
         ));
@@ -431,13 +435,13 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
 /// assert!(long::move_from_json(r#"{"startCoords":[0,0],"endCoords":[1,1],"promotion":"dragonsW"}"#).is_err());
 /// ```
 pub fn move_from_json(text: &str) -> Result<Move, Error> {
-    let raw: &RawValue = serde_json::from_str(text).map_err(|e| Error::json("$", e.to_string()))?;
+    let raw: &RawValue = serde_json::from_str(text).map_err(|e| error::json("$", e.to_string()))?;
     read_move(raw, "$")
 }
 
 fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
-        return short::parse_move(text).map_err(|e| Error::json(path, e.to_string()));
+        return short::parse_move(text).map_err(|e| error::json(path, e.to_string()));
     }
     let mut from = None;
     let mut to = None;
@@ -463,7 +467,7 @@ fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
             "enpassant" => {
                 let d: i64 = parse(v, &p, "-1 or 1")?;
                 if d != 1 && d != -1 {
-                    return Err(Error::json(p, "expected -1 or 1"));
+                    return Err(error::json(p, "expected -1 or 1"));
                 }
             }
             "castle" => {
@@ -476,18 +480,18 @@ fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
                         "coord" => {
                             coords(v, &format!("{p}.coord"))?;
                         }
-                        _ => return Err(Error::json(format!("{p}.{k}"), "unknown key")),
+                        _ => return Err(error::json(format!("{p}.{k}"), "unknown key")),
                     }
                 }
             }
             "compact" | "token" => {
                 let _: &str = parse(v, &p, "a string")?;
             }
-            _ => return Err(Error::json(p, format!("unknown key {key:?}"))),
+            _ => return Err(error::json(p, format!("unknown key {key:?}"))),
         }
     }
     let (Some(from), Some(to)) = (from, to) else {
-        return Err(Error::json(
+        return Err(error::json(
             path,
             "a move needs \"startCoords\" and \"endCoords\"",
         ));
@@ -514,14 +518,14 @@ fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
 ///
 /// ```
 /// use notate::infinite::{long, short};
-/// let game = short::parse("b K5,1+|k5,8 1. ... k5,8 > 5,7").unwrap();
-/// let options = long::LongOptions { pretty: false, ..Default::default() };
+/// let game = short::read_one("b K5,1+|k5,8 1. ... k5,8 > 5,7").unwrap();
+/// let options = long::WriteOptions { pretty: false, ..Default::default() };
 /// assert_eq!(
-///     long::to_json(&game, &options).unwrap(),
-///     r#"{"gameRules":{"winConditions":{"white":["checkmate"],"black":["checkmate"]}},"metadata":{},"turn":"black","specialRights":{"5,1":true},"startingPosition":{"5,1":"kingsW","5,8":"kingsB"},"shortposition":"K5,1+|k5,8","moves":["5,8>5,7"]}"#
+///     long::to_string_with(&game, options).unwrap(),
+///     r#"{"gameRules":{"winConditions":{"white":["checkmate"],"black":["checkmate"]}},"metadata":{},"turn":"black","specialRights":{"5,1":true},"startingPosition":{"5,1":"kingsW","5,8":"kingsB"},"shortposition":"K5,1+|k5,8","moves":["5,8>5,7"]}"#.to_owned() + "\n"
 /// );
 /// ```
-pub fn to_json(game: &Game, options: &LongOptions) -> Result<String, Error> {
+pub(crate) fn to_json(game: &Game, options: &WriteOptions) -> Result<String, Error> {
     let legacy = if options.legacy_moves && game.moves.as_ref().is_some_and(|m| !m.is_empty()) {
         Some(replay::replay(game)?)
     } else {
@@ -767,7 +771,7 @@ fn write_rules(game: &Game, json: &mut JsonWriter) {
 fn write_moves(
     moves: &[Move],
     legacy: Option<&[replay::Played]>,
-    options: &LongOptions,
+    options: &WriteOptions,
     json: &mut JsonWriter,
 ) {
     json.open('[');
@@ -981,3 +985,52 @@ fn push_string(out: &mut String, s: &str) {
         out.push_str(&serde_json::to_string(s).expect("JSON to memory"));
     }
 }
+
+/// The long form: JSON documents, one game each.
+#[derive(Debug, Default)]
+pub struct IcnJson {
+    options: WriteOptions,
+}
+
+/// How the long form is read (nothing to choose: both dialects are read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {}
+
+/// The largest long-form text read.
+const MAX_TEXT_BYTES: usize = 1 << 30;
+
+impl ReadFormat for IcnJson {
+    type Game = Game;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, MAX_TEXT_BYTES)
+    }
+
+    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<Game, Error>> {
+        match utf8(record) {
+            Ok(text) => from_json_stream(text).collect(),
+            Err(e) => vec![Err(e)],
+        }
+    }
+}
+
+impl WriteFormat for IcnJson {
+    type Game = Game;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> IcnJson {
+        IcnJson { options }
+    }
+
+    fn write_game(&mut self, game: &Game, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(to_json(game, &self.options)?.as_bytes());
+        out.push(b'\n');
+        Ok(())
+    }
+}
+
+read_verbs!(IcnJson, Game, "ICN long-form JSON");
+write_verbs!(IcnJson, Game, "ICN long-form JSON");

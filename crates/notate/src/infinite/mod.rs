@@ -5,12 +5,14 @@
 //!
 //! - [`short`]: ICN strings, both dialects (2024 reference, 2025 site converter);
 //! - [`long`]: the long JSON form, with the reference's key order, and legacy move objects;
+//!
+//! both with the verbs of every format module (see [`crate::format`]);
 //! - [`replay`]: the position after N plies.
 //!
 //! ```
 //! use notate::infinite::{long, short};
-//! let game = short::parse("w K5,1|k5,8 5,1>5,2").unwrap();
-//! let json = long::to_json(&game, &long::LongOptions::default()).unwrap();
+//! let game = short::read_one("w K5,1|k5,8 5,1>5,2").unwrap();
+//! let json = long::to_string(&game).unwrap();
 //! assert!(json.contains("\"moves\": [\n    \"5,1>5,2\"\n  ]"));
 //! ```
 
@@ -23,7 +25,7 @@ pub mod replay;
 pub mod short;
 
 pub use coord::{Coord, Int, ParseIntError};
-pub use error::Error;
+
 pub use game::{
     Game, Layout, Move, MoveNotes, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey,
     WinCondition, WinConditions, WorldBorder,

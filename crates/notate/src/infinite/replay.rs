@@ -6,7 +6,7 @@
 //! be a pawn's.
 
 use super::coord::{Coord, Int};
-use super::error::Error;
+use super::error::{self, Error};
 use super::game::{Game, Move, Position, TopKey};
 use super::piece::{Piece, PieceKind, Player};
 
@@ -52,15 +52,11 @@ impl Board {
 
     /// Plays `mv`, the `ply`-th move (1-based, for errors).
     pub fn play(&mut self, mv: &Move, ply: usize) -> Result<Played, Error> {
-        let fail = |message: String| Error::Replay {
-            ply,
-            mv: {
-                let mut s = mv.from.to_string();
-                s.push('>');
-                s.push_str(&mv.to.to_string());
-                s
-            },
-            message,
+        let fail = |message: String| {
+            let mut written = mv.from.to_string();
+            written.push('>');
+            written.push_str(&mv.to.to_string());
+            error::illegal(ply, written, message)
         };
         let Some(piece) = self.position.get(&mv.from) else {
             return Err(fail(format!("no piece on {}", mv.from)));
@@ -210,7 +206,7 @@ impl Board {
 ///
 /// ```
 /// use notate::infinite::{replay, short};
-/// let game = short::parse("w K5,1+|R8,1+|k5,8 5,1>7,1").unwrap();
+/// let game = short::read_one("w K5,1+|R8,1+|k5,8 5,1>7,1").unwrap();
 /// let played = replay::replay(&game).unwrap();
 /// assert_eq!(played[0].castle.as_ref().unwrap().0, 1);
 /// ```
@@ -232,17 +228,17 @@ pub fn replay(game: &Game) -> Result<Vec<Played>, Error> {
 ///
 /// ```
 /// use notate::infinite::{replay, short, Coord};
-/// let game = short::parse("w 0/100 1 K5,1|k5,8|P4,2+ 4,2>4,4|5,8>5,7").unwrap();
+/// let game = short::read_one("w 0/100 1 K5,1|k5,8|P4,2+ 4,2>4,4|5,8>5,7").unwrap();
 /// let after = replay::position_after(&game, Some(1)).unwrap();
 /// assert_eq!(after.en_passant, Some(Coord::new(4, 3)));
 /// assert_eq!(after.move_rule.unwrap().counter, 0);
 /// let end = replay::position_after(&game, None).unwrap();
 /// assert_eq!((end.full_move, end.en_passant), (Some(2), None));
-/// assert!(replay::position_after(&short::parse("w K1,1|k2,2 3,3>3,4").unwrap(), None).is_err());
+/// assert!(replay::position_after(&short::read_one("w K1,1|k2,2 3,3>3,4").unwrap(), None).is_err());
 /// ```
 pub fn position_after(game: &Game, plies: Option<usize>) -> Result<Game, Error> {
     if game.layout.position_as_text {
-        return Err(Error::json(
+        return Err(error::json(
             "$.startingPosition",
             "must be an object to be replayed, not a piece list",
         ));

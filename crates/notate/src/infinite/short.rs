@@ -2,9 +2,14 @@
 //!
 //! Hand-written, byte by byte: no crate reads ICN, and the reference's approach (regular
 //! expressions over whitespace-split tokens) is what makes it drop or misread moves.
+//!
+//! A text holds one game. Written, a game is the reference's text (which never ends with
+//! blanks) and a newline.
 
 use super::coord::{Coord, Int};
-use super::error::Error;
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use super::error::{self, Error};
 use super::game::{
     Game, Move, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey, WinCondition,
     WinConditions, WorldBorder,
@@ -20,16 +25,16 @@ use super::piece::{Piece, PieceKind, Player};
 ///
 /// ```
 /// use notate::infinite::{short, Coord};
-/// let game = short::parse("[Variant \"Classical\"]\n\nw 8,3 0/100 1 K5,1+|k5,8 1. K5,1 > 4,1 {fine} | k5,8 > 5,7").unwrap();
+/// let game = short::read_one("[Variant \"Classical\"]\n\nw 8,3 0/100 1 K5,1+|k5,8 1. K5,1 > 4,1 {fine} | k5,8 > 5,7").unwrap();
 /// assert_eq!(game.metadata, [("Variant".to_string(), "Classical".to_string())]);
 /// assert_eq!(game.en_passant, Some(Coord::new(8, 3)));
 /// let moves = game.moves.unwrap();
 /// assert_eq!(moves[0].notes.as_ref().unwrap().comment.as_deref(), Some("fine"));
 ///
-/// let err = short::parse("w K1,1|XX2,2").unwrap_err();
-/// assert_eq!(err.to_string(), "line 1, column 8: unknown piece code \"XX\" (at \"XX2,2\")");
+/// let err = short::read_one("w K1,1|XX2,2").unwrap_err();
+/// assert_eq!(err.to_string(), "line 1, column 8 \"XX2,2\": unknown piece code \"XX\"");
 /// ```
-pub fn parse(text: &str) -> Result<Game, Error> {
+pub(crate) fn parse(text: &str) -> Result<Game, Error> {
     Parser::new(text).run()
 }
 
@@ -90,11 +95,11 @@ impl<'a> Parser<'a> {
     }
 
     fn err(&self, message: impl Into<String>) -> Error {
-        Error::syntax(self.s, self.pos, message)
+        error::syntax(self.s, self.pos, message)
     }
 
     fn err_at(&self, offset: usize, message: impl Into<String>) -> Error {
-        Error::syntax(self.s, offset, message)
+        error::syntax(self.s, offset, message)
     }
 
     fn peek(&self) -> Option<u8> {
@@ -871,7 +876,7 @@ pub enum MoveStyle {
     Minimal,
 }
 
-/// Options of [`write`].
+/// How ICN is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
     /// How moves are written.
@@ -918,11 +923,11 @@ const KNOWN_TAGS: [&str; 11] = [
 ///
 /// ```
 /// use notate::infinite::short::{self, MoveStyle, WriteOptions};
-/// let game = short::parse("w K5,1|k5,8 1. K5,1 > 5,2 | k5,8 x 5,7 +").unwrap();
+/// let game = short::read_one("w K5,1|k5,8 1. K5,1 > 5,2 | k5,8 x 5,7 +").unwrap();
 /// let compact = WriteOptions { moves: MoveStyle::Compact, ..WriteOptions::default() };
-/// assert_eq!(short::write(&game, &compact).unwrap(), "\nw K5,1|k5,8\n\nK5,1>5,2|k5,8x5,7+");
+/// assert_eq!(short::to_string_with(&game, compact).unwrap(), "\nw K5,1|k5,8\n\nK5,1>5,2|k5,8x5,7+\n");
 /// ```
-pub fn write(game: &Game, options: &WriteOptions) -> Result<String, Error> {
+pub(crate) fn write(game: &Game, options: &WriteOptions) -> Result<String, Error> {
     let mut out = String::with_capacity(estimate_len(game));
     match options.dialect {
         Dialect::V2024 => write_2024(game, options, &mut out)?,
@@ -944,12 +949,12 @@ fn write_tags(game: &Game, sep: &str, out: &mut String) -> Result<(), Error> {
                 .bytes()
                 .any(|b| is_blank(b) || matches!(b, b'"' | b']' | b'[' | b':'))
         {
-            return Err(Error::Write(format!(
+            return Err(error::unwritable(format!(
                 "tag key {key:?} cannot be written in ICN"
             )));
         }
         if value.contains("\"]") || value.contains(['\n', '\r']) {
-            return Err(Error::Write(format!(
+            return Err(error::unwritable(format!(
                 "the value of tag {key} cannot be written in ICN: {value:?}"
             )));
         }
@@ -1091,7 +1096,7 @@ fn write_2024(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
         out.push(' ');
     }
     if game.world_border.is_some() {
-        return Err(Error::Write(
+        return Err(error::unwritable(
             "the 2024 dialect has no world border (use --dialect 2025)".into(),
         ));
     }
@@ -1307,12 +1312,12 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
         .chain(game.metadata.iter().filter(|(k, _)| !known(k)));
     for (key, value) in ordered {
         if key.is_empty() || !key.bytes().all(|b| b.is_ascii_alphabetic()) {
-            return Err(Error::Write(format!(
+            return Err(error::unwritable(format!(
                 "tag key {key:?}: the 2025 dialect allows letters only"
             )));
         }
         if value.is_empty() || value.chars().count() > 200 || value.contains(['"', '\n', '\r']) {
-            return Err(Error::Write(format!(
+            return Err(error::unwritable(format!(
                 "tag {key}: the 2025 dialect needs 1 to 200 characters without `\"`, not {value:?}"
             )));
         }
@@ -1325,7 +1330,7 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
         parts.push(tags);
     }
     if !game.extra_rules.is_empty() {
-        return Err(Error::Write(format!(
+        return Err(error::unwritable(format!(
             "the 2025 dialect has no JSON rules ({})",
             game.extra_rules
                 .keys()
@@ -1452,3 +1457,49 @@ pub fn write_move(mv: &Move, style: MoveStyle, dialect: Dialect) -> String {
     out.truncate(out.trim_end().len());
     out
 }
+
+/// ICN, the short form: one game per text, either dialect read, the one asked written.
+#[derive(Debug, Default)]
+pub struct Icn {
+    options: WriteOptions,
+}
+
+/// How ICN is read (nothing to choose: both dialects are read).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReadOptions {}
+
+/// The largest ICN text read (a game with millions of moves fits).
+const MAX_TEXT_BYTES: usize = 1 << 30;
+
+impl ReadFormat for Icn {
+    type Game = Game;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, MAX_TEXT_BYTES)
+    }
+
+    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<Game, Error>> {
+        vec![utf8(record).and_then(parse)]
+    }
+}
+
+impl WriteFormat for Icn {
+    type Game = Game;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Icn {
+        Icn { options }
+    }
+
+    fn write_game(&mut self, game: &Game, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(write(game, &self.options)?.as_bytes());
+        out.push(b'\n');
+        Ok(())
+    }
+}
+
+read_verbs!(Icn, Game, "ICN");
+write_verbs!(Icn, Game, "ICN");

@@ -12,9 +12,12 @@
 //! match their moves): the line is the first move listed under each key, in order, replayed
 //! from the start; an illegal move is an error naming the opening, the ply and the path.
 
+use super::encoding::{self, ReadOptions};
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, ReadFormat};
 use serde_json::Value;
 
-use super::error::Error;
+use super::error::{self, Error};
 use super::piece::PieceKind;
 use super::position::{Move, Position};
 use super::record::{Record, RecordMove};
@@ -25,24 +28,24 @@ fn read_square(v: &Value, path: &str) -> Result<Square, Error> {
     match v {
         Value::Array(rc) if rc.len() == 2 => {
             let (Some(row), Some(col)) = (rc[0].as_i64(), rc[1].as_i64()) else {
-                return Err(Error::json(path, "expected [row, col] numbers"));
+                return Err(error::json(path, "expected [row, col] numbers"));
             };
-            Square::from_row_col(row, col).map_err(|e| Error::json(path, e.0))
+            Square::from_row_col(row, col).map_err(|e| error::json(path, e.0))
         }
         Value::String(s) => {
             let b = s.as_bytes();
             match b {
                 [f, r] if f.is_ascii_digit() && r.is_ascii_digit() => {
                     Square::from_file_rank(i64::from(f - b'0'), i64::from(r - b'0'))
-                        .map_err(|e| Error::json(path, e.0))
+                        .map_err(|e| error::json(path, e.0))
                 }
-                _ => Err(Error::json(
+                _ => Err(error::json(
                     path,
                     format!("{s:?} is not a square (file and rank digits, \"27\")"),
                 )),
             }
         }
-        _ => Err(Error::json(path, "expected [row, col] or \"27\"")),
+        _ => Err(error::json(path, "expected [row, col] or \"27\"")),
     }
 }
 
@@ -57,7 +60,7 @@ fn read_move(v: &Value, path: &str) -> Result<Move, Error> {
             .and_then(|s| PieceKind::from_letter(s.as_bytes()[0]))
             .filter(|k| k.hand_index().is_some())
             .ok_or_else(|| {
-                Error::json(
+                error::json(
                     &format!("{path}.pieceType"),
                     "expected P, L, N, S, G, B or R",
                 )
@@ -73,19 +76,16 @@ fn read_move(v: &Value, path: &str) -> Result<Move, Error> {
 ///
 /// ```
 /// use notate::shogi::{book, usi};
-/// let openings = book::read(r#"[{"name": "Aggressive Rook",
+/// let openings = book::read_str(r#"[{"name": "Aggressive Rook",
 ///     "moves": [{"from": [6,7], "to": [5,7]}, {"from": [2,1], "to": [3,1]}]}]"#).unwrap();
-/// let record = openings[0].as_ref().unwrap();
-/// assert_eq!(record.header_value("戦型"), Some("Aggressive Rook"));
-/// let mut text = String::new();
-/// usi::write(record, &mut text);
-/// assert_eq!(text, "position startpos moves 2g2f 8c8d\n");
+/// assert_eq!(openings[0].header_value("戦型"), Some("Aggressive Rook"));
+/// assert_eq!(usi::to_string(&openings[0]).unwrap(), "position startpos moves 2g2f 8c8d\n");
 /// ```
-pub fn read(text: &str) -> Result<Vec<Result<Record, Error>>, Error> {
-    let doc = Error::parse_json(text)?;
+pub(crate) fn read(text: &str) -> Result<Vec<Result<Record, Error>>, Error> {
+    let doc = error::parse_json(text)?;
     let openings = doc
         .as_array()
-        .ok_or_else(|| Error::json("$", "an opening book is an array of openings"))?;
+        .ok_or_else(|| error::json("$", "an opening book is an array of openings"))?;
     Ok(openings
         .iter()
         .enumerate()
@@ -97,7 +97,7 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
     let name = o
         .get("name")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::json(&format!("{path}.name"), "expected the opening's name"))?;
+        .ok_or_else(|| error::json(&format!("{path}.name"), "expected the opening's name"))?;
     let moves: Vec<(String, &Value)> = match o.get("moves") {
         Some(Value::Array(list)) => list
             .iter()
@@ -115,7 +115,7 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
             })
             .collect(),
         _ => {
-            return Err(Error::json(
+            return Err(error::json(
                 &format!("{path}.moves"),
                 "expected an array or an object of moves",
             ))
@@ -127,8 +127,31 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
     for (ply, (mpath, m)) in moves.iter().enumerate() {
         let mv = read_move(m, mpath)?;
         pos.play(mv)
-            .map_err(|e| Error::json(mpath, format!("{name}: ply {} ({mv}): {e}", ply + 1)))?;
+            .map_err(|e| error::json(mpath, format!("{name}: ply {} ({mv}): {e}", ply + 1)))?;
         record.moves.push(RecordMove::new(mv));
     }
     Ok(record)
 }
+
+/// An opening book: one JSON array per text, each opening a record (read only).
+#[derive(Debug, Default)]
+pub struct Book;
+
+impl ReadFormat for Book {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        match encoding::decode(record, options.encoding).and_then(|text| read(&text)) {
+            Ok(openings) => openings,
+            Err(e) => vec![Err(e)],
+        }
+    }
+}
+
+read_verbs!(Book, Record, "an opening book");

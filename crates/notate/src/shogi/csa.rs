@@ -3,10 +3,13 @@
 //! `%TORYO` and the other specials, several statements on a line separated by commas,
 //! several records in a file separated by `/`.
 
+use super::encoding::ReadOptions;
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use std::fmt::Write as _;
 
 use super::encoding::{self, Encoding};
-use super::error::Error;
+use super::error::{self, Error};
 use super::piece::{Color, Piece, PieceKind, ALL_KINDS, HAND_ORDER};
 use super::position::{Move, Position};
 use super::record::{play_checked, Ending, EndingKind, MoveTime, Record, RecordMove};
@@ -24,7 +27,7 @@ pub enum CsaVersion {
 
 /// How CSA is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct CsaOptions {
+pub struct WriteOptions {
     /// Which version.
     pub version: CsaVersion,
 }
@@ -41,27 +44,16 @@ const KEYS: [(&str, &str); 8] = [
     ("$OPENING", "戦型"),
 ];
 
-/// Reads the first (usually only) record of a CSA file.
+
+/// Reads a CSA file from bytes in `encoding` (detected when `None`): every record.
 ///
 /// ```
 /// use notate::shogi::csa;
-/// let record = csa::read("V2.2\nPI\n+\n+7776FU,T5\n-3334FU\n%TORYO\n").unwrap();
+/// let record = csa::read_one("V2.2\nPI\n+\n+7776FU,T5\n-3334FU\n%TORYO\n").unwrap();
 /// assert_eq!(record.moves.len(), 2);
 /// assert_eq!(record.moves[0].time.unwrap().spent_ms, 5000);
 /// ```
-pub fn read(text: &str) -> Result<Record, Error> {
-    read_all(text).into_iter().next().unwrap_or_else(|| {
-        Err(Error::Line {
-            line: 1,
-            column: 1,
-            text: String::new(),
-            message: "no record".into(),
-        })
-    })
-}
-
-/// Reads a CSA file from bytes in `encoding` (detected when `None`): every record.
-pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
+pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
     match encoding::decode(bytes, encoding) {
         Ok(text) => read_all(&text),
         Err(e) => vec![Err(e)],
@@ -69,7 +61,7 @@ pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record
 }
 
 /// Reads every record of a CSA file (records are separated by a `/` line).
-pub fn read_all(text: &str) -> Vec<Result<Record, Error>> {
+pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
     let mut records = Vec::new();
     let mut reader = CsaReader::new();
     // A move and its time take about twelve bytes.
@@ -149,7 +141,7 @@ impl CsaReader {
         }
         self.started = true;
         if !self.board_given && self.pos == Position::empty() {
-            return Err(Error::line(
+            return Err(error::line(
                 number,
                 line,
                 0,
@@ -160,7 +152,7 @@ impl CsaReader {
         self.pos.set_ply(1);
         self.pos
             .validate()
-            .map_err(|m| Error::line(number, line, 0, format!("the start position: {m}")))?;
+            .map_err(|m| error::line(number, line, 0, format!("the start position: {m}")))?;
         self.record.start = self.pos.clone();
         Ok(())
     }
@@ -192,7 +184,7 @@ impl CsaReader {
 
     fn statement(&mut self, s: &str, line: &str, at: usize, number: usize) -> Result<(), Error> {
         let s = s.trim_end();
-        let fail = |offset: usize, message: &str| Error::line(number, line, at + offset, message);
+        let fail = |offset: usize, message: &str| error::line(number, line, at + offset, message);
         if s.trim().is_empty() {
             return Ok(());
         }
@@ -395,17 +387,12 @@ impl CsaReader {
     fn read_move(&mut self, s: &str, line: &str, at: usize, number: usize) -> Result<(), Error> {
         let b = s.as_bytes();
         let ply = self.record.moves.len() as u32 + 1;
-        let fail = |reason: String| Error::Move {
-            line: Some(number),
-            ply,
-            mv: s.to_string(),
-            reason,
-        };
+        let fail = |reason: String| error::illegal(Some(number), ply, s, reason);
         if self.ended {
             return Err(fail("a move after the end of the game".into()));
         }
         if b.len() != 7 {
-            return Err(Error::line(
+            return Err(error::line(
                 number,
                 line,
                 at,
@@ -421,14 +408,14 @@ impl CsaReader {
             return Err(fail(format!("it is {:?}'s move", self.pos.side_to_move())));
         }
         let to = Square::parse_digits(&b[3..5])
-            .ok_or_else(|| Error::line(number, line, at + 3, "bad destination square"))?;
+            .ok_or_else(|| error::line(number, line, at + 3, "bad destination square"))?;
         let kind = PieceKind::from_csa(&b[5..7])
-            .ok_or_else(|| Error::line(number, line, at + 5, "unknown piece code"))?;
+            .ok_or_else(|| error::line(number, line, at + 5, "unknown piece code"))?;
         let mv = if &b[1..3] == b"00" {
             Move::Drop { kind, to }
         } else {
             let from = Square::parse_digits(&b[1..3])
-                .ok_or_else(|| Error::line(number, line, at + 1, "bad origin square"))?;
+                .ok_or_else(|| error::line(number, line, at + 1, "bad origin square"))?;
             let on = self.pos.piece_at(from).ok_or_else(|| {
                 fail(format!("no piece on {}", String::from_utf8_lossy(&b[1..3])))
             })?;
@@ -578,11 +565,11 @@ fn write_position(out: &mut String, pos: &Position) {
 ///
 /// ```
 /// use notate::shogi::{csa, usi};
-/// let record = usi::read_game("position startpos moves 7g7f 3c3d 8h2b+").unwrap();
-/// let text = csa::write(&record, &csa::CsaOptions::default());
+/// let record = usi::read_one("position startpos moves 7g7f 3c3d 8h2b+").unwrap();
+/// let text = csa::to_string(&record).unwrap();
 /// assert!(text.ends_with("PI\n+\n+7776FU\n-3334FU\n+8822UM\n"));
 /// ```
-pub fn write(record: &Record, options: &CsaOptions) -> String {
+pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
     let mut out = String::with_capacity(64 + record.moves.len() * 12);
     match options.version {
         CsaVersion::V30 => out.push_str("'CSA encoding=UTF-8\nV3.0\n"),
@@ -644,7 +631,7 @@ pub fn write(record: &Record, options: &CsaOptions) -> String {
 }
 
 /// Writes a record as CSA bytes: V3.0 in UTF-8, V2.2 in Shift_JIS (its convention).
-pub fn write_bytes(record: &Record, options: &CsaOptions) -> Result<Vec<u8>, Error> {
+pub(crate) fn write_bytes(record: &Record, options: &WriteOptions) -> Result<Vec<u8>, Error> {
     let text = write(record, options);
     let encoding = match options.version {
         CsaVersion::V30 => Encoding::Utf8,
@@ -652,3 +639,46 @@ pub fn write_bytes(record: &Record, options: &CsaOptions) -> Result<Vec<u8>, Err
     };
     Ok(encoding::encode(&text, encoding)?.into_owned())
 }
+
+/// CSA: a file of records separated by `/` lines, read from UTF-8 or Shift_JIS; V3.0
+/// written in UTF-8, V2.2 in Shift_JIS.
+#[derive(Debug, Default)]
+pub struct Csa {
+    options: WriteOptions,
+}
+
+impl ReadFormat for Csa {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        read_bytes(record, options.encoding)
+    }
+}
+
+impl WriteFormat for Csa {
+    type Game = Record;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Csa {
+        Csa { options }
+    }
+
+    fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(&write_bytes(record, &self.options)?);
+        Ok(())
+    }
+
+    fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(write(record, &self.options).as_bytes());
+        Ok(())
+    }
+}
+
+read_verbs!(Csa, Record, "CSA");
+write_verbs!(Csa, Record, "CSA");

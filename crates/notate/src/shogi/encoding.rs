@@ -4,7 +4,18 @@
 
 use std::borrow::Cow;
 
-use super::error::Error;
+use super::error::{self, Error};
+
+/// The largest shogi text read whole (a record is a few kilobytes; a book, a few megabytes).
+pub(crate) const MAX_RECORD_BYTES: usize = 256 << 20;
+
+/// How a shogi record is read (every shogi format takes the same options).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The text's encoding; `None` (default): told by a marker, else UTF-8 when the bytes
+    /// are valid UTF-8 and Shift_JIS otherwise.
+    pub encoding: Option<Encoding>,
+}
 
 /// A text encoding of a shogi record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,22 +95,22 @@ pub fn decode(bytes: &[u8], encoding: Option<Encoding>) -> Result<Cow<'_, str>, 
             let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
             std::str::from_utf8(bytes)
                 .map(Cow::Borrowed)
-                .map_err(|e| Error::Encoding {
-                    line: 1 + bytes[..e.valid_up_to()]
+                .map_err(|e| {
+                    let line = 1 + bytes[..e.valid_up_to()]
                         .iter()
                         .filter(|&&b| b == b'\n')
-                        .count(),
-                    encoding: encoding.name(),
+                        .count();
+                    error::encoding(line, encoding.name())
                 })
         }
         Encoding::ShiftJis => {
             let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
             if had_errors {
                 let bad = text.find('\u{FFFD}').unwrap_or(0);
-                return Err(Error::Encoding {
-                    line: 1 + text[..bad].matches('\n').count(),
-                    encoding: encoding.name(),
-                });
+                return Err(error::encoding(
+                    1 + text[..bad].matches('\n').count(),
+                    encoding.name(),
+                ));
             }
             Ok(text)
         }
@@ -120,10 +131,10 @@ pub fn encode(text: &str, encoding: Encoding) -> Result<Cow<'_, [u8]>, Error> {
                         encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut buf)).2
                     })
                     .unwrap_or('?');
-                return Err(Error::Write {
-                    format: "Shift_JIS",
-                    message: format!("{bad:?} has no Shift_JIS code"),
-                });
+                return Err(error::unwritable(
+                    "Shift_JIS",
+                    format!("{bad:?} has no Shift_JIS code"),
+                ));
             }
             Ok(bytes)
         }
@@ -149,17 +160,11 @@ mod tests {
         let bytes = b"a\nb\n\x81\n";
         assert_eq!(
             decode(bytes, Some(Encoding::ShiftJis)).unwrap_err(),
-            Error::Encoding {
-                line: 3,
-                encoding: "Shift_JIS"
-            }
+            error::encoding(3, "Shift_JIS")
         );
         assert_eq!(
             decode(b"ok\n\xff", Some(Encoding::Utf8)).unwrap_err(),
-            Error::Encoding {
-                line: 2,
-                encoding: "UTF-8"
-            }
+            error::encoding(2, "UTF-8")
         );
     }
 }

@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use super::error::Error;
+use super::error::{self, Error};
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::{Move, Position};
 use super::record::{
@@ -136,7 +136,7 @@ pub(super) enum Style {
 }
 
 /// The state of a KIF or KI2 reader.
-pub(super) struct Reader {
+pub(super) struct RecordReader {
     pub record: Record,
     /// Lines of a board diagram, and whether one was seen.
     bod_rows: Vec<[Option<Piece>; 9]>,
@@ -153,7 +153,7 @@ pub(super) struct Reader {
     pending_comments: Vec<String>,
 }
 
-impl Reader {
+impl RecordReader {
     /// The 1-based ply number of the next move of the current line.
     pub fn next_ply(&self) -> u32 {
         match self.line {
@@ -174,12 +174,12 @@ impl Reader {
         written: &str,
     ) -> Result<(), Error> {
         if self.ended {
-            return Err(Error::Move {
-                line: Some(number),
-                ply: self.next_ply(),
-                mv: written.to_string(),
-                reason: "a move after the end of the game".into(),
-            });
+            return Err(error::illegal(
+                Some(number),
+                self.next_ply(),
+                written,
+                "a move after the end of the game",
+            ));
         }
         let ply = self.next_ply();
         play_checked(&mut self.pos, mv, ply, Some(number), written)?;
@@ -226,7 +226,7 @@ impl Reader {
         self.started = true;
         let mut start = if !self.bod_rows.is_empty() {
             if self.bod_rows.len() != 9 {
-                return Err(Error::line(
+                return Err(error::line(
                     number,
                     text,
                     0,
@@ -245,7 +245,7 @@ impl Reader {
             match self.record.header_value("手合割") {
                 None => Position::startpos(),
                 Some(name) => preset_position(name.trim()).ok_or_else(|| {
-                    Error::line(
+                    error::line(
                         number,
                         text,
                         0,
@@ -268,7 +268,7 @@ impl Reader {
         }
         start
             .validate()
-            .map_err(|m| Error::line(number, text, 0, format!("the start position: {m}")))?;
+            .map_err(|m| error::line(number, text, 0, format!("the start position: {m}")))?;
         self.record.start = start.clone();
         self.pos = start;
         Ok(())
@@ -280,9 +280,9 @@ impl Reader {
 pub(super) fn read_japanese(
     text: &str,
     style: Style,
-    read_move_line: fn(&mut Reader, &str, usize) -> Result<(), Error>,
+    read_move_line: fn(&mut RecordReader, &str, usize) -> Result<(), Error>,
 ) -> Result<Record, Error> {
-    let mut r = Reader {
+    let mut r = RecordReader {
         record: Record::default(),
         bod_rows: Vec::new(),
         bod_hands: [None, None],
@@ -320,9 +320,9 @@ pub(super) fn read_japanese(
                 .parse()
                 .ok()
                 .filter(|&n| n >= 1)
-                .ok_or_else(|| Error::line(number, line, 0, "expected 変化：N手"))?;
+                .ok_or_else(|| error::line(number, line, 0, "expected 変化：N手"))?;
             let parent = branch_parent(&r.record, first_ply).ok_or_else(|| {
-                Error::line(
+                error::line(
                     number,
                     line,
                     0,
@@ -378,7 +378,7 @@ pub(super) fn read_japanese(
             r.record.header.push((key.to_string(), value.to_string()));
             continue;
         }
-        return Err(Error::line(number, line, 0, "not a KIF line"));
+        return Err(error::line(number, line, 0, "not a KIF line"));
     }
     let end = text.lines().count();
     r.start(end, "")?;
@@ -387,7 +387,7 @@ pub(super) fn read_japanese(
     if let Some((number, text)) = summary {
         if let Some(n) = summary_plies(&text) {
             if n != r.record.moves.len() {
-                return Err(Error::line(
+                return Err(error::line(
                     number,
                     &text,
                     0,
@@ -410,7 +410,7 @@ fn split_header(line: &str) -> Option<(&str, &str)> {
 }
 
 /// Reads a line of a board diagram (or its hands, side or frame); `false` if it is none.
-fn read_diagram_line(r: &mut Reader, line: &str, number: usize) -> Result<bool, Error> {
+fn read_diagram_line(r: &mut RecordReader, line: &str, number: usize) -> Result<bool, Error> {
     let trimmed = line.trim_start();
     for (prefix, color) in [
         ("先手の持駒", Color::Black),
@@ -422,7 +422,7 @@ fn read_diagram_line(r: &mut Reader, line: &str, number: usize) -> Result<bool, 
             let rest = rest.trim_start_matches(['：', ':']);
             r.bod_hands[color.index()] =
                 Some(parse_hand(rest).map_err(|(at, m)| {
-                    Error::line(number, line, line.len() - rest.len() + at, m)
+                    error::line(number, line, line.len() - rest.len() + at, m)
                 })?);
             return Ok(true);
         }
@@ -444,7 +444,7 @@ fn read_diagram_line(r: &mut Reader, line: &str, number: usize) -> Result<bool, 
     if let Some(body) = trimmed.strip_prefix('|') {
         let cells: Vec<char> = body.chars().take_while(|&c| c != '|').collect();
         if cells.len() != 18 {
-            return Err(Error::line(
+            return Err(error::line(
                 number,
                 line,
                 0,
@@ -457,7 +457,7 @@ fn read_diagram_line(r: &mut Reader, line: &str, number: usize) -> Result<bool, 
                 ' ' | '^' => Color::Black,
                 'v' | 'V' => Color::White,
                 _ => {
-                    return Err(Error::line(
+                    return Err(error::line(
                         number,
                         line,
                         0,
@@ -471,12 +471,12 @@ fn read_diagram_line(r: &mut Reader, line: &str, number: usize) -> Result<bool, 
             let mut buf = [0u8; 4];
             let (kind, _) =
                 PieceKind::parse_kanji(pair[1].encode_utf8(&mut buf)).ok_or_else(|| {
-                    Error::line(number, line, 0, format!("{:?} is not a piece", pair[1]))
+                    error::line(number, line, 0, format!("{:?} is not a piece", pair[1]))
                 })?;
             row[col] = Some(Piece::new(color, kind));
         }
         if r.bod_rows.len() == 9 {
-            return Err(Error::line(
+            return Err(error::line(
                 number,
                 line,
                 0,
@@ -544,7 +544,7 @@ fn parse_hand(text: &str) -> Result<[u8; 7], (usize, String)> {
 
 /// `同` (and the full-width or ASCII spaces after it), or a square: the destination.
 pub(super) fn read_destination(
-    r: &Reader,
+    r: &RecordReader,
     body: &str,
     line: &str,
     number: usize,
@@ -553,12 +553,12 @@ pub(super) fn read_destination(
     if let Some(rest) = body.strip_prefix('同') {
         let to = r
             .last_to
-            .ok_or_else(|| Error::line(number, line, at, "同 with no previous move"))?;
+            .ok_or_else(|| error::line(number, line, at, "同 with no previous move"))?;
         let skipped = rest.len() - rest.trim_start_matches([' ', '　']).len();
         return Ok((to, '同'.len_utf8() + skipped));
     }
     Square::parse_kif(body)
-        .ok_or_else(|| Error::line(number, line, at, "expected a square (７六) or 同"))
+        .ok_or_else(|| error::line(number, line, at, "expected a square (７六) or 同"))
 }
 
 /// The mark after a piece: `成` (promotes), `不成`/`生` (declines), `打` (drop), or none.

@@ -5,9 +5,13 @@
 //! Written in full: `color`, `from`, `to`, `piece` (before the move), `same`, `promote`
 //! (where promotion was a choice), `capture` and `relative` (KI2's words as JKF's letters).
 
+use super::encoding::ReadOptions;
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use super::encoding;
 use serde_json::{json, Map, Value};
 
-use super::error::Error;
+use super::error::{self, Error};
 use super::japanese::{jkf_preset_position, preset_of, relative_words};
 use super::piece::{Color, Piece, PieceKind, ALL_KINDS};
 use super::position::{Move, Position};
@@ -18,25 +22,25 @@ use super::square::Square;
 ///
 /// ```
 /// use notate::shogi::jkf;
-/// let record = jkf::read(r#"{"header": {}, "moves": [{},
+/// let record = jkf::read_one(r#"{"header": {}, "moves": [{},
 ///   {"move": {"color": 0, "from": {"x": 7, "y": 7}, "to": {"x": 7, "y": 6}, "piece": "FU"}},
 ///   {"special": "TORYO"}]}"#).unwrap();
 /// assert_eq!(record.moves[0].mv.to_string(), "7g7f");
 /// ```
-pub fn read(text: &str) -> Result<Record, Error> {
-    let doc = Error::parse_json(text)?;
+pub(crate) fn read(text: &str) -> Result<Record, Error> {
+    let doc = error::parse_json(text)?;
     let top = doc
         .as_object()
-        .ok_or_else(|| Error::json("$", "a JKF document is an object"))?;
+        .ok_or_else(|| error::json("$", "a JKF document is an object"))?;
     let mut record = Record::default();
     if let Some(header) = top.get("header") {
         let header = header
             .as_object()
-            .ok_or_else(|| Error::json("$.header", "expected an object of strings"))?;
+            .ok_or_else(|| error::json("$.header", "expected an object of strings"))?;
         for (k, v) in header {
             let v = v
                 .as_str()
-                .ok_or_else(|| Error::json(&format!("$.header.{k}"), "expected a string"))?;
+                .ok_or_else(|| error::json(&format!("$.header.{k}"), "expected a string"))?;
             record.header.push((k.clone(), v.to_string()));
         }
     }
@@ -44,10 +48,10 @@ pub fn read(text: &str) -> Result<Record, Error> {
     let moves = top
         .get("moves")
         .and_then(Value::as_array)
-        .ok_or_else(|| Error::json("$.moves", "expected an array"))?;
+        .ok_or_else(|| error::json("$.moves", "expected an array"))?;
     if let Some(first) = moves.first() {
         if first.get("move").is_some_and(|m| !m.is_null()) {
-            return Err(Error::json(
+            return Err(error::json(
                 "$.moves[0]",
                 "entry 0 holds the opening comments, not a move",
             ));
@@ -83,11 +87,11 @@ fn read_comments(entry: &Value, path: &str) -> Result<Vec<String>, Error> {
             .enumerate()
             .map(|(i, c)| {
                 c.as_str().map(str::to_string).ok_or_else(|| {
-                    Error::json(&format!("{path}.comments[{i}]"), "expected a string")
+                    error::json(&format!("{path}.comments[{i}]"), "expected a string")
                 })
             })
             .collect(),
-        Some(_) => Err(Error::json(
+        Some(_) => Err(error::json(
             &format!("{path}.comments"),
             "expected an array of strings",
         )),
@@ -101,23 +105,23 @@ fn read_initial(initial: &Value) -> Result<Position, Error> {
     let preset = initial
         .get("preset")
         .and_then(Value::as_str)
-        .ok_or_else(|| Error::json("$.initial.preset", "expected a preset name"))?;
+        .ok_or_else(|| error::json("$.initial.preset", "expected a preset name"))?;
     if preset != "OTHER" {
         return jkf_preset_position(preset)
-            .ok_or_else(|| Error::json("$.initial.preset", format!("unknown preset {preset:?}")));
+            .ok_or_else(|| error::json("$.initial.preset", format!("unknown preset {preset:?}")));
     }
     let data = initial
         .get("data")
-        .ok_or_else(|| Error::json("$.initial.data", "preset OTHER needs data"))?;
+        .ok_or_else(|| error::json("$.initial.data", "preset OTHER needs data"))?;
     let mut pos = Position::empty();
     pos.set_side_to_move(read_color(data.get("color"), "$.initial.data.color")?);
     if let Some(board) = data.get("board").and_then(Value::as_array) {
         if board.len() != 9 {
-            return Err(Error::json("$.initial.data.board", "expected 9 files"));
+            return Err(error::json("$.initial.data.board", "expected 9 files"));
         }
         for (x, file) in board.iter().enumerate() {
             let file = file.as_array().filter(|f| f.len() == 9).ok_or_else(|| {
-                Error::json(&format!("$.initial.data.board[{x}]"), "expected 9 squares")
+                error::json(&format!("$.initial.data.board[{x}]"), "expected 9 squares")
             })?;
             for (y, cell) in file.iter().enumerate() {
                 let path = format!("$.initial.data.board[{x}][{y}]");
@@ -141,17 +145,17 @@ fn read_initial(initial: &Value) -> Result<Position, Error> {
                 let path = format!("$.initial.data.hands[{c}].{code}");
                 let kind = PieceKind::from_csa(code.as_bytes())
                     .filter(|k| k.hand_index().is_some())
-                    .ok_or_else(|| Error::json(&path, "not a piece that can be held in hand"))?;
+                    .ok_or_else(|| error::json(&path, "not a piece that can be held in hand"))?;
                 let n = n
                     .as_u64()
                     .filter(|&n| n <= u64::from(kind.set_count()))
-                    .ok_or_else(|| Error::json(&path, "expected a count"))?;
+                    .ok_or_else(|| error::json(&path, "expected a count"))?;
                 pos.set_hand_count(color, kind, n as u8);
             }
         }
     }
     pos.validate()
-        .map_err(|m| Error::json("$.initial.data", format!("the start position: {m}")))?;
+        .map_err(|m| error::json("$.initial.data", format!("the start position: {m}")))?;
     Ok(pos)
 }
 
@@ -163,7 +167,7 @@ fn read_color(v: Option<&Value>, path: &str) -> Result<Color, Error> {
             // Early JKF wrote the colour as a boolean (true: White).
             Some(false) => Ok(Color::Black),
             Some(true) => Ok(Color::White),
-            None => Err(Error::json(path, "expected 0 (先手) or 1 (後手)")),
+            None => Err(error::json(path, "expected 0 (先手) or 1 (後手)")),
         },
     }
 }
@@ -171,16 +175,16 @@ fn read_color(v: Option<&Value>, path: &str) -> Result<Color, Error> {
 fn kind_of(v: &Value, path: &str) -> Result<PieceKind, Error> {
     v.as_str()
         .and_then(|s| PieceKind::from_csa(s.as_bytes()))
-        .ok_or_else(|| Error::json(path, "expected a CSA piece code (FU, KY … RY)"))
+        .ok_or_else(|| error::json(path, "expected a CSA piece code (FU, KY … RY)"))
 }
 
 fn read_place(v: Option<&Value>, path: &str) -> Result<Square, Error> {
-    let v = v.ok_or_else(|| Error::json(path, "missing"))?;
+    let v = v.ok_or_else(|| error::json(path, "missing"))?;
     let x = v.get("x").and_then(Value::as_i64);
     let y = v.get("y").and_then(Value::as_i64);
     match (x, y) {
-        (Some(x), Some(y)) => Square::from_file_rank(x, y).map_err(|e| Error::json(path, e.0)),
-        _ => Err(Error::json(path, "expected {\"x\": file, \"y\": rank}")),
+        (Some(x), Some(y)) => Square::from_file_rank(x, y).map_err(|e| error::json(path, e.0)),
+        _ => Err(error::json(path, "expected {\"x\": file, \"y\": rank}")),
     }
 }
 
@@ -194,7 +198,7 @@ fn read_time(v: &Value, path: &str) -> Result<Option<MoveTime>, Error> {
         };
         let field = |k: &str| p.get(k).and_then(Value::as_u64).unwrap_or(0);
         if !p.is_object() {
-            return Err(Error::json(
+            return Err(error::json(
                 &format!("{path}.time.{part}"),
                 "expected {h, m, s}",
             ));
@@ -203,7 +207,7 @@ fn read_time(v: &Value, path: &str) -> Result<Option<MoveTime>, Error> {
             (field("h") * 3600 + field("m") * 60 + field("s")) * 1000,
         ))
     };
-    let now = secs("now")?.ok_or_else(|| Error::json(&format!("{path}.time.now"), "missing"))?;
+    let now = secs("now")?.ok_or_else(|| error::json(&format!("{path}.time.now"), "missing"))?;
     Ok(Some(MoveTime {
         spent_ms: now,
         total_ms: secs("total")?,
@@ -228,7 +232,7 @@ fn read_line(
         let ply = first_ply + i as u32;
         let here = format!("{path}[{}]", i + offset);
         if ending.is_some() {
-            return Err(Error::json(
+            return Err(error::json(
                 &here,
                 "an entry after the special move that ended the line",
             ));
@@ -236,7 +240,7 @@ fn read_line(
         if let Some(forks) = entry.get("forks").and_then(Value::as_array) {
             for (f, fork) in forks.iter().enumerate() {
                 let fork = fork.as_array().ok_or_else(|| {
-                    Error::json(&format!("{here}.forks[{f}]"), "expected an array of moves")
+                    error::json(&format!("{here}.forks[{f}]"), "expected an array of moves")
                 })?;
                 record.variations.push(Variation {
                     parent: line,
@@ -266,7 +270,7 @@ fn read_line(
         let time = read_time(entry, &here)?;
         if let Some(special) = entry.get("special").and_then(Value::as_str) {
             let kind = EndingKind::from_csa(special, pos.side_to_move()).ok_or_else(|| {
-                Error::json(
+                error::json(
                     &format!("{here}.special"),
                     format!("unknown special {special:?}"),
                 )
@@ -280,17 +284,17 @@ fn read_line(
         let m = entry
             .get("move")
             .filter(|m| !m.is_null())
-            .ok_or_else(|| Error::json(&here, "expected a move or a special"))?;
+            .ok_or_else(|| error::json(&here, "expected a move or a special"))?;
         let mp = format!("{here}.move");
         let color = read_color(m.get("color"), &format!("{mp}.color"))?;
         if color != pos.side_to_move() {
-            return Err(Error::json(
+            return Err(error::json(
                 &format!("{mp}.color"),
                 format!("ply {ply}: not the side to move"),
             ));
         }
         let to = if m.get("same").and_then(Value::as_bool) == Some(true) && m.get("to").is_none() {
-            last_to.ok_or_else(|| Error::json(&mp, "same with no previous move"))?
+            last_to.ok_or_else(|| error::json(&mp, "same with no previous move"))?
         } else {
             read_place(m.get("to"), &format!("{mp}.to"))?
         };
@@ -305,7 +309,7 @@ fn read_line(
                 match pos.piece_at(from) {
                     Some(p) if p.kind == kind => {}
                     Some(p) => {
-                        return Err(Error::json(
+                        return Err(error::json(
                             &format!("{mp}.piece"),
                             format!(
                                 "ply {ply}: the piece on {from} is {}, not {}",
@@ -315,7 +319,7 @@ fn read_line(
                         ))
                     }
                     None => {
-                        return Err(Error::json(
+                        return Err(error::json(
                             &format!("{mp}.from"),
                             format!("ply {ply}: no piece on {from}"),
                         ))
@@ -329,7 +333,7 @@ fn read_line(
             }
         };
         pos.play(mv)
-            .map_err(|e| Error::json(&mp, format!("ply {ply} ({mv}): {e}")))?;
+            .map_err(|e| error::json(&mp, format!("ply {ply} ({mv}): {e}")))?;
         last_to = Some(to);
         out.push(RecordMove { mv, time, comments });
     }
@@ -537,12 +541,12 @@ pub fn to_value(record: &Record) -> Value {
 ///
 /// ```
 /// use notate::shogi::{jkf, usi};
-/// let record = usi::read_game("position startpos moves 7g7f").unwrap();
-/// let text = jkf::write(&record, false);
+/// let record = usi::read_one("position startpos moves 7g7f").unwrap();
+/// let text = jkf::to_string(&record).unwrap();
 /// assert!(text.contains(r#""move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}"#));
-/// assert_eq!(jkf::read(&text).unwrap(), record);
+/// assert_eq!(jkf::read_one(&text).unwrap(), record);
 /// ```
-pub fn write(record: &Record, pretty: bool) -> String {
+pub(crate) fn write(record: &Record, pretty: bool) -> String {
     let value = to_value(record);
     if pretty {
         serde_json::to_string_pretty(&value).unwrap_or_default()
@@ -550,3 +554,48 @@ pub fn write(record: &Record, pretty: bool) -> String {
         serde_json::to_string(&value).unwrap_or_default()
     }
 }
+
+/// JSON Kifu Format: one document per text, written one per line (or indented).
+#[derive(Debug, Default)]
+pub struct Jkf {
+    options: WriteOptions,
+}
+
+/// How JKF is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Indented, one key per line (default: one line).
+    pub pretty: bool,
+}
+
+impl ReadFormat for Jkf {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        vec![encoding::decode(record, options.encoding).and_then(|text| read(&text))]
+    }
+}
+
+impl WriteFormat for Jkf {
+    type Game = Record;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Jkf {
+        Jkf { options }
+    }
+
+    fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(write(record, self.options.pretty).as_bytes());
+        out.push(b'\n');
+        Ok(())
+    }
+}
+
+read_verbs!(Jkf, Record, "JKF");
+write_verbs!(Jkf, Record, "JKF");

@@ -2,13 +2,16 @@
 //! per line, and the words 右 左 直 上 引 寄 (and 打, 成, 不成) wherever the position needs
 //! them to tell which piece moves. Reading and writing both use the legal moves.
 
+use super::encoding::ReadOptions;
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use std::fmt::Write as _;
 
 use super::encoding::{self, Encoding};
-use super::error::Error;
+use super::error::{self, Error};
 use super::japanese::{
     self, direction, push_destination, read_destination, read_mark, relative_words, rightness,
-    straight, width, write_head, write_summary, Reader, Style,
+    straight, width, write_head, write_summary, RecordReader, Style,
 };
 use super::piece::{Color, PieceKind};
 use super::position::{Move, Position};
@@ -19,20 +22,20 @@ use super::square::Square;
 ///
 /// ```
 /// use notate::shogi::ki2;
-/// let record = ki2::read("▲７六歩    △３四歩    ▲２二角不成  △同　銀\n").unwrap();
+/// let record = ki2::read_one("▲７六歩    △３四歩    ▲２二角不成  △同　銀\n").unwrap();
 /// assert_eq!(record.moves[3].mv.to_string(), "3a2b");
 /// ```
-pub fn read(text: &str) -> Result<Record, Error> {
+pub(crate) fn read(text: &str) -> Result<Record, Error> {
     japanese::read_japanese(text, Style::Ki2, read_move_line)
 }
 
 /// Reads a KI2 record from bytes in `encoding` (detected when `None`).
-pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Error> {
+pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Error> {
     read(&encoding::decode(bytes, encoding)?)
 }
 
 /// Reads the moves of a KI2 line (one or more).
-fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error> {
+fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(), Error> {
     let mut rest = line.trim_start_matches([' ', '\t', '　']);
     while !rest.is_empty() {
         let start = line.len() - rest.len();
@@ -41,7 +44,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
             Some('▲' | '☗') => Color::Black,
             Some('△' | '☖' | '▽') => Color::White,
             _ => {
-                return Err(Error::line(
+                return Err(error::line(
                     number,
                     line,
                     start,
@@ -53,7 +56,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
         let (to, len) = read_destination(r, rest, line, number)?;
         rest = &rest[len..];
         let (kind, len) = PieceKind::parse_kanji(rest).ok_or_else(|| {
-            Error::line(number, line, line.len() - rest.len(), "expected a piece")
+            error::line(number, line, line.len() - rest.len(), "expected a piece")
         })?;
         rest = &rest[len..];
         let mut words = Vec::new();
@@ -72,12 +75,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
         rest = after;
         let written = line[start..line.len() - rest.len()].to_string();
         let ply = r.next_ply();
-        let fail = |reason: String| Error::Move {
-            line: Some(number),
-            ply,
-            mv: written.clone(),
-            reason,
-        };
+        let fail = |reason: String| error::illegal(Some(number), ply, written.clone(), reason);
         if side != r.pos.side_to_move() {
             return Err(fail(format!("{:?} is not the side to move", side)));
         }
@@ -198,10 +196,10 @@ fn write_moves(
 ///
 /// ```
 /// use notate::shogi::{ki2, usi};
-/// let record = usi::read_game("position startpos moves 7g7f 3c3d 8h2b 3a2b").unwrap();
-/// assert!(ki2::write(&record).contains("▲７六歩    △３四歩    ▲２二角不成  △同　銀\n"));
+/// let record = usi::read_one("position startpos moves 7g7f 3c3d 8h2b 3a2b").unwrap();
+/// assert!(ki2::to_string(&record).unwrap().contains("▲７六歩    △３四歩    ▲２二角不成  △同　銀\n"));
 /// ```
-pub fn write(record: &Record) -> String {
+pub(crate) fn write(record: &Record) -> String {
     let mut out = String::with_capacity(64 + record.moves.len() * 16);
     write_head(&mut out, record);
     out.push('\n');
@@ -229,6 +227,63 @@ pub fn write(record: &Record) -> String {
 }
 
 /// Writes a record as KI2 in `encoding`.
-pub fn write_bytes(record: &Record, encoding: Encoding) -> Result<Vec<u8>, Error> {
+pub(crate) fn write_bytes(record: &Record, encoding: Encoding) -> Result<Vec<u8>, Error> {
     Ok(encoding::encode(&write(record), encoding)?.into_owned())
 }
+
+/// KI2: one record per file, read from UTF-8 or Shift_JIS, written in the encoding asked.
+#[derive(Debug, Default)]
+pub struct Ki2 {
+    options: WriteOptions,
+}
+
+/// How KI2 is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// The encoding of what a [`Writer`] writes ([`to_string`] is UTF-8; default UTF-8).
+    pub encoding: Encoding,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            encoding: Encoding::Utf8,
+        }
+    }
+}
+
+impl ReadFormat for Ki2 {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        vec![read_bytes(record, options.encoding)]
+    }
+}
+
+impl WriteFormat for Ki2 {
+    type Game = Record;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Ki2 {
+        Ki2 { options }
+    }
+
+    fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(&write_bytes(record, self.options.encoding)?);
+        Ok(())
+    }
+
+    fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(write(record).as_bytes());
+        Ok(())
+    }
+}
+
+read_verbs!(Ki2, Record, "KI2");
+write_verbs!(Ki2, Record, "KI2");

@@ -8,13 +8,16 @@
 //! else: a line notate cannot read is an error naming it, and an illegal move is an error
 //! naming its ply.
 
+use super::encoding::ReadOptions;
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use std::fmt::Write as _;
 
 use super::encoding::{self, Encoding};
-use super::error::Error;
+use super::error::{self, Error};
 use super::japanese::{
     self, push_destination, read_destination, read_mark, width, write_comment, write_head,
-    write_summary, Reader, Style,
+    write_summary, RecordReader, Style,
 };
 use super::piece::PieceKind;
 use super::position::{Move, Position};
@@ -23,8 +26,8 @@ use super::square::Square;
 
 /// How KIF is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KifOptions {
-    /// The encoding of [`write_bytes`].
+pub struct WriteOptions {
+    /// The encoding of what a [`Writer`] writes ([`to_string`] is UTF-8).
     pub encoding: Encoding,
     /// Write `不成` on a declined promotion, as Kifu for Windows, ShogiGUI and 81Dojo do
     /// (default). The specification leaves it unmarked, and some readers (cshogi,
@@ -32,9 +35,9 @@ pub struct KifOptions {
     pub mark_declined: bool,
 }
 
-impl Default for KifOptions {
-    fn default() -> KifOptions {
-        KifOptions {
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
             encoding: Encoding::Utf8,
             mark_declined: true,
         }
@@ -45,16 +48,16 @@ impl Default for KifOptions {
 ///
 /// ```
 /// use notate::shogi::kif;
-/// let record = kif::read("   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 投了\n").unwrap();
+/// let record = kif::read_one("   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 投了\n").unwrap();
 /// assert_eq!(record.moves[0].mv.to_string(), "7g7f");
 /// assert_eq!(record.moves[0].time.unwrap().spent_ms, 5000);
 /// ```
-pub fn read(text: &str) -> Result<Record, Error> {
+pub(crate) fn read(text: &str) -> Result<Record, Error> {
     japanese::read_japanese(text, Style::Kif, read_move_line)
 }
 
 /// Reads a KIF record from bytes in `encoding` (detected when `None`).
-pub fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Error> {
+pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Error> {
     read(&encoding::decode(bytes, encoding)?)
 }
 
@@ -98,7 +101,7 @@ pub(crate) fn read_tail(rest: &str, line: &str, number: usize) -> Result<Option<
     let mut time = None;
     if rest.starts_with('(') {
         let (t, len) = parse_time(rest).ok_or_else(|| {
-            Error::line(
+            error::line(
                 number,
                 line,
                 line.len() - rest.len(),
@@ -110,7 +113,7 @@ pub(crate) fn read_tail(rest: &str, line: &str, number: usize) -> Result<Option<
     }
     let rest = rest.trim_end_matches('+').trim();
     if !rest.is_empty() {
-        return Err(Error::line(
+        return Err(error::line(
             number,
             line,
             at.max(line.len() - rest.len()),
@@ -120,16 +123,16 @@ pub(crate) fn read_tail(rest: &str, line: &str, number: usize) -> Result<Option<
     Ok(time)
 }
 
-fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error> {
+fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(), Error> {
     let trimmed = line.trim_start();
     let digits = trimmed.bytes().take_while(u8::is_ascii_digit).count();
     let ply: u32 = trimmed[..digits]
         .parse()
-        .map_err(|_| Error::line(number, line, 0, "a move number too large"))?;
+        .map_err(|_| error::line(number, line, 0, "a move number too large"))?;
     let body = trimmed[digits..].trim_start_matches([' ', '\t', '　']);
     let expected = r.next_ply();
     if ply != expected {
-        return Err(Error::line(
+        return Err(error::line(
             number,
             line,
             line.len() - trimmed.len(),
@@ -145,7 +148,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
     let (to, len) = read_destination(r, body, line, number)?;
     let rest = &body[len..];
     let (kind, len) = PieceKind::parse_kanji(rest).ok_or_else(|| {
-        Error::line(
+        error::line(
             number,
             line,
             line.len() - rest.len(),
@@ -162,7 +165,7 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
             .and_then(|s| s.strip_suffix(')'))
             .and_then(|s| Square::parse_digits(s.as_bytes()))
             .ok_or_else(|| {
-                Error::line(
+                error::line(
                     number,
                     line,
                     line.len() - rest.len(),
@@ -171,15 +174,15 @@ fn read_move_line(r: &mut Reader, line: &str, number: usize) -> Result<(), Error
             })?;
         rest = &rest[4..];
         if let Some(on_board) = r.pos.piece_at(from).map(|p| p.kind).filter(|&k| k != kind) {
-            return Err(Error::Move {
-                line: Some(number),
+            return Err(error::illegal(
+                Some(number),
                 ply,
-                mv: body[..body.len() - rest.len()].trim_end().to_string(),
-                reason: format!(
+                body[..body.len() - rest.len()].trim_end(),
+                format!(
                     "the piece on {} is a {on_board}, not a {kind}",
                     String::from_utf8_lossy(&from.digits()),
                 ),
-            });
+            ));
         }
         Move::Normal { from, to, promote }
     };
@@ -234,7 +237,7 @@ pub(crate) fn move_text(
 /// Writes a line of moves (the main line or a variation) as KIF move lines.
 fn write_line(
     out: &mut String,
-    options: &KifOptions,
+    options: &WriteOptions,
     first_ply: u32,
     moves: &[RecordMove],
     ending: Option<&Ending>,
@@ -273,20 +276,15 @@ fn write_line(
     }
 }
 
-/// Writes a record as KIF (UTF-8 text).
+/// Writes a record as KIF text with `options` (the encoding aside).
 ///
 /// ```
 /// use notate::shogi::{kif, usi};
-/// let record = usi::read_game("position startpos moves 7g7f 3c3d 8h2b").unwrap();
-/// let text = kif::write(&record);
+/// let record = usi::read_one("position startpos moves 7g7f 3c3d 8h2b").unwrap();
+/// let text = kif::to_string(&record).unwrap();
 /// assert!(text.contains("   3 ２二角不成(88)\n"));
 /// ```
-pub fn write(record: &Record) -> String {
-    write_with(record, &KifOptions::default())
-}
-
-/// Writes a record as KIF text with `options` (the encoding aside).
-pub fn write_with(record: &Record, options: &KifOptions) -> String {
+pub(crate) fn write_with(record: &Record, options: &WriteOptions) -> String {
     let mut out = String::with_capacity(64 + record.moves.len() * 40);
     write_head(&mut out, record);
     out.push_str("手数----指手---------消費時間--\n");
@@ -321,7 +319,49 @@ pub fn write_with(record: &Record, options: &KifOptions) -> String {
 }
 
 /// Writes a record as KIF in `options.encoding`.
-pub fn write_bytes(record: &Record, options: &KifOptions) -> Result<Vec<u8>, Error> {
+pub(crate) fn write_bytes(record: &Record, options: &WriteOptions) -> Result<Vec<u8>, Error> {
     let text = write_with(record, options);
     Ok(encoding::encode(&text, options.encoding)?.into_owned())
 }
+
+/// KIF: one record per file, read from UTF-8 or Shift_JIS, written in the encoding asked.
+#[derive(Debug, Default)]
+pub struct Kif {
+    options: WriteOptions,
+}
+
+impl ReadFormat for Kif {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        vec![read_bytes(record, options.encoding)]
+    }
+}
+
+impl WriteFormat for Kif {
+    type Game = Record;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Kif {
+        Kif { options }
+    }
+
+    fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(&write_bytes(record, &self.options)?);
+        Ok(())
+    }
+
+    fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(write_with(record, &self.options).as_bytes());
+        Ok(())
+    }
+}
+
+read_verbs!(Kif, Record, "KIF");
+write_verbs!(Kif, Record, "KIF");

@@ -1,6 +1,6 @@
 //! The game record every format reads into and writes from.
 
-use super::error::Error;
+use super::error::{self, Error};
 use super::piece::Color;
 use super::position::{Move, Played, Position};
 use super::square::Square;
@@ -10,7 +10,7 @@ use super::square::Square;
 ///
 /// ```
 /// use notate::shogi::{usi, Record};
-/// let record: Record = usi::read_game("position startpos moves 7g7f 3c3d").unwrap();
+/// let record: Record = usi::read_one("position startpos moves 7g7f 3c3d").unwrap();
 /// assert_eq!(record.moves.len(), 2);
 /// assert_eq!(
 ///     record.position_after(2).unwrap().to_sfen(),
@@ -325,12 +325,8 @@ pub(crate) fn play_checked(
     line: Option<usize>,
     written: &str,
 ) -> Result<Played, Error> {
-    pos.play(mv).map_err(|e| Error::Move {
-        line,
-        ply,
-        mv: written.to_string(),
-        reason: e.to_string(),
-    })
+    pos.play(mv)
+        .map_err(|e| error::illegal(line, ply, written, e.to_string()))
 }
 
 /// Finds the line a variation starting at `first_ply` branches off, as KIF means it: the

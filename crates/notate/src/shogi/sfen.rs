@@ -10,25 +10,23 @@ use std::fmt;
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::Position;
 use super::square::Square;
+use super::encoding::{self, ReadOptions};
+use super::record::Record;
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::{Error, ErrorKind, Place};
 
 /// The even-game start position.
 pub const STARTPOS: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-/// A malformed SFEN: what is wrong and the 1-based character column where.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("column {column}: {message}")]
-pub struct SfenError {
-    /// 1-based column in the SFEN text.
-    pub column: usize,
-    /// What is wrong.
-    pub message: String,
-}
-
-fn err(column: usize, message: impl Into<String>) -> SfenError {
-    SfenError {
-        column: column + 1,
-        message: message.into(),
-    }
+/// A malformed SFEN: at byte `at` of the SFEN (SFEN is ASCII: the byte is the column), line
+/// 1 of its own text.
+fn err(at: usize, message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Syntax, message).with_place(Place {
+        line: 1,
+        column: at as u64 + 1,
+        offset: Some(at),
+    })
 }
 
 // Written here rather than in `position.rs`, so that the position does not depend on its
@@ -62,7 +60,7 @@ impl Position {
     /// let pos = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2PG16p2r2b3g4s4n4l").unwrap();
     /// assert_eq!(pos.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G2P2r2b3g4s4n4l16p 1");
     /// ```
-    pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
+    pub fn from_sfen(text: &str) -> Result<Position, Error> {
         let text = text.trim();
         let mut fields = Vec::with_capacity(4);
         let mut start = None;
@@ -301,7 +299,7 @@ impl Position {
 /// The SFEN of each rank, kept from ply to ply: a move changes at most two ranks, so
 /// writing an SFEN per ply re-renders only those.
 #[derive(Clone, Default)]
-pub(crate) struct RankCache {
+struct RankCache {
     ranks: [[u8; 18]; 9],
     lens: [u8; 9],
     /// The hands field, which changes only on captures and drops.
@@ -361,6 +359,85 @@ impl RankCache {
     }
 }
 
+/// SFEN lists: read, one position per line (each a record with no moves; blank lines and
+/// `#` lines skipped); written, the start and the position after every main-line move, one
+/// per line, games separated by a blank line.
+///
+/// ```
+/// use notate::shogi::{sfen, usi};
+/// let record = usi::read_one("position startpos moves 7g7f").unwrap();
+/// let text = sfen::to_string(&record).unwrap();
+/// assert_eq!(text.lines().nth(1), Some("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"));
+/// ```
+#[derive(Debug, Default)]
+pub struct Sfen;
+
+/// How SFEN lists are written (nothing to choose yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteOptions {}
+
+impl ReadFormat for Sfen {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
+        LineSplitter::new(input, 256 << 10)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        match encoding::decode(record, options.encoding) {
+            Ok(text) if text.trim_start().starts_with('#') => Vec::new(),
+            Ok(text) => vec![Position::from_sfen(&text).map(Record::new)],
+            Err(e) => vec![Err(e)],
+        }
+    }
+}
+
+impl WriteFormat for Sfen {
+    type Game = Record;
+    type WriteOptions = WriteOptions;
+
+    fn new(_: WriteOptions) -> Sfen {
+        Sfen
+    }
+
+    fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        write_sfens(record, out);
+        out.push(b'\n');
+        Ok(())
+    }
+}
+
+read_verbs!(Sfen, Record, "an SFEN list");
+write_verbs!(Sfen, Record, "an SFEN list");
+
+/// Writes the SFEN of the start and of the position after every main-line move, one per
+/// line.
+fn write_sfens(record: &Record, out: &mut Vec<u8>) {
+    let mut pos = record.start.clone();
+    let mut ranks = RankCache::default();
+    ranks.render_all(&pos);
+    ranks.write(&pos, out);
+    out.push(b'\n');
+    out.reserve(96 * record.moves.len());
+    for m in &record.moves {
+        let played = pos.play_unchecked(m.mv);
+        let to_row = m.mv.to().row();
+        match m.mv.from() {
+            Some(from) if from.row() != to_row => ranks.render(&pos, from.row() as usize),
+            _ => {}
+        }
+        ranks.render(&pos, to_row as usize);
+        if played.captured.is_some() || m.mv.from().is_none() {
+            ranks.render_hands(&pos);
+        }
+        ranks.write(&pos, out);
+        out.push(b'\n');
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,8 +474,9 @@ mod tests {
         assert_eq!(
             Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 x - 1")
                 .unwrap_err()
-                .column,
-            23
+                .place
+                .map(|p| p.column),
+            Some(23)
         );
         // The move number defaults to 1.
         assert_eq!(

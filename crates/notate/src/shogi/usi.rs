@@ -1,10 +1,13 @@
 //! USI: moves (`7g7f`, `8h2b+`, `P*5e`) and `position` commands, one game per line.
 
-use super::error::Error;
+use super::encoding::{self, ReadOptions};
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use super::error::{self, Error};
 use super::piece::PieceKind;
 use super::position::{Move, Position};
 use super::record::{play_checked, Ending, EndingKind, Record, RecordMove};
-use super::sfen::{RankCache, STARTPOS};
+use super::sfen::STARTPOS;
 use super::square::Square;
 
 /// Reads a USI move (syntax only; legality is the position's business).
@@ -44,18 +47,10 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
 /// Reads one game: `position startpos moves …`, `position sfen <sfen> moves …`, the same
 /// without `position`, or a bare SFEN with optional `moves …`. A trailing `resign` or `win`
 /// becomes the ending.
-pub fn read_game(line: &str) -> Result<Record, Error> {
+pub(crate) fn read_game(line: &str) -> Result<Record, Error> {
     read_line(line, 1)
 }
 
-/// Reads every game of a USI file: one per line; blank lines and `#` lines are skipped.
-pub fn read(text: &str) -> Vec<Result<Record, Error>> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .map(|(i, l)| read_line(l, i + 1))
-        .collect()
-}
 
 fn read_line(line: &str, number: usize) -> Result<Record, Error> {
     let text = line.trim_end_matches(['\r', '\n']);
@@ -68,7 +63,7 @@ fn read_line(line: &str, number: usize) -> Result<Record, Error> {
         })
         .filter(|(_, w)| !w.is_empty())
         .collect();
-    let fail = |at: usize, msg: &str| Error::line(number, text, at, msg);
+    let fail = |at: usize, msg: &str| error::line(number, text, at, msg);
     let mut i = 0;
     if words.first().is_some_and(|w| w.1 == "position") {
         i += 1;
@@ -93,7 +88,8 @@ fn read_line(line: &str, number: usize) -> Result<Record, Error> {
         None => return Err(fail(text.len(), "expected `startpos` or an SFEN")),
     };
     let start_at = words.get(i.saturating_sub(1)).map_or(0, |w| w.0);
-    let start = Position::from_sfen(&start).map_err(|e| fail(start_at, &e.to_string()))?;
+    let start = Position::from_sfen(&start)
+        .map_err(|e| fail(start_at + e.offset().unwrap_or(0), &e.message))?;
     let mut record = Record::new(start.clone());
     let mut pos = start;
     if let Some(&(at, w)) = words.get(i) {
@@ -125,7 +121,7 @@ fn read_line(line: &str, number: usize) -> Result<Record, Error> {
 
 /// Writes `position startpos moves …` (or `position sfen …`) and a newline: the command an
 /// engine reads, so only the start and the moves (an ending has no place in it).
-pub fn write(record: &Record, out: &mut String) {
+pub(crate) fn write(record: &Record, out: &mut String) {
     out.push_str("position ");
     let start = record.start.to_sfen();
     if start == STARTPOS {
@@ -144,34 +140,50 @@ pub fn write(record: &Record, out: &mut String) {
     out.push('\n');
 }
 
-/// Writes the SFEN of the start and of the position after every main-line move, one per
-/// line.
-pub fn write_sfens(record: &Record, out: &mut String) {
-    let mut bytes = Vec::with_capacity(96 * (record.moves.len() + 1));
-    write_sfens_bytes(record, &mut bytes);
-    out.push_str(std::str::from_utf8(&bytes).expect("SFEN is ASCII"));
-}
 
-/// [`write_sfens`] into bytes (what a writer to a file wants).
-pub fn write_sfens_bytes(record: &Record, out: &mut Vec<u8>) {
-    let mut pos = record.start.clone();
-    let mut ranks = RankCache::default();
-    ranks.render_all(&pos);
-    ranks.write(&pos, out);
-    out.push(b'\n');
-    out.reserve(96 * record.moves.len());
-    for m in &record.moves {
-        let played = pos.play_unchecked(m.mv);
-        let to_row = m.mv.to().row();
-        match m.mv.from() {
-            Some(from) if from.row() != to_row => ranks.render(&pos, from.row() as usize),
-            _ => {}
+/// USI `position` commands, one game per line (blank lines and `#` lines skipped).
+#[derive(Debug, Default)]
+pub struct Usi;
+
+/// How USI is written (nothing to choose yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteOptions {}
+
+impl ReadFormat for Usi {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
+        LineSplitter::new(input, 256 << 10)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        match encoding::decode(record, options.encoding) {
+            Ok(text) if text.trim_start().starts_with('#') => Vec::new(),
+            Ok(text) => vec![read_game(&text)],
+            Err(e) => vec![Err(e)],
         }
-        ranks.render(&pos, to_row as usize);
-        if played.captured.is_some() || m.mv.from().is_none() {
-            ranks.render_hands(&pos);
-        }
-        ranks.write(&pos, out);
-        out.push(b'\n');
     }
 }
+
+impl WriteFormat for Usi {
+    type Game = Record;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Usi {
+        let _ = options;
+        Usi
+    }
+
+    fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        let mut text = String::new();
+        write(record, &mut text);
+        out.extend_from_slice(text.as_bytes());
+        Ok(())
+    }
+}
+
+read_verbs!(Usi, Record, "USI");
+write_verbs!(Usi, Record, "USI");

@@ -6,9 +6,13 @@
 //! (`1. P-7f P-3d 2. …`), with `#` comment lines, and an optional first line
 //! `sfen <position>` for a game that does not start from the even-game position.
 
+use super::encoding::ReadOptions;
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use super::encoding;
 use std::fmt::Write as _;
 
-use super::error::Error;
+use super::error::{self, Error};
 use super::piece::PieceKind;
 use super::position::{Move, Position};
 use super::record::{play_checked, Record, RecordMove};
@@ -137,10 +141,10 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
 ///
 /// ```
 /// use notate::shogi::western;
-/// let record = western::read("1. P-7f P-3d 2. Bx2b= Sx2b 3. B*4e").unwrap();
+/// let record = western::read_one("1. P-7f P-3d 2. Bx2b= Sx2b 3. B*4e").unwrap();
 /// assert_eq!(record.moves[4].mv.to_string(), "B*4e");
 /// ```
-pub fn read(text: &str) -> Result<Record, Error> {
+pub(crate) fn read(text: &str) -> Result<Record, Error> {
     let mut record = Record::new(Position::startpos());
     let mut pos = record.start.clone();
     let mut first = true;
@@ -154,8 +158,11 @@ pub fn read(text: &str) -> Result<Record, Error> {
         if first {
             first = false;
             if let Some(sfen) = trimmed.strip_prefix("sfen ") {
-                pos = Position::from_sfen(sfen)
-                    .map_err(|e| Error::line(number, line, 0, e.to_string()))?;
+                pos = Position::from_sfen(sfen).map_err(|e| {
+                    // The SFEN's own place, counted in the line.
+                    let at = sfen.as_ptr() as usize - line.as_ptr() as usize;
+                    error::line(number, line, at + e.offset().unwrap_or(0), e.message)
+                })?;
                 record.start = pos.clone();
                 continue;
             }
@@ -178,14 +185,9 @@ pub fn read(text: &str) -> Result<Record, Error> {
             let mv = parse_move(&pos, word).map_err(|m| {
                 if m.starts_with("expected") || m.starts_with("bad") || m.starts_with("unexpected")
                 {
-                    Error::line(number, line, start, m)
+                    error::line(number, line, start, m)
                 } else {
-                    Error::Move {
-                        line: Some(number),
-                        ply,
-                        mv: word.to_string(),
-                        reason: m,
-                    }
+                    error::illegal(Some(number), ply, word, m)
                 }
             })?;
             play_checked(&mut pos, mv, ply, Some(number), word)?;
@@ -197,7 +199,7 @@ pub fn read(text: &str) -> Result<Record, Error> {
 
 /// Writes the main line as numbered Western moves, ten plies a line (with an `sfen` line
 /// first when the game does not start from the even-game position).
-pub fn write(record: &Record, style: SquareStyle) -> String {
+pub(crate) fn write(record: &Record, style: SquareStyle) -> String {
     let mut out = String::with_capacity(16 + record.moves.len() * 8);
     let start = record.start.to_sfen();
     if start != STARTPOS {
@@ -223,3 +225,47 @@ pub fn write(record: &Record, style: SquareStyle) -> String {
     }
     out
 }
+
+/// Western (Hodges) notation: the main line of one game per text.
+#[derive(Debug, Default)]
+pub struct Western {
+    options: WriteOptions,
+}
+
+/// How Western notation is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// How squares are written (default `7f`).
+    pub squares: SquareStyle,
+}
+
+impl ReadFormat for Western {
+    type Game = Record;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
+
+    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
+        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
+    }
+
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+        vec![encoding::decode(record, options.encoding).and_then(|text| read(&text))]
+    }
+}
+
+impl WriteFormat for Western {
+    type Game = Record;
+    type WriteOptions = WriteOptions;
+
+    fn new(options: WriteOptions) -> Western {
+        Western { options }
+    }
+
+    fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        out.extend_from_slice(write(record, self.options.squares).as_bytes());
+        Ok(())
+    }
+}
+
+read_verbs!(Western, Record, "Western notation");
+write_verbs!(Western, Record, "Western notation");

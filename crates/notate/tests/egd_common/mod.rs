@@ -4,21 +4,23 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use notate::chess::egd::{EgdOptions, EgdWriter};
-use notate::chess::{pgn::read_pgn_games, replay, GameError};
+use notate::chess::egd::Egd;
+use notate::chess::{pgn::read_written, replay};
+use notate::format::WriteFormat;
+use notate::Error;
 use serde_json::Value;
 
 /// notate's EGD for every game of a vector: a line, or the error.
-pub fn convert(dir: &Path, name: &str) -> Vec<Result<String, GameError>> {
+pub fn convert(dir: &Path, name: &str) -> Vec<Result<String, Error>> {
     let text = std::fs::read(dir.join(format!("{name}.pgn"))).unwrap();
     let text = String::from_utf8(text).unwrap();
-    let mut writer = EgdWriter::new(EgdOptions::default());
-    read_pgn_games(&text)
+    let mut writer = Egd::default();
+    read_written(&text)
         .into_iter()
         .map(|game| {
             let game = game.and_then(replay).map_err(|f| f.error)?;
             let mut out = Vec::new();
-            writer.write(&game, &mut out)?;
+            writer.write_game(&game, &mut out)?;
             let line = String::from_utf8(out).unwrap();
             assert!(
                 line.ends_with('\n') && line.matches('\n').count() == 1,

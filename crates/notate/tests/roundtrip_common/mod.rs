@@ -8,9 +8,20 @@
 
 use std::path::Path;
 
-use notate::chess::egd::{self, EgdOptions, EgdWriter};
-use notate::chess::pgn::{PgnReader, PgnWriter};
+use notate::chess::egd::{self, Egd};
+use notate::chess::pgn::{self, read_chunk, GameSplitter, Pgn, ReadGame, ReadOptions};
 use notate::chess::{json, replay, ChessGame, Line, Played};
+use notate::format::WriteFormat;
+
+/// Every game of `bytes` as the chunk reader gives it (with its warnings).
+pub fn reads(bytes: &[u8]) -> Vec<ReadGame> {
+    let mut splitter = GameSplitter::new(bytes, 1 << 20);
+    let mut out = Vec::new();
+    while let Some(chunk) = splitter.next_chunk().unwrap() {
+        out.extend(read_chunk(&chunk, ReadOptions::default()));
+    }
+    out
+}
 
 /// A collection of games: its name (for messages) and its bytes.
 pub struct Source {
@@ -37,11 +48,10 @@ pub type Rejected = (u64, Option<usize>, Option<String>, String);
 pub fn read_all(source: &Source) -> (Vec<ChessGame>, Vec<Rejected>) {
     let mut ok = Vec::new();
     let mut failed = Vec::new();
-    for (i, read) in PgnReader::new(source.bytes.as_slice()).enumerate() {
-        let read = read.unwrap();
+    for (i, read) in reads(&source.bytes).into_iter().enumerate() {
         match read.game.and_then(replay) {
             Ok(game) => ok.push(game),
-            Err(f) => failed.push((i as u64 + 1, f.error.ply, f.error.token, f.error.reason)),
+            Err(f) => failed.push((i as u64 + 1, f.error.ply, f.error.token, f.error.message)),
         }
     }
     (ok, failed)
@@ -69,9 +79,9 @@ pub fn pgn_and_json_round_trips_keep_every_game(sources: &[Source]) -> usize {
     for source in sources {
         let (games, _) = read_all(source);
         let mut pgn = Vec::new();
-        let mut writer = PgnWriter::new();
+        let mut writer = Pgn::default();
         for game in &games {
-            writer.write(game, &mut pgn);
+            writer.write_game(game, &mut pgn).unwrap();
         }
         let text = String::from_utf8(pgn).unwrap();
         // Movetext lines wrap at 80 columns; only a comment (kept exactly) may run longer.
@@ -111,9 +121,7 @@ pub fn pgn_and_json_round_trips_keep_every_game(sources: &[Source]) -> usize {
                 source.name,
                 a.tags
             );
-            let mut out = Vec::new();
-            json::write_json(a, &mut out);
-            let back = json::read_json(std::str::from_utf8(&out).unwrap().trim_end(), 0).unwrap();
+            let back = json::read_one(&json::to_string(a).unwrap()).unwrap();
             assert_eq!(&back, a, "{}: JSON round trip", source.name);
             checked += 1;
         }
@@ -124,8 +132,7 @@ pub fn pgn_and_json_round_trips_keep_every_game(sources: &[Source]) -> usize {
 pub fn read_all_text(text: &str) -> (Vec<ChessGame>, Vec<String>) {
     let mut ok = Vec::new();
     let mut failed = Vec::new();
-    for read in PgnReader::new(text.as_bytes()) {
-        let read = read.unwrap();
+    for read in reads(text.as_bytes()) {
         if !read.warnings.is_empty() {
             failed.push(format!("warnings: {:?}", read.warnings));
         }
@@ -138,10 +145,8 @@ pub fn read_all_text(text: &str) -> (Vec<ChessGame>, Vec<String>) {
 }
 
 pub fn validate_only_reading_agrees_with_read_then_replay(sources: &[Source]) {
-    use notate::chess::pgn::{read_chunk, GameSplitter, ReadOptions};
     let fast = ReadOptions {
-        validate_only: true,
-        keep_comments: false,
+        keep: pgn::Keep::Nothing,
         ..ReadOptions::default()
     };
     for source in sources {
@@ -160,11 +165,15 @@ pub fn validate_only_reading_agrees_with_read_then_replay(sources: &[Source]) {
                         // A game read with warnings names its players in their messages.
                         Ok(game) if warned => {
                             let (white, black) = names(&game.tags);
-                            Some((usize::MAX, None, None, white, black))
+                            Some((None, None, None, white, black))
                         }
                         Ok(_) => None,
-                        Err(f) => Some((
-                            f.error.offset + chunk.first_byte as usize,
+                        Err(mut f) => Some((
+                            {
+                                // Replay errors are placed here, reading errors by the reader.
+                                f.error.locate(&mut chunk.locator());
+                                f.error.offset()
+                            },
                             f.error.ply,
                             f.error.token,
                             // The names messages give.
@@ -190,23 +199,21 @@ pub fn validate_only_reading_agrees_with_read_then_replay(sources: &[Source]) {
 /// are refused, and counted.
 pub fn egd_round_trip_keeps_tags_and_moves(sources: &[Source]) -> (usize, usize) {
     let (mut checked, mut null_games) = (0, 0);
-    let mut writer = EgdWriter::new(EgdOptions::default());
+    let mut writer = Egd::default();
     for source in sources {
         let (games, _) = read_all(source);
         for game in &games {
             let mut egd_line = Vec::new();
-            if let Err(e) = writer.write(game, &mut egd_line) {
-                assert!(e.reason.contains("null move"), "{}: {e:?}", source.name);
+            if let Err(e) = writer.write_game(game, &mut egd_line) {
+                assert!(e.message.contains("null move"), "{}: {e:?}", source.name);
                 assert!(egd_line.is_empty(), "no partial line");
                 null_games += 1;
                 continue;
             }
-            let text = std::str::from_utf8(&egd_line).unwrap().trim_end();
+            let text = std::str::from_utf8(&egd_line).unwrap();
             let back =
-                egd::read_egd(text, 0).unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", source.name));
-            let mut pgn = Vec::new();
-            PgnWriter::new().write(&back, &mut pgn);
-            let (again, failed) = read_all_text(std::str::from_utf8(&pgn).unwrap());
+                egd::read_one(text).unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", source.name));
+            let (again, failed) = read_all_text(&pgn::to_string(&back).unwrap());
             assert!(failed.is_empty(), "{}: {failed:?}", source.name);
             let again = &again[0];
             let mut want: Vec<(String, String)> = game
@@ -242,18 +249,18 @@ pub fn egd_round_trip_keeps_tags_and_moves(sources: &[Source]) -> (usize, usize)
 /// Piece tracks: applying each ply's actions to `start` gives exactly the pieces of the real
 /// position after every ply of every corpus game, and names stay unique.
 pub fn tracks_follow_every_game(sources: &[Source]) -> (usize, usize) {
-    use notate::chess::tracks::TracksWriter;
+    use notate::chess::tracks::Tracks;
     use notate::shakmaty::{Position, Role, Square};
     use serde_json::Value;
     use std::collections::HashMap;
 
-    let mut writer = TracksWriter::default();
+    let mut writer = Tracks::default();
     let (mut games_checked, mut plies_checked) = (0, 0);
     for source in sources {
         let (games, _) = read_all(source);
         for game in &games {
             let mut line = Vec::new();
-            writer.write(game, &mut line).unwrap();
+            writer.write_game(game, &mut line).unwrap();
             let value: Value = serde_json::from_slice(&line).unwrap();
             // name → square, as the page would keep it.
             let mut on_board: HashMap<String, String> = value["start"]
@@ -342,14 +349,14 @@ pub fn jsonchess_round_trip_keeps_moves(sources: &[Source]) -> (usize, usize) {
         let (games, _) = read_all(source);
         for game in &games {
             let mut line = Vec::new();
-            if let Err(e) = jsonchess::write_jsonchess(game, &mut line) {
-                assert!(e.reason.contains("null move"), "{}: {e:?}", source.name);
+            if let Err(e) = jsonchess::Jsonchess.write_game(game, &mut line) {
+                assert!(e.message.contains("null move"), "{}: {e:?}", source.name);
                 assert!(line.is_empty(), "no partial line");
                 null_games += 1;
                 continue;
             }
-            let text = std::str::from_utf8(&line).unwrap().trim_end();
-            let back = jsonchess::read_jsonchess(text, 0)
+            let text = std::str::from_utf8(&line).unwrap();
+            let back = jsonchess::read_one(text)
                 .unwrap_or_else(|e| panic!("{}: {e:?}\n{text}", source.name));
             let moves = |g: &ChessGame| g.moves.plies.iter().map(|p| p.mv.mv).collect::<Vec<_>>();
             assert_eq!(moves(&back), moves(game), "{}", source.name);

@@ -1,4 +1,15 @@
-//! PGN: reading (split → parse) and writing.
+//! PGN: reading (split → parse → replay) and writing export format.
+//!
+//! ```
+//! use notate::chess::pgn;
+//! let games = pgn::read_str("[White \"Morphy\"]\n\n1. e4 e5 2. Nf3 d6 *\n\n1. d4 *").unwrap();
+//! assert_eq!(games.len(), 2);
+//! assert!(pgn::to_string(&games[1]).unwrap().ends_with("1. d4 *\n\n"));
+//! ```
+//!
+//! The chunk-level reading the `notate` command runs on every core ([`GameSplitter`],
+//! [`read_chunk`], [`ReadGame`], [`GameParser`]) is public for other pipelines; a program
+//! that reads games uses [`Reader`] or [`read_str`].
 
 mod find;
 mod parse;
@@ -8,25 +19,27 @@ mod write;
 use std::io::Read;
 
 pub use parse::{decode_text, GameParser};
-pub use split::{GameSplitter, ReadOptions};
+pub use split::{GameSplitter, Keep, ReadOptions};
+pub use write::{Pgn, WriteOptions, SEVEN_TAG_ROSTER};
 
+use super::game::ChessGame;
+use super::replay::replay;
 use crate::chunk::Chunk;
-pub use write::{write_pgn, PgnWriter};
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 
-use super::error::{FailedGame, GameError, Locator, Place};
+use super::error::FailedGame;
+use crate::{Error, ErrorKind};
 use super::game::WrittenGame;
 
 /// One game read from a stream, or why it could not be read, with where it starts.
 #[derive(Debug)]
 pub struct ReadGame {
-    /// The game or the failure.
+    /// The game or the failure (whose error is placed in the whole stream).
     pub game: Result<WrittenGame, FailedGame>,
-    /// The place of the error (when there is one), in the whole stream.
-    pub error_place: Option<Place>,
     /// Byte offset of the game's first byte in its chunk.
     pub start: usize,
-    /// What was skipped while reading the game (see [`GameParser::take_warnings`]).
-    pub warnings: Vec<(Place, GameError)>,
+    /// What was skipped while reading the game (see [`GameParser::take_warnings`]), placed.
+    pub warnings: Vec<Error>,
 }
 
 /// Reads the games of a chunk in order, with error places in the whole stream.
@@ -37,11 +50,12 @@ pub struct ReadGame {
 /// let chunk = splitter.next_chunk().unwrap().unwrap();
 /// let games = read_chunk(&chunk, ReadOptions::default());
 /// assert!(games[0].game.is_ok());
-/// assert_eq!(games[1].error_place.unwrap().line, 4);
+/// let failed = games[1].game.as_ref().unwrap_err();
+/// assert_eq!(failed.error.place.unwrap().line, 4);
 /// ```
 pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
     let mut out = Vec::new();
-    let mut locator = Locator::new(&chunk.bytes, chunk.first_line);
+    let mut locator = chunk.locator();
     for (index, range) in chunk.games.iter().enumerate() {
         let mut parser = GameParser::new(&chunk.bytes, range.clone(), limits);
         if chunk.oversized.contains(&index) {
@@ -51,34 +65,35 @@ pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
                 None => Default::default(),
             };
             // Its head may read cleanly: validating then kept no names for the message.
-            let tags = if limits.validate_only {
+            let tags = if limits.validates_only() {
                 parser.tags_for_messages()
             } else {
                 tags
             };
-            let error = GameError::new(
+            let mut error = Error::at(
                 range.start,
                 format!("game longer than {} bytes, skipped", limits.max_game_bytes),
-            );
+            )
+            .with_kind(ErrorKind::TooLarge);
+            error.locate(&mut locator);
             out.push(ReadGame {
-                error_place: Some(locator.place(error.offset)),
                 game: Err(FailedGame { tags, error }),
                 start: range.start,
                 warnings: Vec::new(),
             });
             continue;
         }
-        while let Some(game) = parser.next_game() {
+        while let Some(mut game) = parser.next_game() {
             let start = parser.game_start();
-            let warnings: Vec<_> = parser
-                .take_warnings()
-                .into_iter()
-                .map(|w| (locator.place(w.offset), w))
-                .collect();
-            let error_place = game.as_ref().err().map(|f| locator.place(f.error.offset));
+            let mut warnings = parser.take_warnings();
+            for warning in &mut warnings {
+                warning.locate(&mut locator);
+            }
+            if let Err(failed) = &mut game {
+                failed.error.locate(&mut locator);
+            }
             out.push(ReadGame {
                 game,
-                error_place,
                 start,
                 warnings,
             });
@@ -87,65 +102,75 @@ pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
     out
 }
 
-/// Reads every game of a stream, one at a time, in order (single-threaded; the `notate`
-/// command does the same on all cores).
-///
-/// ```
-/// use notate::chess::pgn::PgnReader;
-/// let pgn = "[Event \"A\"]\n\n1. e4 e5 1-0\n\n[Event \"B\"]\n\n1. d4 *\n";
-/// let games: Vec<_> = PgnReader::new(pgn.as_bytes()).collect::<Result<_, _>>().unwrap();
-/// assert_eq!(games.len(), 2);
-/// assert!(games[1].game.is_ok());
-/// ```
-pub struct PgnReader<R> {
-    splitter: GameSplitter<R>,
-    pending: std::collections::VecDeque<ReadGame>,
-    limits: ReadOptions,
-}
+impl ReadFormat for Pgn {
+    type Game = ChessGame;
+    type ReadOptions = ReadOptions;
+    type Splitter<R: Read + Send> = GameSplitter<R>;
 
-impl<R: Read> PgnReader<R> {
-    /// A reader with default limits.
-    pub fn new(input: R) -> Self {
-        Self::with_limits(input, ReadOptions::default())
+    fn splitter<R: Read + Send>(input: R, options: &ReadOptions) -> GameSplitter<R> {
+        GameSplitter::with_limits(input, 256 << 10, *options)
     }
 
-    /// A reader with the given limits.
-    pub fn with_limits(input: R, limits: ReadOptions) -> Self {
-        PgnReader {
-            splitter: GameSplitter::with_limits(input, 256 << 10, limits),
-            pending: Default::default(),
-            limits,
+    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
+        let chunk = Chunk {
+            bytes: record.to_vec(),
+            games: vec![0..record.len()],
+            ..Chunk::default()
+        };
+        let mut out = Vec::new();
+        Self::read_chunk(&chunk, options, &mut out);
+        out
+    }
+
+    /// PGN cuts its own chunks (a range may hold several games): every game is read and
+    /// replayed, and its error placed in the stream.
+    fn read_chunk(
+        chunk: &Chunk,
+        options: &ReadOptions,
+        out: &mut Vec<Result<ChessGame, Error>>,
+    ) {
+        let mut locator = chunk.locator();
+        for read in read_chunk(chunk, *options) {
+            out.push(read.game.and_then(replay).map_err(|failed| {
+                let mut error = failed.error;
+                error.locate(&mut locator);
+                error
+            }));
         }
     }
 }
 
-impl<R: Read> Iterator for PgnReader<R> {
-    type Item = std::io::Result<ReadGame>;
+impl WriteFormat for Pgn {
+    type Game = ChessGame;
+    type WriteOptions = WriteOptions;
 
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(game) = self.pending.pop_front() {
-                return Some(Ok(game));
-            }
-            match self.splitter.next_chunk() {
-                Ok(Some(chunk)) => self.pending.extend(read_chunk(&chunk, self.limits)),
-                Ok(None) => return None,
-                Err(e) => return Some(Err(e)),
-            }
-        }
+    fn new(_: WriteOptions) -> Pgn {
+        Pgn::default()
+    }
+
+    fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.write(game, out);
+        Ok(())
     }
 }
 
-/// Reads all games of a string (each a game or a failure), for tests and small inputs.
+read_verbs!(Pgn, ChessGame, "PGN");
+write_verbs!(Pgn, ChessGame, "PGN");
+
+/// Reads every game of a text (bytes or a string) without replaying it (each a game as written, or a failure
+/// with the tags read before it): for tools that look at the text of a game.
 ///
 /// ```
-/// use notate::chess::pgn::read_pgn_games;
-/// let games = read_pgn_games("1. e4 Nf9 *");
-/// let failed = games[0].as_ref().unwrap_err();
-/// assert_eq!(failed.error.token.as_deref(), Some("Nf9"));
+/// use notate::chess::pgn::read_written;
+/// let games = read_written("1. e4 e5 2. Ke3 *");
+/// let written = games[0].as_ref().unwrap();
+/// assert_eq!(written.moves.plies[2].mv.san.as_str(), "Ke3");
 /// ```
-pub fn read_pgn_games(text: &str) -> Vec<Result<WrittenGame, FailedGame>> {
-    PgnReader::new(text.as_bytes())
-        .map(|r| r.expect("reading from memory cannot fail").game)
-        .collect()
+pub fn read_written(text: impl AsRef<[u8]>) -> Vec<Result<WrittenGame, FailedGame>> {
+    let mut splitter = GameSplitter::new(text.as_ref(), 256 << 10);
+    let mut games = Vec::new();
+    while let Some(chunk) = splitter.next_chunk().expect("reading from memory cannot fail") {
+        games.extend(read_chunk(&chunk, ReadOptions::default()).into_iter().map(|r| r.game));
+    }
+    games
 }

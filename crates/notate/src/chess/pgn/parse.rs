@@ -11,8 +11,9 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::find::find_any;
-use super::split::ReadOptions;
-use crate::chess::error::{FailedGame, GameError};
+use super::split::{Keep, ReadOptions};
+use crate::chess::error::FailedGame;
+use crate::{Error, ErrorKind};
 use shakmaty::Chess;
 
 use crate::chess::game::{play, Comment, GameResult, Line, Ply, Tags, Written, WrittenGame};
@@ -35,7 +36,7 @@ pub struct GameParser<'a> {
     end: usize,
     limits: ReadOptions,
     game_start: usize,
-    warnings: Vec<GameError>,
+    warnings: Vec<Error>,
     /// Where the first comment of the current game that holds a `{` starts.
     brace_in_comment: Option<usize>,
     /// Whether comments are read with nested braces (the second try at such a game).
@@ -132,7 +133,7 @@ struct Builder {
     stack: Vec<Frame>,
     /// Validate-only: the first bad move. Reading goes on to the end of the game (so that a
     /// game after it in the same stretch is still found) without checking more moves.
-    failed: Option<GameError>,
+    failed: Option<Error>,
 }
 
 /// An open line: its plies so far, the ply number before its first move, and whether it is
@@ -181,11 +182,12 @@ impl Builder {
 
     /// Adds a move (`token`, read as `spec`, at `offset`) to the open line: kept, or
     /// (validate-only) checked at once without keeping its text.
-    fn push(&mut self, token: &[u8], spec: MoveSpec, offset: usize) -> Result<(), GameError> {
+    fn push(&mut self, token: &[u8], spec: MoveSpec, offset: usize) -> Result<(), Error> {
         let next = self.next_ply();
-        let written = |token: &[u8]| -> Result<Written, GameError> {
+        let written = |token: &[u8]| -> Result<Written, Error> {
             let san = SanText::from_ascii(token).ok_or_else(|| {
-                GameError::new(offset, "move token too long")
+                Error::at(offset, "move token too long")
+                    .with_kind(ErrorKind::TooLarge)
                     .with_token(decode_text(token))
                     .with_ply(next)
             })?;
@@ -303,7 +305,7 @@ impl<'a> GameParser<'a> {
             if let (Ok(()), true, Some(at)) =
                 (&retry, self.warnings.is_empty(), self.brace_in_comment)
             {
-                self.warnings.push(GameError::new(
+                self.warnings.push(Error::at(
                     at,
                     "a comment holds `{…}`: read with nested braces",
                 ));
@@ -314,12 +316,12 @@ impl<'a> GameParser<'a> {
                 self.warnings = first_warnings;
             }
         }
-        if self.limits.validate_only && (result.is_err() || !self.warnings.is_empty()) {
+        if self.limits.validates_only() && (result.is_err() || !self.warnings.is_empty()) {
             game.tags = self.tags_for_messages();
         }
         Some(match result {
             Ok(()) => Ok(game),
-            Err(error) if error.ply.is_some() && self.limits.validate_only => {
+            Err(error) if error.ply.is_some() && self.limits.validates_only() => {
                 // A bad move found while validating: the game was read to its end.
                 Err(FailedGame {
                     tags: game.tags,
@@ -357,7 +359,7 @@ impl<'a> GameParser<'a> {
     /// What was skipped in the game [`GameParser::next_game`] returned last: tokens that are
     /// neither moves, comments nor annotations (each with its place), which the game
     /// survives. Call after each game.
-    pub fn take_warnings(&mut self) -> Vec<GameError> {
+    pub fn take_warnings(&mut self) -> Vec<Error> {
         std::mem::take(&mut self.warnings)
     }
 
@@ -388,12 +390,12 @@ impl<'a> GameParser<'a> {
         }
     }
 
-    fn read_game(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+    fn read_game(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
         self.read_tags(game)?;
         self.read_movetext(game)
     }
 
-    fn read_tags(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+    fn read_tags(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
         while self.pos < self.end && self.src[self.pos] == b'[' {
             self.read_tag_line(game)?;
             self.skip_blank();
@@ -401,15 +403,15 @@ impl<'a> GameParser<'a> {
         Ok(())
     }
 
-    fn read_tag_line(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+    fn read_tag_line(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
         let line_start = self.pos;
         let line_end =
             find_any([b'\n'], &self.src[self.pos..self.end]).map_or(self.end, |n| self.pos + n);
         if line_end - line_start > self.limits.max_tag_bytes {
-            return Err(GameError::new(
+            return Err(Error::at(
                 line_start,
                 format!("tag line longer than {} bytes", self.limits.max_tag_bytes),
-            ));
+            ).with_kind(ErrorKind::TooLarge));
         }
         let line = &self.src[..line_end];
         let mut i = line_start;
@@ -421,14 +423,14 @@ impl<'a> GameParser<'a> {
             i = find_any([b' ', b'\t', b'"', b']'], &line[i..line_end]).map_or(line_end, |n| i + n);
             let name = &line[name_start..i];
             if name.is_empty() {
-                return Err(GameError::new(open, "tag without a name"));
+                return Err(Error::at(open, "tag without a name"));
             }
             while i < line_end && matches!(line[i], b' ' | b'\t') {
                 i += 1;
             }
             // Validating needs only the tags that replay and messages use: decoding the
             // others (a lichess game has 17) would be most of the cost of its tags.
-            let keep = !self.limits.validate_only
+            let keep = !self.limits.validates_only()
                 || matches!(name, b"FEN" | b"SetUp" | b"Variant")
                 || (self.keep_names && matches!(name, b"White" | b"Black"));
             let value = if i < line_end && line[i] == b'"' {
@@ -445,9 +447,9 @@ impl<'a> GameParser<'a> {
                         // `[Annotator "Krush, I]`: the value runs to the last `]`.
                         let close = memchr::memrchr(b']', &line[i..line_end])
                             .map(|n| i + n)
-                            .ok_or_else(|| GameError::new(open, "tag is not closed by `]`"))?;
+                            .ok_or_else(|| Error::at(open, "tag is not closed by `]`"))?;
                         self.warnings.push(
-                            GameError::new(i, "tag value has no closing quote; read up to `]`")
+                            Error::at(i, "tag value has no closing quote; read up to `]`")
                                 .with_token(decode_text(&line[open..=close])),
                         );
                         let value = decode_cow(&line[i + 1..close]);
@@ -459,7 +461,7 @@ impl<'a> GameParser<'a> {
                 // `[Event S ]`: no quotes; take the text up to `]` as the value.
                 let close = memchr(b']', &line[i..line_end])
                     .map(|n| i + n)
-                    .ok_or_else(|| GameError::new(open, "tag is not closed by `]`"))?;
+                    .ok_or_else(|| Error::at(open, "tag is not closed by `]`"))?;
                 let value = decode_cow(line[i..close].trim_ascii());
                 i = close;
                 value
@@ -477,7 +479,7 @@ impl<'a> GameParser<'a> {
             }
             if line[i] != b'[' {
                 self.warnings.push(
-                    GameError::new(i, "skipped text after a tag")
+                    Error::at(i, "skipped text after a tag")
                         .with_token(decode_text(&line[i..line_end]).trim_end().to_string()),
                 );
                 break;
@@ -487,15 +489,15 @@ impl<'a> GameParser<'a> {
         Ok(())
     }
 
-    fn read_movetext(&mut self, game: &mut WrittenGame) -> Result<(), GameError> {
+    fn read_movetext(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
         let mut line = std::mem::take(&mut game.moves);
         // A game that cannot start (bad FEN, unknown variant) fails here, at its movetext,
         // however it is read.
         let start = game
             .start_position()
-            .map_err(|e| GameError::new(self.pos, e.to_string()))?
+            .map_err(|e| Error::at(self.pos, e.to_string()))?
             .position;
-        let board = if self.limits.validate_only {
+        let board = if self.limits.validates_only() {
             Some(Board {
                 before_last: start,
                 last: None,
@@ -520,7 +522,7 @@ impl<'a> GameParser<'a> {
             result = Err(failed);
         }
         if result.is_ok() && b.stack.len() > 1 {
-            self.warnings.push(GameError::new(
+            self.warnings.push(Error::at(
                 self.pos.saturating_sub(1),
                 "variation not closed by `)`: closed at the end of the game",
             ));
@@ -532,12 +534,12 @@ impl<'a> GameParser<'a> {
         result
     }
 
-    fn read_comment(&mut self) -> Result<Comment, GameError> {
+    fn read_comment(&mut self) -> Result<Comment, Error> {
         let text = self.comment_span()?;
-        if !self.limits.keep_comments {
+        if !self.limits.keeps_comments() {
             return Ok(Comment::default());
         }
-        if !self.limits.keep_comment_text {
+        if self.limits.keep == Keep::Annotations {
             return Ok(Comment::commands_of(&decode_cow(&self.src[text])));
         }
         Ok(Comment::new(decode_text(&self.src[text])))
@@ -545,7 +547,7 @@ impl<'a> GameParser<'a> {
 
     /// Reads past a comment and checks it; its text's range (a small return value: in
     /// validation the comments of a lichess file are a large part of the movetext).
-    fn comment_span(&mut self) -> Result<Range<usize>, GameError> {
+    fn comment_span(&mut self) -> Result<Range<usize>, Error> {
         let start = self.pos;
         let text = if self.src[start] == b'{' {
             let close = if self.nested_comments {
@@ -553,7 +555,7 @@ impl<'a> GameParser<'a> {
             } else {
                 find_any([b'}'], &self.src[start + 1..self.end]).map(|n| start + 1 + n)
             }
-            .ok_or_else(|| GameError::new(start, "comment is not closed by `}`"))?;
+            .ok_or_else(|| Error::at(start, "comment is not closed by `}`"))?;
             self.pos = close + 1;
             let text = &self.src[start + 1..close];
             // Only the second reading looks for braces inside (see `next_game`).
@@ -577,13 +579,13 @@ impl<'a> GameParser<'a> {
             start + 1..end
         };
         if text.len() > self.limits.max_comment_bytes {
-            return Err(GameError::new(
+            return Err(Error::at(
                 start,
                 format!(
                     "comment longer than {} bytes",
                     self.limits.max_comment_bytes
                 ),
-            ));
+            ).with_kind(ErrorKind::TooLarge));
         }
         Ok(text)
     }
@@ -606,11 +608,11 @@ impl<'a> GameParser<'a> {
         None
     }
 
-    fn read_moves(&mut self, game: &mut WrittenGame, b: &mut Builder) -> Result<(), GameError> {
+    fn read_moves(&mut self, game: &mut WrittenGame, b: &mut Builder) -> Result<(), Error> {
         while self.pos < self.end {
             let start = self.pos;
             if self.warnings.len() > MAX_WARNINGS_PER_GAME {
-                return Err(GameError::new(
+                return Err(Error::at(
                     start,
                     format!("more than {MAX_WARNINGS_PER_GAME} unreadable tokens: is this PGN?"),
                 ));
@@ -619,7 +621,7 @@ impl<'a> GameParser<'a> {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
                 b'{' | b';' => {
-                    if !self.limits.keep_comments {
+                    if !self.limits.keeps_comments() {
                         self.comment_span()?;
                         continue;
                     }
@@ -636,18 +638,18 @@ impl<'a> GameParser<'a> {
                     let orphan = !b.has_ply();
                     if orphan {
                         self.warnings.push(
-                            GameError::new(start, "variation before any move: skipped")
+                            Error::at(start, "variation before any move: skipped")
                                 .with_token("("),
                         );
                     }
                     if b.stack.len() > self.limits.max_variation_depth {
-                        return Err(GameError::new(
+                        return Err(Error::at(
                             start,
                             format!(
                                 "variations nested deeper than {}",
                                 self.limits.max_variation_depth
                             ),
-                        ));
+                        ).with_kind(ErrorKind::TooLarge));
                     }
                     b.open_variation(orphan);
                     self.pos += 1;
@@ -655,7 +657,7 @@ impl<'a> GameParser<'a> {
                 b')' => {
                     if b.stack.len() == 1 {
                         self.warnings.push(
-                            GameError::new(start, "`)` without `(`: skipped").with_token(")"),
+                            Error::at(start, "`)` without `(`: skipped").with_token(")"),
                         );
                     } else {
                         b.close_variation();
@@ -676,7 +678,7 @@ impl<'a> GameParser<'a> {
                     {
                         Some(nag) => self.attach_nag(b, nag, start, &token),
                         None => self.warnings.push(
-                            GameError::new(
+                            Error::at(
                                 start,
                                 "skipped: a NAG is `$` and a number from 0 to 255",
                             )
@@ -763,7 +765,7 @@ impl<'a> GameParser<'a> {
         b: &mut Builder,
         start: usize,
         end: usize,
-    ) -> Result<bool, GameError> {
+    ) -> Result<bool, Error> {
         let mut word = &self.src[start..end];
         let mut offset = start;
         // The common case first: a plain move.
@@ -799,7 +801,7 @@ impl<'a> GameParser<'a> {
             // An en passant or check mark written apart from its move: part of that move.
             if !has_ply {
                 self.warnings.push(
-                    GameError::new(offset, "skipped: a move mark before any move")
+                    Error::at(offset, "skipped: a move mark before any move")
                         .with_token(decode_text(word)),
                 );
             }
@@ -811,14 +813,14 @@ impl<'a> GameParser<'a> {
         }
         let ply = b.next_ply();
         let Some((mv, nag, result)) = split_move(word) else {
-            let error = GameError::new(offset, "not a move, result or annotation")
+            let error = Error::at(offset, "not a move, result or annotation")
                 .with_token(decode_text(word))
                 .with_ply(ply);
             if looks_like_move(word) {
                 return Err(error);
             }
-            self.warnings.push(GameError {
-                reason: "skipped: not a move, result or annotation".into(),
+            self.warnings.push(Error {
+                message: "skipped: not a move, result or annotation".into(),
                 ..error
             });
             return Ok(false);
@@ -837,7 +839,7 @@ impl<'a> GameParser<'a> {
     fn attach_nag(&mut self, b: &mut Builder, nag: u8, at: usize, token: &str) {
         if !b.has_ply() {
             self.warnings.push(
-                GameError::new(at, "skipped: an annotation before any move").with_token(token),
+                Error::at(at, "skipped: an annotation before any move").with_token(token),
             );
         } else if let Some(ply) = b.top().plies.last_mut() {
             ply.nags.push(nag);
@@ -851,10 +853,10 @@ impl<'a> GameParser<'a> {
         b: &mut Builder,
         result: GameResult,
         at: usize,
-    ) -> Result<bool, GameError> {
+    ) -> Result<bool, Error> {
         if b.stack.len() > 1 {
             self.warnings.push(
-                GameError::new(at, "skipped: a result inside a variation")
+                Error::at(at, "skipped: a result inside a variation")
                     .with_token(result.as_str()),
             );
             return Ok(false);
@@ -865,7 +867,7 @@ impl<'a> GameParser<'a> {
             self.skip_blank();
             if self.pos < self.end && matches!(self.src[self.pos], b'{' | b';') {
                 let comment = self.read_comment()?;
-                if self.limits.keep_comments {
+                if self.limits.keeps_comments() {
                     game.final_comments.push(comment);
                 }
             } else {
@@ -997,10 +999,10 @@ fn unescape(raw: &[u8]) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::pgn::read_pgn_games;
+    use crate::chess::pgn::read_written;
 
     fn sans(text: &str) -> Vec<String> {
-        let game = read_pgn_games(text).remove(0).expect("reads");
+        let game = read_written(text).remove(0).expect("reads");
         game.moves
             .plies
             .iter()
@@ -1015,7 +1017,7 @@ mod tests {
         parser
             .take_warnings()
             .into_iter()
-            .map(|w| format!("{} {:?}", w.offset, w.token))
+            .map(|w| format!("{} {:?}", w.offset().unwrap(), w.token))
             .collect()
     }
 
@@ -1046,7 +1048,7 @@ mod tests {
 
     #[test]
     fn glyphs_are_read_not_dropped() {
-        let game = read_pgn_games("1. g4+/- e5!? 2. Nf3 $14 ± *")
+        let game = read_written("1. g4+/- e5!? 2. Nf3 $14 ± *")
             .remove(0)
             .unwrap();
         let plies = &game.moves.plies;
@@ -1061,7 +1063,7 @@ mod tests {
         assert_eq!(warnings("1. e4 ^5blergh e5 *"), ["6 Some(\"^5blergh\")"]);
         assert_eq!(sans("1. e4 ^5blergh e5 *"), ["e4", "e5"]);
         // A typo that looks like a move fails the game instead.
-        let failed = read_pgn_games("1. e4 Nf9 2. d4 *").remove(0).unwrap_err();
+        let failed = read_written("1. e4 Nf9 2. d4 *").remove(0).unwrap_err();
         assert_eq!(failed.error.token.as_deref(), Some("Nf9"));
         assert_eq!(failed.error.ply, Some(2));
     }
@@ -1078,7 +1080,7 @@ mod tests {
 
     #[test]
     fn tags_with_quotes_brackets_and_backslashes() {
-        let games = read_pgn_games(concat!(
+        let games = read_written(concat!(
             "[Event \"The \\\"Big\\\" Match\"]\n[Site \"Room [A]\"]\n",
             "[White \"Smith, John \"The King\"\"]\n[Black \"Tournament \\\"]\n[Round S ]\n\n1. e4 *"
         ));
@@ -1092,7 +1094,7 @@ mod tests {
 
     #[test]
     fn games_without_moves_and_several_games() {
-        let games = read_pgn_games("[A \"1\"]\n\n[A \"2\"]\n\n1-0\n\n[A \"3\"]\n1. e4 *\n1. d4 *");
+        let games = read_written("[A \"1\"]\n\n[A \"2\"]\n\n1-0\n\n[A \"3\"]\n1. e4 *\n1. d4 *");
         assert_eq!(games.len(), 4);
         assert!(games[0].as_ref().unwrap().moves.plies.is_empty());
         assert_eq!(
@@ -1104,7 +1106,7 @@ mod tests {
 
     #[test]
     fn variations_nest_and_comments_follow_their_move() {
-        let game = read_pgn_games("1. e4 {a} (1. d4 {b} (1. c4) d5) 1... e5 {c} 1-0 {after}")
+        let game = read_written("1. e4 {a} (1. d4 {b} (1. c4) d5) 1... e5 {c} 1-0 {after}")
             .remove(0)
             .unwrap();
         let e4 = &game.moves.plies[0];
@@ -1116,10 +1118,10 @@ mod tests {
 
     #[test]
     fn unclosed_comment_fails_the_game() {
-        let failed = read_pgn_games("1. e4 {never closed e5 *")
+        let failed = read_written("1. e4 {never closed e5 *")
             .remove(0)
             .unwrap_err();
-        assert_eq!(failed.error.offset, 6);
+        assert_eq!(failed.error.offset(), Some(6));
     }
 }
 
@@ -1129,7 +1131,7 @@ mod validate_tests {
 
     fn validate(text: &str) -> Vec<Result<usize, (Option<usize>, String)>> {
         let options = ReadOptions {
-            validate_only: true,
+            keep: Keep::Nothing,
             ..ReadOptions::default()
         };
         let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
@@ -1168,7 +1170,7 @@ mod validate_tests {
         // A game with something to report has its players' names for the message.
         let text = "[Event \"E\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e4 *";
         let options = ReadOptions {
-            validate_only: true,
+            keep: Keep::Nothing,
             ..ReadOptions::default()
         };
         let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
@@ -1185,7 +1187,7 @@ mod validate_tests {
         let text = "[Event \"E]\n[White \"W\"]\n\n1. e4 *";
         assert_eq!(validate(text), [Ok(1)]);
         let options = ReadOptions {
-            validate_only: true,
+            keep: Keep::Nothing,
             ..ReadOptions::default()
         };
         let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);

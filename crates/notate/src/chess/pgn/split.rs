@@ -44,20 +44,39 @@ pub struct ReadOptions {
     pub max_tag_bytes: usize,
     /// The deepest nesting of variations (default 64).
     pub max_variation_depth: usize,
-    /// Whether comments are kept (default); a job that needs none (`notate check`) reads
-    /// faster without them. Comments are still checked for their closing brace and length.
-    pub keep_comments: bool,
-    /// Whether a kept comment keeps its text (default); without it a comment holds only
-    /// its parsed `[%clk]`, `[%emt]` and `[%eval]`, which is all a database loader needs,
-    /// and reading allocates nothing per comment.
-    pub keep_comment_text: bool,
-    /// Replay while reading and keep no moves (default off): every move (variations too)
-    /// is checked, and the games come out with only the tags replay needs (`FEN`, `SetUp`,
-    /// `Variant`), plus `White` and `Black` for a game with something to report (failed,
-    /// too large, or with warnings); the other tags are still read and checked, not kept.
-    /// This is `notate check`, which then builds no move tree at all; anything that writes
-    /// moves reads them and replays after.
-    pub validate_only: bool,
+    /// What is kept of each game (default: everything).
+    pub keep: Keep,
+}
+
+/// What a PGN reader keeps of each game: less is faster. Whatever is not kept is still read
+/// and checked (a comment for its closing brace and length, a tag for its syntax).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Keep {
+    /// Tags, moves, variations, NAGs and comments with their text.
+    #[default]
+    Everything,
+    /// The same, but a comment holds only its parsed `[%clk]`, `[%emt]` and `[%eval]`:
+    /// all a database loader needs, and reading allocates nothing per comment.
+    Annotations,
+    /// Tags, moves, variations and NAGs; no comments.
+    Moves,
+    /// Nothing: every move (variations too) is checked while reading, and the games come
+    /// out with only the tags replay needs (`FEN`, `SetUp`, `Variant`), plus `White` and
+    /// `Black` for a game with something to report (failed, too large, or with warnings).
+    /// This is `notate check`, which then builds no move tree at all.
+    Nothing,
+}
+
+impl ReadOptions {
+    /// Whether comments are kept.
+    pub(crate) fn keeps_comments(&self) -> bool {
+        matches!(self.keep, Keep::Everything | Keep::Annotations)
+    }
+
+    /// Whether moves are only checked, not kept.
+    pub(crate) fn validates_only(&self) -> bool {
+        self.keep == Keep::Nothing
+    }
 }
 
 impl Default for ReadOptions {
@@ -67,9 +86,7 @@ impl Default for ReadOptions {
             max_comment_bytes: 1 << 20,
             max_tag_bytes: 64 << 10,
             max_variation_depth: 64,
-            keep_comments: true,
-            keep_comment_text: true,
-            validate_only: false,
+            keep: Keep::Everything,
         }
     }
 }
@@ -114,6 +131,16 @@ pub struct GameSplitter<R> {
     /// once `buf` has changed.
     bits_block: Option<usize>,
     bits: u64,
+}
+
+impl<R: Read + Send> crate::chunk::Split for GameSplitter<R> {
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        GameSplitter::next_chunk(self)
+    }
+
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        GameSplitter::recycle(self, bytes)
+    }
 }
 
 impl<R: Read> GameSplitter<R> {

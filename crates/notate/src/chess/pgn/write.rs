@@ -11,26 +11,25 @@ pub const SEVEN_TAG_ROSTER: [&str; 7] =
 
 const MAX_LINE: usize = 80;
 
-/// Writes games as PGN, reusing its buffers from game to game.
+/// PGN: games read (and replayed), or written in export format, with its state (the line
+/// being filled) reused from game to game.
 ///
 /// ```
-/// use notate::chess::{pgn::{read_pgn_games, PgnWriter}, replay};
-/// let game = replay(read_pgn_games("[White \"A\"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0").remove(0).unwrap()).unwrap();
-/// let mut out = Vec::new();
-/// PgnWriter::new().write(&game, &mut out);
-/// let text = String::from_utf8(out).unwrap();
+/// use notate::chess::pgn;
+/// let game = pgn::read_one("[White \"A\"]\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 1-0").unwrap();
+/// let text = pgn::to_string(&game).unwrap();
 /// assert!(text.contains("4. Qxf7# 1-0"));
 /// ```
-#[derive(Default)]
-pub struct PgnWriter {
+#[derive(Debug, Default)]
+pub struct Pgn {
     line_len: usize,
     open_paren: bool,
 }
 
-/// Writes one game as PGN (see [`PgnWriter`]).
-pub fn write_pgn(game: &ChessGame, out: &mut Vec<u8>) {
-    PgnWriter::new().write(game, out);
-}
+/// How PGN is written (nothing to choose yet: export format).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WriteOptions {}
 
 fn escape_tag(value: &str, out: &mut Vec<u8>) {
     for c in value.bytes() {
@@ -42,14 +41,10 @@ fn escape_tag(value: &str, out: &mut Vec<u8>) {
     }
 }
 
-impl PgnWriter {
-    /// A writer.
-    pub fn new() -> Self {
-        PgnWriter::default()
-    }
+impl Pgn {
 
     /// Appends one game (tags, blank line, movetext, blank line) to `out`.
-    pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) {
+    pub(crate) fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) {
         for name in SEVEN_TAG_ROSTER {
             if let Some(value) = game.tags.get(name) {
                 Self::tag(name, value, out);

@@ -1,0 +1,330 @@
+//! The verbs every format module shares, written once.
+//!
+//! Every format module of every family (`chess::pgn`, `infinite::icn`, `shogi::kif` …) has
+//! the same face:
+//!
+//! | verb | reads or writes |
+//! |---|---|
+//! | `Reader::new(input)` | an iterator of `Result<game, Error>` over any [`std::io::Read`], one game at a time |
+//! | `read_str(text)` | every game of a text (the first failure is the error) |
+//! | `read_one(text)` | the one game of a text |
+//! | `Writer::new(output)` | writes games into any [`std::io::Write`] |
+//! | `to_string(&game)` | one game as text |
+//! | `ReadOptions`, `WriteOptions` | what can be chosen, with `Default`; `Reader::with_options`, `Writer::with_options`, `to_string_with` |
+//!
+//! A module says how its format is cut into records and how one record is read
+//! ([`ReadFormat`]), and how one game is written ([`WriteFormat`]); the generic [`Reader`],
+//! [`Writer`], [`read_str`], [`read_one`] and [`to_string`] here do the rest, so every format
+//! streams, numbers its games, and places its errors in the same way.
+//!
+//! ```
+//! use notate::shogi::{csa, kif};
+//! let record = kif::read_one("手合割：平手\n   1 ７六歩(77)\n").unwrap();
+//! assert!(csa::to_string(&record).unwrap().ends_with("+7776FU\n"));
+//! ```
+
+use std::collections::VecDeque;
+use std::io::{self, Read};
+
+use crate::chunk::{Chunk, Split};
+use crate::error::Locator;
+use crate::{Error, ErrorKind, Place};
+
+/// A format that can be read: how a stream is cut into records, and how a record is read.
+pub trait ReadFormat {
+    /// What a record reads into.
+    type Game;
+    /// What a reader can be told.
+    type ReadOptions: Default + Clone;
+    /// The splitter that cuts a stream of this format into chunks of whole records.
+    type Splitter<R: Read + Send>: Split;
+
+    /// A splitter for `input`.
+    fn splitter<R: Read + Send>(input: R, options: &Self::ReadOptions) -> Self::Splitter<R>;
+
+    /// Reads one record: the bytes of one range of a chunk. It may hold several games (a CSA
+    /// file of records separated by `/`). Error places count from the record's start: a byte
+    /// offset into `record`, or a line where its first line is line 1.
+    fn read_record(record: &[u8], options: &Self::ReadOptions) -> Vec<Result<Self::Game, Error>>;
+
+    /// Reads every record of a chunk, in order, with error places in the whole stream.
+    fn read_chunk(
+        chunk: &Chunk,
+        options: &Self::ReadOptions,
+        out: &mut Vec<Result<Self::Game, Error>>,
+    ) {
+        let mut locator = chunk.locator();
+        for (index, range) in chunk.games.iter().enumerate() {
+            if chunk.oversized.contains(&index) {
+                let error = Error::new(ErrorKind::TooLarge, "record too large, skipped")
+                    .with_place(locator.place(range.start));
+                out.push(Err(error));
+                continue;
+            }
+            for mut result in Self::read_record(&chunk.bytes[range.clone()], options) {
+                if let Err(error) = &mut result {
+                    place_in_stream(error, range.start, &mut locator);
+                }
+                out.push(result);
+            }
+        }
+    }
+}
+
+/// Moves the place of an error in a record (`record_start` bytes into a chunk) into the
+/// stream the chunk comes from.
+pub fn place_in_stream(error: &mut Error, record_start: usize, locator: &mut Locator<'_>) {
+    let Some(place) = error.place else { return };
+    if place.line == 0 {
+        if let Some(offset) = place.offset {
+            error.place = Some(locator.place(record_start + offset));
+        }
+        return;
+    }
+    let start = locator.place(record_start);
+    error.place = Some(Place {
+        line: start.line + place.line - 1,
+        // A column on the record's first line counts from the record's first column.
+        column: if place.line == 1 && place.column > 0 {
+            start.column + place.column - 1
+        } else {
+            place.column
+        },
+        offset: place.offset.zip(start.offset).map(|(o, s)| s + o),
+    });
+}
+
+/// A format that can be written: a writer of one game at a time (its state reused from game
+/// to game).
+pub trait WriteFormat {
+    /// What is written.
+    type Game;
+    /// What a writer can be told.
+    type WriteOptions: Default + Clone;
+
+    /// A writer with these options.
+    fn new(options: Self::WriteOptions) -> Self;
+
+    /// Writes one game at the end of `out`. On an error, what was written of the game stays
+    /// for the caller to cut ([`Writer`] cuts it).
+    fn write_game(&mut self, game: &Self::Game, out: &mut Vec<u8>) -> Result<(), Error>;
+
+    /// Writes one game as UTF-8 text, for [`to_string`]: the same as [`Self::write_game`]
+    /// but for formats written in another encoding on request (KIF, KI2, CSA V2.2 in
+    /// Shift_JIS).
+    fn write_text(&mut self, game: &Self::Game, out: &mut Vec<u8>) -> Result<(), Error> {
+        self.write_game(game, out)
+    }
+}
+
+/// Reads the games of a stream one at a time, in order, on the calling thread (the `notate`
+/// command does the same on every core). An error names the game's number; reading goes on
+/// with the next game after a bad one. An I/O error ends the iteration.
+pub struct Reader<F: ReadFormat, R: Read + Send> {
+    splitter: F::Splitter<R>,
+    options: F::ReadOptions,
+    pending: VecDeque<Result<F::Game, Error>>,
+    read: Vec<Result<F::Game, Error>>,
+    games: u64,
+    done: bool,
+}
+
+impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
+    /// A reader with the format's default options.
+    pub fn new(input: R) -> Self {
+        Self::with_options(input, F::ReadOptions::default())
+    }
+
+    /// A reader with these options.
+    pub fn with_options(input: R, options: F::ReadOptions) -> Self {
+        Reader {
+            splitter: F::splitter(input, &options),
+            options,
+            pending: VecDeque::new(),
+            read: Vec::new(),
+            games: 0,
+            done: false,
+        }
+    }
+}
+
+impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
+    type Item = Result<F::Game, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(result) = self.pending.pop_front() {
+                self.games += 1;
+                let games = self.games;
+                return Some(result.map_err(|e| e.with_game(games)));
+            }
+            if self.done {
+                return None;
+            }
+            match self.splitter.next_chunk() {
+                Ok(Some(chunk)) => {
+                    F::read_chunk(&chunk, &self.options, &mut self.read);
+                    self.pending.extend(self.read.drain(..));
+                    self.splitter.recycle(chunk.bytes);
+                }
+                Ok(None) => self.done = true,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::from(e)));
+                }
+            }
+        }
+    }
+}
+
+/// Every game of `text`; the first failure is the error.
+pub fn read_str<F: ReadFormat>(text: &str) -> Result<Vec<F::Game>, Error> {
+    Reader::<F, _>::new(text.as_bytes()).collect()
+}
+
+/// The one game of `text` (its errors name no game number): none, or more than one, is an
+/// error.
+pub fn read_one<F: ReadFormat>(text: &str) -> Result<F::Game, Error> {
+    let mut games = Reader::<F, _>::new(text.as_bytes());
+    let game = games
+        .next()
+        .unwrap_or_else(|| {
+            Err(Error::new(ErrorKind::Syntax, "no game in the text")
+                .with_place(Place::locate(text.as_bytes(), 0, 1)))
+        })
+        .map_err(|e| Error { game: None, ..e })?;
+    match games.count() {
+        0 => Ok(game),
+        more => Err(Error::new(
+            ErrorKind::Syntax,
+            format!("{} games where one was expected", more + 1),
+        )),
+    }
+}
+
+/// Writes games into any `io::Write`, one at a time; a game that cannot be written is an
+/// error and leaves nothing of itself in the output.
+pub struct Writer<F: WriteFormat, W: io::Write> {
+    format: F,
+    output: W,
+    buffer: Vec<u8>,
+}
+
+impl<F: WriteFormat, W: io::Write> Writer<F, W> {
+    /// A writer with the format's default options.
+    pub fn new(output: W) -> Self {
+        Self::with_options(output, F::WriteOptions::default())
+    }
+
+    /// A writer with these options.
+    pub fn with_options(output: W, options: F::WriteOptions) -> Self {
+        Writer {
+            format: F::new(options),
+            output,
+            buffer: Vec::new(),
+        }
+    }
+
+    /// Writes one game.
+    pub fn write(&mut self, game: &F::Game) -> Result<(), Error> {
+        self.buffer.clear();
+        self.format.write_game(game, &mut self.buffer)?;
+        self.output.write_all(&self.buffer)?;
+        Ok(())
+    }
+
+    /// Flushes the output and gives it back.
+    pub fn into_inner(mut self) -> Result<W, Error> {
+        self.output.flush()?;
+        Ok(self.output)
+    }
+}
+
+/// One game as text (UTF-8, whatever encoding the options ask of a [`Writer`]), with
+/// `options`.
+pub fn to_string<F: WriteFormat>(game: &F::Game, options: F::WriteOptions) -> Result<String, Error> {
+    let mut out = Vec::new();
+    F::new(options).write_text(game, &mut out)?;
+    String::from_utf8(out).map_err(|_| Error::new(ErrorKind::Unwritable, "the text is not UTF-8"))
+}
+
+/// The text of a record, or an error at its first byte that is not UTF-8.
+pub fn utf8(record: &[u8]) -> Result<&str, Error> {
+    std::str::from_utf8(record).map_err(|e| {
+        Error::new(ErrorKind::Encoding, "not UTF-8").with_place(Place::at_offset(e.valid_up_to()))
+    })
+}
+
+/// Declares a format module's verbs over its [`ReadFormat`] type: `Reader`, `read_str`,
+/// `read_one` (each documented with the format's name).
+macro_rules! read_verbs {
+    ($format:ty, $game:ty, $name:literal) => {
+        #[doc = concat!("Reads the games of ", $name, " from any `Read`, one at a time: an iterator of `Result<game, Error>` (see [`crate::format::Reader`]).")]
+        pub type Reader<R> = $crate::format::Reader<$format, R>;
+
+        #[doc = concat!("Every game of a ", $name, " text; the first failure is the error.")]
+        pub fn read_str(text: &str) -> Result<Vec<$game>, $crate::Error> {
+            $crate::format::read_str::<$format>(text)
+        }
+
+        #[doc = concat!("The one game of a ", $name, " text (none, or more than one, is an error).")]
+        pub fn read_one(text: &str) -> Result<$game, $crate::Error> {
+            $crate::format::read_one::<$format>(text)
+        }
+    };
+}
+
+/// Declares a format module's verbs over its [`WriteFormat`] type: `Writer`, `to_string`,
+/// `to_string_with`.
+macro_rules! write_verbs {
+    ($format:ty, $game:ty, $name:literal) => {
+        #[doc = concat!("Writes games as ", $name, " into any `io::Write` (see [`crate::format::Writer`]).")]
+        pub type Writer<W> = $crate::format::Writer<$format, W>;
+
+        #[doc = concat!("One game as ", $name, ", with the default options.")]
+        pub fn to_string(game: &$game) -> Result<String, $crate::Error> {
+            $crate::format::to_string::<$format>(game, Default::default())
+        }
+
+        #[doc = concat!("One game as ", $name, ", with `options`.")]
+        pub fn to_string_with(
+            game: &$game,
+            options: <$format as $crate::format::WriteFormat>::WriteOptions,
+        ) -> Result<String, $crate::Error> {
+            $crate::format::to_string::<$format>(game, options)
+        }
+    };
+}
+
+pub(crate) use {read_verbs, write_verbs};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_move_from_the_record_into_the_stream() {
+        let text = b"x\nab\ncd";
+        let mut locator = Locator::new(text, 1);
+        let mut error = Error::new(ErrorKind::Syntax, "m").with_place(Place::at_line(2, 2));
+        place_in_stream(&mut error, 2, &mut locator);
+        assert_eq!(error.place, Some(Place::at_line(3, 2)));
+        let mut error = Error::new(ErrorKind::Syntax, "m").with_place(Place {
+            line: 1,
+            column: 2,
+            offset: Some(1),
+        });
+        place_in_stream(&mut error, 3, &mut locator);
+        assert_eq!(
+            error.place,
+            Some(Place {
+                line: 2,
+                column: 3,
+                offset: Some(4)
+            })
+        );
+        let mut error = Error::at(1, "m");
+        place_in_stream(&mut error, 5, &mut locator);
+        assert_eq!(error.place.map(|p| (p.line, p.column)), Some((3, 2)));
+    }
+}
