@@ -1,15 +1,47 @@
-//! The formats on the command line and what each job does to one game.
+//! The formats on the command line, the game family of each, and what a job does.
 
 use clap::ValueEnum;
-use notate::chess::{
-    egd::{EgdOptions, EgdWriter},
-    json, jsonchess,
-    pgn::PgnWriter,
-    play,
-    tracks::TracksWriter,
-    write_positions, write_uci, ChessGame, GameError, PositionFormat,
-};
-use notate::shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
+
+/// The families of games notate reads: each has its own readers, writers and pipeline stage
+/// ([`crate::chess`], [`crate::icn`], [`crate::shogi`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Standard chess and Chess960.
+    Chess,
+    /// Infinite chess (ICN).
+    Infinite,
+    /// Shogi.
+    Shogi,
+}
+
+impl Family {
+    /// The family's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Chess => "chess",
+            Family::Infinite => "infinite chess",
+            Family::Shogi => "shogi",
+        }
+    }
+
+    /// The formats `--to` takes for this family, for messages.
+    pub fn outputs(self) -> &'static str {
+        match self {
+            Family::Chess => "pgn, uci, fen, epd, json, egd, tracks or jsonchess",
+            Family::Infinite => "icn or icn-json",
+            Family::Shogi => "sfen, usi, kif, ki2, csa, western or jkf",
+        }
+    }
+
+    /// The positions `position --to` writes for this family, for messages.
+    pub fn positions(self) -> &'static str {
+        match self {
+            Family::Chess => "fen or epd",
+            Family::Infinite => "icn or icn-json",
+            Family::Shogi => "sfen",
+        }
+    }
+}
 
 /// Formats notate reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -45,19 +77,22 @@ pub enum InputFormat {
 }
 
 impl InputFormat {
-    /// Whether this is a shogi format.
-    pub fn is_shogi(self) -> bool {
-        matches!(
-            self,
+    /// The family of the games this format holds.
+    pub fn family(self) -> Family {
+        match self {
+            InputFormat::Pgn | InputFormat::Json | InputFormat::Egd | InputFormat::Jsonchess => {
+                Family::Chess
+            }
+            InputFormat::Icn | InputFormat::IcnJson => Family::Infinite,
             InputFormat::Sfen
-                | InputFormat::Usi
-                | InputFormat::Kif
-                | InputFormat::Ki2
-                | InputFormat::Csa
-                | InputFormat::Western
-                | InputFormat::Jkf
-                | InputFormat::ShogiBook
-        )
+            | InputFormat::Usi
+            | InputFormat::Kif
+            | InputFormat::Ki2
+            | InputFormat::Csa
+            | InputFormat::Western
+            | InputFormat::Jkf
+            | InputFormat::ShogiBook => Family::Shogi,
+        }
     }
 }
 
@@ -101,22 +136,31 @@ pub enum OutputFormat {
 }
 
 impl OutputFormat {
-    /// Whether this is a shogi format.
-    pub fn is_shogi(self) -> bool {
-        matches!(
-            self,
+    /// The family of the games this format holds.
+    pub fn family(self) -> Family {
+        match self {
+            OutputFormat::Pgn
+            | OutputFormat::Uci
+            | OutputFormat::Fen
+            | OutputFormat::Epd
+            | OutputFormat::Json
+            | OutputFormat::Egd
+            | OutputFormat::Tracks
+            | OutputFormat::Jsonchess => Family::Chess,
+            OutputFormat::Icn | OutputFormat::IcnJson => Family::Infinite,
             OutputFormat::Sfen
-                | OutputFormat::Usi
-                | OutputFormat::Kif
-                | OutputFormat::Ki2
-                | OutputFormat::Csa
-                | OutputFormat::Western
-                | OutputFormat::Jkf
-        )
+            | OutputFormat::Usi
+            | OutputFormat::Kif
+            | OutputFormat::Ki2
+            | OutputFormat::Csa
+            | OutputFormat::Western
+            | OutputFormat::Jkf => Family::Shogi,
+        }
     }
 }
 
-/// Position notations for `notate position`.
+/// Position notations for `notate position` (the default is the family's own: FEN, ICN or
+/// SFEN).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum PositionOutput {
     /// six-field FEN
@@ -131,121 +175,68 @@ pub enum PositionOutput {
     Sfen,
 }
 
-/// What the pipeline does with each replayed game.
+impl PositionOutput {
+    /// The family of the positions this notation writes.
+    pub fn family(self) -> Family {
+        match self {
+            PositionOutput::Fen | PositionOutput::Epd => Family::Chess,
+            PositionOutput::Icn | PositionOutput::IcnJson => Family::Infinite,
+            PositionOutput::Sfen => Family::Shogi,
+        }
+    }
+}
+
+/// What the pipeline does with each game.
 #[derive(Clone, Copy, Debug)]
 pub enum Job {
-    /// Replay only.
+    /// Read and replay only.
     Check,
     /// Write every game in a format.
     Convert(OutputFormat),
-    /// Write the position after `ply` plies (`None`: the end) of each game.
+    /// Write the position after `ply` plies (`None`: the end) of each game, in `to` (`None`:
+    /// the family's own notation).
     Position {
         ply: Option<usize>,
-        to: PositionOutput,
+        to: Option<PositionOutput>,
     },
     /// Turn every game into table rows for a database.
     Load,
 }
 
-/// A worker's writer for a chess job, with its state reused from game to game.
-pub struct GameWriter {
-    job: Job,
-    pgn: PgnWriter,
-    egd: EgdWriter,
-    tracks: TracksWriter,
-    text: String,
+impl Job {
+    /// The family whose games this job can write, when only one can (`None`: every family).
+    pub fn family(self) -> Option<Family> {
+        match self {
+            Job::Check | Job::Position { to: None, .. } => None,
+            Job::Convert(to) => Some(to.family()),
+            Job::Position { to: Some(to), .. } => Some(to.family()),
+            Job::Load => Some(Family::Chess),
+        }
+    }
+
+    /// Why this job cannot take input of `format` (`None`: it can).
+    pub fn refuses(self, format: InputFormat) -> Option<String> {
+        let family = format.family();
+        let wanted = self.family()?;
+        (family != wanted).then(|| match self {
+            Job::Load => format!(
+                "{} is {}: notate load stores chess games (pgn, json, egd or jsonchess)",
+                format_name(format),
+                family.name()
+            ),
+            Job::Position { .. } => format!(
+                "{} input gives positions as {}",
+                family.name(),
+                family.positions()
+            ),
+            _ => format!("{} input converts to {}", family.name(), family.outputs()),
+        })
+    }
 }
 
-impl GameWriter {
-    /// A writer for `job`; `egd` says how EGD is written.
-    pub fn new(job: Job, egd: EgdOptions) -> GameWriter {
-        GameWriter {
-            job,
-            pgn: PgnWriter::default(),
-            egd: EgdWriter::new(egd),
-            tracks: TracksWriter::default(),
-            text: String::new(),
-        }
-    }
-
-    /// Writes one game; an `Err` is a game that this output cannot hold (an error without a
-    /// ply is placed at the game's start).
-    pub fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
-        let job = self.job;
-        match job {
-            Job::Convert(OutputFormat::Egd) => return self.egd.write(game, out),
-            Job::Convert(OutputFormat::Tracks) => return self.tracks.write(game, out),
-            Job::Convert(OutputFormat::Jsonchess) => return jsonchess::write_jsonchess(game, out),
-            _ => {}
-        }
-        self.write_text(job, game, out)
-            .map_err(|reason| GameError::new(0, reason))
-    }
-
-    fn write_text(&mut self, job: Job, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), String> {
-        self.text.clear();
-        match job {
-            Job::Check
-            | Job::Load
-            | Job::Convert(OutputFormat::Egd | OutputFormat::Tracks | OutputFormat::Jsonchess) => {}
-            Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => {
-                return Err("ICN is infinite chess: it needs infinite chess input".into())
-            }
-            Job::Convert(
-                OutputFormat::Sfen
-                | OutputFormat::Usi
-                | OutputFormat::Kif
-                | OutputFormat::Ki2
-                | OutputFormat::Csa
-                | OutputFormat::Western
-                | OutputFormat::Jkf,
-            ) => return Err("this is a shogi format: it needs shogi input".into()),
-            Job::Convert(OutputFormat::Pgn) => self.pgn.write(game, out),
-            Job::Convert(OutputFormat::Json) => json::write_json(game, out),
-            Job::Convert(OutputFormat::Uci) => {
-                write_uci(game, &mut self.text);
-                out.extend_from_slice(self.text.as_bytes());
-            }
-            Job::Convert(f @ (OutputFormat::Fen | OutputFormat::Epd)) => {
-                let format = if f == OutputFormat::Fen {
-                    PositionFormat::Fen
-                } else {
-                    PositionFormat::Epd
-                };
-                write_positions(game, format, &mut self.text);
-                out.extend_from_slice(self.text.as_bytes());
-            }
-            Job::Position { ply, to } => {
-                let mut pos = game.start.position.clone();
-                let plies = &game.moves.plies;
-                let n = ply.unwrap_or(plies.len());
-                if n > plies.len() {
-                    return Err(format!(
-                        "--ply {n}: the game has only {} plies",
-                        plies.len()
-                    ));
-                }
-                for p in &plies[..n] {
-                    play(&mut pos, p.mv.mv);
-                }
-                let line = match to {
-                    PositionOutput::Icn | PositionOutput::IcnJson => {
-                        return Err("ICN is infinite chess: it needs infinite chess input".into())
-                    }
-                    PositionOutput::Sfen => {
-                        return Err("SFEN is shogi: it needs shogi input".into())
-                    }
-                    PositionOutput::Fen => {
-                        Fen::from_position(&pos, EnPassantMode::Legal).to_string()
-                    }
-                    PositionOutput::Epd => {
-                        Epd::from_position(&pos, EnPassantMode::Legal).to_string()
-                    }
-                };
-                out.extend_from_slice(line.as_bytes());
-                out.push(b'\n');
-            }
-        }
-        Ok(())
-    }
+/// A format's name as `--from` or `--to` takes it.
+pub fn format_name(format: impl ValueEnum + std::fmt::Debug) -> String {
+    format
+        .to_possible_value()
+        .map_or_else(|| format!("{format:?}"), |v| v.get_name().to_string())
 }

@@ -1,22 +1,19 @@
-//! Infinite chess: ICN and its long JSON form. An ICN file holds one game; a long-form file
-//! holds one or more JSON documents. Games are small next to chess databases, so each input
-//! is read whole and converted on the calling thread.
+//! Infinite chess in the pipeline: ICN (one game per file) and its long JSON form (one or
+//! more documents per file) read, replayed, and written in either form.
 
-use std::io::{Read, Write};
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
-
-use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use notate::infinite::long::{self, LongOptions};
-use notate::infinite::short::{self, Dialect, MoveStyle, WriteOptions};
-use notate::infinite::{replay, Error, Game};
+use notate::chunk::Chunk;
+use notate::format::{ReadFormat, WriteFormat};
+use notate::infinite::long::{self, IcnJson};
+use notate::infinite::short::{self, Dialect, Icn, MoveStyle};
+use notate::infinite::{replay, Game};
+use notate::{Error, ErrorKind};
 
-use crate::formats::InputFormat;
-use crate::input::{self, InputName};
+use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
+use crate::pipeline::{FamilyStage, Fate, Notes};
 
 /// How ICN is written (`--to icn`, `--to icn-json`, `position --to icn…`).
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, Default)]
 pub struct IcnArgs {
     /// ICN: how moves are written (the reference's compact_moves 0, 1, 2)
     #[arg(long, value_enum, default_value = "pretty")]
@@ -36,8 +33,9 @@ pub struct IcnArgs {
 }
 
 /// `--moves`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum Moves {
+    #[default]
     /// `1. P4,2 > 4,4 | p4,7 > 4,6`
     Pretty,
     /// `P4,2>4,4|p4,7>4,6`
@@ -47,21 +45,15 @@ pub enum Moves {
 }
 
 /// `--dialect`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum DialectArg {
     /// FormatConverter.js (2024)
+    #[default]
     #[value(name = "2024")]
     V2024,
     /// infinitechess.org's icnconverter.ts (2025)
     #[value(name = "2025")]
     V2025,
-}
-
-/// What to write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IcnOutput {
-    Short,
-    Long,
 }
 
 impl IcnArgs {
@@ -72,85 +64,122 @@ impl IcnArgs {
         }
     }
 
-    fn write(&self, game: &Game, to: IcnOutput) -> Result<String, Error> {
-        match to {
-            IcnOutput::Short => short::write(
-                game,
-                &WriteOptions {
-                    moves: match self.moves {
-                        Moves::Pretty => MoveStyle::Pretty,
-                        Moves::Compact => MoveStyle::Compact,
-                        Moves::Minimal => MoveStyle::Minimal,
-                    },
-                    single_line: self.single_line,
-                    position: !self.no_position,
-                    dialect: self.dialect(),
-                },
-            ),
-            IcnOutput::Long => long::to_json(
-                game,
-                &LongOptions {
-                    dialect: self.dialect(),
-                    legacy_moves: self.legacy_moves,
-                    pretty: !self.single_line,
-                },
-            ),
+    /// How ICN is written.
+    pub fn short(&self) -> short::WriteOptions {
+        short::WriteOptions {
+            moves: match self.moves {
+                Moves::Pretty => MoveStyle::Pretty,
+                Moves::Compact => MoveStyle::Compact,
+                Moves::Minimal => MoveStyle::Minimal,
+            },
+            single_line: self.single_line,
+            position: !self.no_position,
+            dialect: self.dialect(),
+        }
+    }
+
+    /// How the long form is written.
+    pub fn long(&self) -> long::WriteOptions {
+        long::WriteOptions {
+            dialect: self.dialect(),
+            legacy_moves: self.legacy_moves,
+            pretty: !self.single_line,
         }
     }
 }
 
-/// Converts every game of every input (or writes its position after `ply` plies, `Some(None)`
-/// being the end). Returns the games written and the games that failed; each failure is
-/// reported on stderr with its file, game and place, and the run goes on.
-pub fn run(
-    inputs: &[InputName],
-    from: Option<InputFormat>,
-    to: IcnOutput,
-    ply: Option<Option<usize>>,
-    args: &IcnArgs,
-    out: &mut dyn Write,
-) -> Result<(u64, u64)> {
-    let (mut ok, mut failed) = (0, 0);
-    for name in inputs {
-        let opened = input::open(name, from, Arc::new(AtomicU64::new(0)))?;
-        let mut text = String::new();
-        let mut reader = opened.reader;
-        reader
-            .read_to_string(&mut text)
-            .with_context(|| format!("{}: cannot read (ICN is UTF-8 text)", name.display()))?;
-        let games: Vec<Result<Game, Error>> = match opened.format {
-            InputFormat::Icn => vec![short::parse(&text)],
-            InputFormat::IcnJson => long::from_json_stream(&text).collect(),
-            other => anyhow::bail!(
-                "{}: {other:?} is chess; ICN output needs ICN input (--from icn or icn-json)",
-                name.display()
-            ),
-        };
-        let several = games.len() > 1;
-        for (i, game) in games.into_iter().enumerate() {
-            let result = game
-                .and_then(|g| match ply {
-                    Some(p) => replay::position_after(&g, p),
-                    None => Ok(g),
-                })
-                .and_then(|g| args.write(&g, to));
-            match result {
-                Ok(text) => {
-                    out.write_all(text.as_bytes())?;
-                    out.write_all(b"\n")?;
-                    ok += 1;
-                }
-                Err(e) => {
-                    failed += 1;
-                    if several {
-                        eprintln!("notate: {}: game {}: {e}", name.display(), i + 1);
-                    } else {
-                        eprintln!("notate: {}: {e}", name.display());
-                    }
+/// Infinite chess as a stage of the pipeline: reads the games of a chunk, replays each (the
+/// position a job asks for, or only a check), and writes it in the form asked.
+pub struct InfiniteStage {
+    job: Job,
+    short: Icn,
+    long: IcnJson,
+    games: Vec<Result<Game, Error>>,
+}
+
+impl InfiniteStage {
+    /// A stage for `job`, writing as `args` say.
+    pub fn new(job: Job, args: &IcnArgs) -> InfiniteStage {
+        InfiniteStage {
+            job,
+            short: Icn::new(args.short()),
+            long: IcnJson::new(args.long()),
+            games: Vec::new(),
+        }
+    }
+
+    fn write(&mut self, game: &Game, out: &mut Vec<u8>) -> Result<(), Error> {
+        let unwritable = |message: String| Error::new(ErrorKind::Unwritable, message);
+        match self.job {
+            Job::Check | Job::Load => replay::replay(game).map(|_| ()),
+            Job::Convert(OutputFormat::Icn) => self.short.write_game(game, out),
+            Job::Convert(OutputFormat::IcnJson) => self.long.write_game(game, out),
+            Job::Convert(other) => Err(unwritable(format!(
+                "infinite chess input converts to icn or icn-json, not {}",
+                crate::formats::format_name(other)
+            ))),
+            Job::Position { ply, to } => {
+                let position = replay::position_after(game, ply)?;
+                match to {
+                    None | Some(PositionOutput::Icn) => self.short.write_game(&position, out),
+                    Some(PositionOutput::IcnJson) => self.long.write_game(&position, out),
+                    Some(other) => Err(unwritable(format!(
+                        "infinite chess input gives positions as icn or icn-json, not {}",
+                        crate::formats::format_name(other)
+                    ))),
                 }
             }
         }
     }
-    out.flush()?;
-    Ok((ok, failed))
+}
+
+/// The players of a game for messages, from its `White` and `Black` tags (nothing when
+/// neither is known).
+fn players(game: &Game) -> String {
+    let tag = |key: &str| {
+        game.metadata
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    match (tag("White"), tag("Black")) {
+        (None, None) => String::new(),
+        (white, black) => format!("{} – {}", white.unwrap_or("?"), black.unwrap_or("?")),
+    }
+}
+
+impl FamilyStage<Vec<u8>> for InfiniteStage {
+    fn process(
+        &mut self,
+        chunk: &Chunk,
+        format: InputFormat,
+        out: &mut Vec<u8>,
+        fates: &mut Vec<Fate>,
+    ) {
+        let mut games = std::mem::take(&mut self.games);
+        match format {
+            InputFormat::IcnJson => IcnJson::read_chunk(chunk, &Default::default(), &mut games),
+            _ => Icn::read_chunk(chunk, &Default::default(), &mut games),
+        }
+        for game in games.drain(..) {
+            let fate = match game {
+                Ok(game) => {
+                    let mark = out.len();
+                    match self.write(&game, out) {
+                        Ok(()) => Fate::Done {
+                            out_end: out.len(),
+                            notes: Notes::none(),
+                        },
+                        Err(error) => {
+                            out.truncate(mark);
+                            Fate::failed(error, players(&game), Vec::new())
+                        }
+                    }
+                }
+                Err(error) => Fate::failed(error, String::new(), Vec::new()),
+            };
+            fates.push(fate);
+        }
+        self.games = games;
+    }
 }

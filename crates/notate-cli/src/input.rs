@@ -94,32 +94,32 @@ pub fn open(
     Ok(Opened { reader, format })
 }
 
-/// The format of an input: from its name, else from its first bytes.
-fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<InputFormat> {
-    let name = path
-        .and_then(|p| p.file_name())
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+/// The format an input's file name says (`.pgn.zst`, `.egd.jsonl`, `.icn`, `.kif` …), if any.
+pub fn format_of_path(path: &Path) -> Option<InputFormat> {
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
     let stem = name
         .trim_end_matches(".zst")
         .trim_end_matches(".gz")
         .trim_end_matches(".bz2");
-    if stem.ends_with(".pgn") {
-        return Ok(InputFormat::Pgn);
-    }
-    if stem.ends_with(".egd") || stem.ends_with(".egd.jsonl") {
-        return Ok(InputFormat::Egd);
-    }
-    if stem.ends_with(".jsonchess") || stem.ends_with(".jsonchess.jsonl") {
-        return Ok(InputFormat::Jsonchess);
-    }
-    if stem.ends_with(".icn") {
-        return Ok(InputFormat::Icn);
-    }
-    if stem.ends_with(".icn.json") || stem.ends_with(".icn.jsonl") {
-        return Ok(InputFormat::IcnJson);
-    }
-    if let Some(format) = format_of_name(stem) {
+    [
+        (".pgn", InputFormat::Pgn),
+        (".egd", InputFormat::Egd),
+        (".egd.jsonl", InputFormat::Egd),
+        (".jsonchess", InputFormat::Jsonchess),
+        (".jsonchess.jsonl", InputFormat::Jsonchess),
+        (".icn", InputFormat::Icn),
+        (".icn.json", InputFormat::IcnJson),
+        (".icn.jsonl", InputFormat::IcnJson),
+    ]
+    .into_iter()
+    .find(|(ext, _)| stem.ends_with(ext))
+    .map(|(_, f)| f)
+    .or_else(|| format_of_name(stem))
+}
+
+/// The format of an input: from its name, else from its first bytes.
+fn detect(path: Option<&Path>, reader: &mut Box<dyn BufRead + Send>) -> Result<InputFormat> {
+    if let Some(format) = path.and_then(format_of_path) {
         return Ok(format);
     }
     let head = reader.fill_buf().context("cannot read input")?;
@@ -305,7 +305,7 @@ fn moves_opener(text: &str) -> Option<u8> {
 }
 
 /// The shogi format a lower-case file name says (`.kif`, `.csa` …), if any.
-pub fn format_of_name(name: &str) -> Option<InputFormat> {
+fn format_of_name(name: &str) -> Option<InputFormat> {
     [
         (".kif", InputFormat::Kif),
         (".kifu", InputFormat::Kif),

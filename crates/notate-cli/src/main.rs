@@ -1,5 +1,6 @@
 //! `notate`: read, check and convert chess game records.
 
+mod chess;
 mod formats;
 mod icn;
 mod input;
@@ -13,13 +14,13 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use notate::chess::egd::EgdOptions;
-use notate::chess::pgn::ReadOptions;
+use clap::{Args, Parser, Subcommand};
+use notate::chess::egd;
+use notate::chess::pgn::{Keep, ReadOptions};
 
-use formats::{InputFormat, Job, OutputFormat, PositionOutput};
+use formats::{format_name, InputFormat, Job, OutputFormat, PositionOutput};
 use input::InputName;
-use pipeline::Settings;
+use pipeline::{ByteSink, Settings, Stages};
 use report::Reporter;
 
 const EXAMPLES: &str = "\
@@ -30,12 +31,15 @@ Examples:
   notate convert games.pgn --to egd --egd-extended -o games.egd.jsonl
   notate convert games.egd.jsonl --to pgn
   cat games.pgn | notate check
+  cat game.kifu | notate check
+  notate check game.icn --strict
   notate position game.pgn --ply 20 --to fen
   notate position game.pgn --ply end
   notate convert game.icn --to icn-json
   notate convert game.icn.json --to icn --moves compact --dialect 2025
   notate position game.icn --ply 20 --to icn
   notate convert game.kif --to csa
+  notate convert a.kif b.csa --to usi --strict
   notate convert games/*.csa --to sfen -o positions.txt
   notate convert book.json --from shogi-book --to usi
   notate position game.kifu --ply end --to sfen
@@ -44,7 +48,7 @@ Examples:
   notate load games.pgn --db parquet:games
   notate query --db games.sqlite \"SELECT result, count(*) FROM games GROUP BY result\"";
 
-/// Read, check and convert chess game records.
+/// Read, check and convert the game records of chess, infinite chess and shogi.
 #[derive(Parser, Debug)]
 #[command(name = "notate", version, after_help = EXAMPLES, arg_required_else_help = true)]
 struct Cli {
@@ -70,7 +74,7 @@ enum Command {
         /// EGD: add draw-rule features and each move's NAGs, glyphs, comment, clock and eval
         #[arg(long)]
         egd_extended: bool,
-        /// EGD: indent the JSON (one key per line) instead of one game per line
+        /// EGD and JKF: indent the JSON (one key per line) instead of one game per line
         #[arg(long)]
         pretty: bool,
         #[command(flatten)]
@@ -79,7 +83,9 @@ enum Command {
         shogi: shogi::ShogiArgs,
     },
     /// Read and replay every game; report each error
-    #[command(after_help = "Examples:\n  notate check games.pgn\n  notate check --strict *.pgn")]
+    #[command(
+        after_help = "Examples:\n  notate check games.pgn\n  notate check --strict *.pgn\n  notate check game.icn\n  cat game.kifu | notate check"
+    )]
     Check {
         #[command(flatten)]
         common: Common,
@@ -96,12 +102,9 @@ enum Command {
         /// Number of plies from the start, or `end`
         #[arg(long, value_name = "N|end")]
         ply: String,
-        /// Position notation
-        #[arg(long, value_enum, default_value = "fen")]
-        to: PositionOutput,
-        /// Only this game of each input (1-based)
-        #[arg(long, value_name = "N")]
-        game: Option<u64>,
+        /// Position notation (default: the family's own, fen, icn or sfen)
+        #[arg(long, value_enum)]
+        to: Option<PositionOutput>,
         #[command(flatten)]
         icn: icn::IcnArgs,
         #[command(flatten)]
@@ -152,6 +155,9 @@ struct Common {
     /// Never show a progress bar
     #[arg(long)]
     quiet: bool,
+    /// Only this game of each input (1-based)
+    #[arg(long, value_name = "N")]
+    game: Option<u64>,
     /// Largest game in bytes; a larger one is reported and skipped
     #[arg(long, value_name = "BYTES", default_value_t = ReadOptions::default().max_game_bytes)]
     max_game_bytes: usize,
@@ -160,7 +166,20 @@ struct Common {
     max_comment_bytes: usize,
 }
 
-fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) -> Settings {
+/// Everything a run of `convert`, `check` or `position` needs, checked once before it starts.
+struct Run {
+    settings: Settings,
+    inputs: Vec<InputName>,
+    output: Option<PathBuf>,
+    egd: egd::WriteOptions,
+    pretty: bool,
+    icn: icn::IcnArgs,
+    shogi: shogi::ShogiArgs,
+    verb: &'static str,
+}
+
+/// The settings of a job over `common`'s inputs.
+fn settings(common: &Common, job: Job, egd: egd::WriteOptions) -> Settings {
     Settings {
         from: common.from,
         job,
@@ -169,26 +188,18 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
         limits: ReadOptions {
             max_game_bytes: common.max_game_bytes,
             max_comment_bytes: common.max_comment_bytes,
-            keep_comments: match job {
-                Job::Check | Job::Position { .. } => false,
-                // Clocks and evaluations are columns.
-                Job::Load => true,
-                Job::Convert(
-                    OutputFormat::Uci
-                    | OutputFormat::Fen
-                    | OutputFormat::Epd
-                    | OutputFormat::Tracks,
-                ) => false,
+            keep: match job {
+                // Checking builds no move tree at all.
+                Job::Check => Keep::Nothing,
+                Job::Position { .. } => Keep::Moves,
+                // The tables keep clocks and evaluations, not the comments' words.
+                Job::Load => Keep::Annotations,
                 // A move's time is kept in a `[%timestamp]` comment.
-                Job::Convert(OutputFormat::Jsonchess) => true,
-                Job::Convert(OutputFormat::Egd) => egd.extended,
-                Job::Convert(OutputFormat::Pgn | OutputFormat::Json) => true,
-                Job::Convert(OutputFormat::Icn | OutputFormat::IcnJson) => false,
-                Job::Convert(_) => false,
+                Job::Convert(OutputFormat::Jsonchess) => Keep::Everything,
+                Job::Convert(OutputFormat::Egd) if egd.extended => Keep::Everything,
+                Job::Convert(OutputFormat::Pgn | OutputFormat::Json) => Keep::Everything,
+                Job::Convert(_) => Keep::Moves,
             },
-            // The tables keep clocks and evaluations, not the comments' words.
-            keep_comment_text: !matches!(job, Job::Load),
-            validate_only: matches!(job, Job::Check),
             ..ReadOptions::default()
         },
         // EGD is 10 to 35 times its PGN: smaller chunks keep the output in flight small.
@@ -198,9 +209,131 @@ fn settings(common: &Common, job: Job, only_game: Option<u64>, egd: EgdOptions) 
             Job::Check => 1 << 20,
             _ => 256 << 10,
         },
-        only_game,
-        egd,
+        only_game: common.game,
     }
+}
+
+/// The arguments of `convert`, `check` or `position` as one checked [`Run`], or a usage
+/// error: options that do not go with the output, an input format (`--from`, or a file's
+/// name) of a family the job cannot write, an input that is not a file.
+fn checked_run(command: &Command) -> Result<Run, ExitCode> {
+    let mut egd = egd::WriteOptions::default();
+    let mut pretty = false;
+    let (common, job, output, icn, shogi, verb) = match command {
+        Command::Convert {
+            common,
+            to,
+            output,
+            egd_extended,
+            pretty: indent,
+            icn,
+            shogi,
+        } => {
+            if *egd_extended && *to != OutputFormat::Egd {
+                return Err(usage(&format!(
+                    "--egd-extended is an option of --to egd, not --to {}",
+                    format_name(*to)
+                )));
+            }
+            if *indent && !matches!(to, OutputFormat::Egd | OutputFormat::Jkf) {
+                return Err(usage(&format!(
+                    "--pretty is an option of --to egd and --to jkf, not --to {}",
+                    format_name(*to)
+                )));
+            }
+            egd = egd::WriteOptions {
+                extended: *egd_extended,
+                pretty: *indent && *to == OutputFormat::Egd,
+            };
+            pretty = *indent;
+            (
+                common,
+                Job::Convert(*to),
+                output.clone(),
+                icn.clone(),
+                shogi.clone(),
+                "converted",
+            )
+        }
+        Command::Check { common, shogi } => (
+            common,
+            Job::Check,
+            None,
+            icn::IcnArgs::default(),
+            shogi.clone(),
+            "checked",
+        ),
+        Command::Position {
+            common,
+            ply,
+            to,
+            icn,
+            shogi,
+        } => {
+            let ply = parse_ply(ply)?;
+            (
+                common,
+                Job::Position { ply, to: *to },
+                None,
+                icn.clone(),
+                shogi.clone(),
+                "read",
+            )
+        }
+        Command::Load { .. } | Command::Query { .. } => unreachable!("not a pipeline job"),
+    };
+    let inputs = inputs(common);
+    check_inputs(&inputs)?;
+    // An input whose format is known before it is opened is checked now, not mid-run.
+    for input in &inputs {
+        let format = common
+            .from
+            .or_else(|| input.path.as_deref().and_then(input::format_of_path));
+        if let Some(why) = format.and_then(|f| job.refuses(f)) {
+            return Err(usage(&format!("{}: {why}", input.display())));
+        }
+    }
+    Ok(Run {
+        settings: settings(common, job, egd),
+        inputs,
+        output,
+        egd,
+        pretty,
+        icn,
+        shogi,
+        verb,
+    })
+}
+
+/// Runs `convert`, `check` or `position` through the one pipeline.
+fn run_pipeline(command: &Command) -> ExitCode {
+    let run = match checked_run(command) {
+        Ok(run) => run,
+        Err(code) => return code,
+    };
+    let quiet = match command {
+        Command::Convert { common, .. }
+        | Command::Check { common, .. }
+        | Command::Position { common, .. } => common.quiet,
+        Command::Load { .. } | Command::Query { .. } => true,
+    };
+    let mut out = match open_output(run.output.as_ref()) {
+        Ok(out) => out,
+        Err(code) => return code,
+    };
+    let job = run.settings.job;
+    let stages = || Stages {
+        chess: Box::new(chess::ChessStage::new(
+            chess::GameWriter::new(job, run.egd),
+            &run.settings,
+        )) as Box<dyn pipeline::FamilyStage<Vec<u8>>>,
+        infinite: Some(Box::new(icn::InfiniteStage::new(job, &run.icn)) as _),
+        shogi: Some(Box::new(shogi::ShogiStage::new(job, &run.shogi, run.pretty)) as _),
+    };
+    let mut reporter = Reporter::new(!quiet);
+    let mut sink = ByteSink::new(&mut out, shogi::separator(job));
+    let result = pipeline::run(&run.inputs, &run.settings, stages, &mut sink, &mut reporter);
+    exit_status(result, |ok, failed| reporter.finish(run.verb, ok, failed))
 }
 
 fn inputs(common: &Common) -> Vec<InputName> {
@@ -227,67 +360,6 @@ fn parse_ply(ply: &str) -> Result<Option<usize>, ExitCode> {
     }
 }
 
-/// Infinite chess jobs (`--to icn`, `--to icn-json`, `position --to icn…`); `None` for
-/// chess jobs.
-fn run_icn(command: &Command) -> Option<ExitCode> {
-    let (common, to, ply, args, output) = match command {
-        Command::Convert {
-            common,
-            to,
-            icn,
-            output,
-            ..
-        } => {
-            let to = match to {
-                OutputFormat::Icn => icn::IcnOutput::Short,
-                OutputFormat::IcnJson => icn::IcnOutput::Long,
-                _ => return None,
-            };
-            (common, to, None, icn, output.clone())
-        }
-        Command::Position {
-            common,
-            to,
-            ply,
-            icn,
-            ..
-        } => {
-            let to = match to {
-                PositionOutput::Icn => icn::IcnOutput::Short,
-                PositionOutput::IcnJson => icn::IcnOutput::Long,
-                _ => return None,
-            };
-            match parse_ply(ply) {
-                Ok(ply) => (common, to, Some(ply), icn, None),
-                Err(code) => return Some(code),
-            }
-        }
-        Command::Check { .. } | Command::Load { .. } | Command::Query { .. } => return None,
-    };
-    if matches!(
-        common.from,
-        Some(f) if f != InputFormat::Icn && f != InputFormat::IcnJson
-    ) {
-        return Some(usage(
-            "ICN output needs ICN input (--from icn or --from icn-json)",
-        ));
-    }
-    let inputs = inputs(common);
-    if let Err(code) = check_inputs(&inputs, "") {
-        return Some(code);
-    }
-    let mut out = match open_output(output.as_ref()) {
-        Ok(out) => out,
-        Err(code) => return Some(code),
-    };
-    let result = icn::run(&inputs, common.from, to, ply, args, &mut out);
-    Some(exit_status(result, |ok, failed| {
-        if failed > 0 && !common.quiet {
-            eprintln!("notate: {ok} games written, {failed} failed");
-        }
-    }))
-}
-
 /// Worker threads: `--threads`, or one per core.
 fn threads(common: &Common) -> usize {
     common
@@ -295,15 +367,17 @@ fn threads(common: &Common) -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
 }
 
-/// Every named input must be a file; a usage error names the first that is not (`hint`
-/// follows the name).
-fn check_inputs(inputs: &[InputName], hint: &str) -> Result<(), ExitCode> {
+/// Every named input must be a file; a usage error names the first that is not.
+fn check_inputs(inputs: &[InputName]) -> Result<(), ExitCode> {
     match inputs
         .iter()
         .filter_map(|i| i.path.as_ref())
         .find(|p| !p.is_file())
     {
-        Some(path) => Err(usage(&format!("no such file: {}{hint}", path.display()))),
+        Some(path) => Err(usage(&format!(
+            "no such file: {} (give a file, or `-` to read stdin)",
+            path.display()
+        ))),
         None => Ok(()),
     }
 }
@@ -327,7 +401,6 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// A usage error: message and exit status 2.
 /// The exit status of a run: 0 when every game went through, 1 when some failed (after
 /// `summary` of the games done and failed) or the run stopped on an error, said on stderr. A
 /// reader that stops reading (`notate … | head`) is no error: the run ends there, with 0.
@@ -349,168 +422,19 @@ fn exit_status(result: anyhow::Result<(u64, u64)>, summary: impl FnOnce(u64, u64
     }
 }
 
+/// A usage error: message and exit status 2.
 fn usage(message: &str) -> ExitCode {
     eprintln!("notate: {message}");
     ExitCode::from(2)
 }
 
-/// Shogi jobs (shogi output, `--from` a shogi format, or inputs named `.kif`, `.csa` …);
-/// `None` for chess and infinite chess jobs.
-fn run_shogi(command: &Command) -> Option<ExitCode> {
-    let (common, job, args, output, pretty) = match command {
-        Command::Convert {
-            common,
-            to,
-            shogi,
-            output,
-            pretty,
-            ..
-        } => (
-            common,
-            shogi::ShogiJob::Convert(*to),
-            shogi,
-            output.clone(),
-            *pretty,
-        ),
-        Command::Check { common, shogi } => (common, shogi::ShogiJob::Check, shogi, None, false),
-        Command::Load { .. } | Command::Query { .. } => return None,
-        Command::Position {
-            common,
-            ply,
-            to,
-            shogi,
-            ..
-        } => {
-            let ply = match parse_ply(ply) {
-                Ok(ply) => ply,
-                Err(code) => return Some(code),
-            };
-            if *to != PositionOutput::Sfen
-                && !common.from.is_some_and(InputFormat::is_shogi)
-                && !shogi_names(common)
-            {
-                return None;
-            }
-            (common, shogi::ShogiJob::Position(ply), shogi, None, false)
-        }
-    };
-    let wants_shogi = match job {
-        shogi::ShogiJob::Convert(to) => to.is_shogi(),
-        _ => false,
-    };
-    let input_shogi = common.from.is_some_and(InputFormat::is_shogi) || shogi_names(common);
-    if !wants_shogi && !input_shogi && !matches!(job, shogi::ShogiJob::Position(_)) {
-        return None;
-    }
-    if let shogi::ShogiJob::Convert(to) = job {
-        if !to.is_shogi() {
-            return Some(usage(
-                "shogi input converts to sfen, usi, kif, ki2, csa, western or jkf",
-            ));
-        }
-        if pretty && to != OutputFormat::Jkf {
-            return Some(usage("--pretty is an option of --to egd and --to jkf"));
-        }
-    }
-    if common.from.is_some_and(|f| !f.is_shogi()) {
-        return Some(usage("shogi output needs shogi input (--from kif, ki2, csa, usi, sfen, western, jkf or shogi-book)"));
-    }
-    let inputs = inputs(common);
-    if let Err(code) = check_inputs(&inputs, "") {
-        return Some(code);
-    }
-    let mut out = match open_output(output.as_ref()) {
-        Ok(out) => out,
-        Err(code) => return Some(code),
-    };
-    let run = shogi::ShogiRun {
-        inputs: &inputs,
-        from: common.from,
-        job,
-        args,
-        pretty,
-        threads: threads(common),
-        strict: common.strict,
-    };
-    Some(exit_status(shogi::run(&run, &mut out), |ok, failed| {
-        if failed > 0 && !common.quiet {
-            eprintln!("notate: {ok} games read, {failed} failed");
-        }
-    }))
-}
-
-/// Whether every input is named as a shogi file.
-fn shogi_names(common: &Common) -> bool {
-    let inputs = inputs(common);
-    !common.inputs.is_empty() && inputs.iter().all(shogi::is_shogi_name)
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
-        Command::Load { common, db } => return run_load(common, db),
-        Command::Query { db, sql, format } => return run_query(db, sql, *format),
-        _ => {}
+        Command::Load { common, db } => run_load(common, db),
+        Command::Query { db, sql, format } => run_query(db, sql, *format),
+        command => run_pipeline(command),
     }
-    if let Some(code) = run_shogi(&cli.command) {
-        return code;
-    }
-    if let Some(code) = run_icn(&cli.command) {
-        return code;
-    }
-    let mut egd = EgdOptions::default();
-    let (common, job, output, verb, only_game) = match &cli.command {
-        Command::Convert {
-            common,
-            to,
-            output,
-            egd_extended,
-            pretty,
-            ..
-        } => {
-            if (*egd_extended || *pretty) && *to != OutputFormat::Egd {
-                return usage(&format!(
-                    "--egd-extended and --pretty are options of --to egd, not --to {}",
-                    to.to_possible_value()
-                        .map_or("?".into(), |v| v.get_name().to_string())
-                ));
-            }
-            egd = EgdOptions {
-                extended: *egd_extended,
-                pretty: *pretty,
-            };
-            (common, Job::Convert(*to), output.clone(), "converted", None)
-        }
-        Command::Check { common, .. } => (common, Job::Check, None, "checked", None),
-        Command::Load { .. } | Command::Query { .. } => unreachable!("handled above"),
-        Command::Position {
-            common,
-            ply,
-            to,
-            game,
-            ..
-        } => {
-            let ply = match parse_ply(ply) {
-                Ok(ply) => ply,
-                Err(code) => return code,
-            };
-            (common, Job::Position { ply, to: *to }, None, "read", *game)
-        }
-    };
-    let inputs = inputs(common);
-    if let Err(code) = check_inputs(&inputs, " (give a PGN file, or `-` to read stdin)") {
-        return code;
-    }
-    let settings = settings(common, job, only_game, egd);
-    let mut out = match open_output(output.as_ref()) {
-        Ok(out) => out,
-        Err(code) => return code,
-    };
-    let mut reporter = Reporter::new(!common.quiet);
-    let new_writer = || formats::GameWriter::new(settings.job, settings.egd);
-    let mut sink = pipeline::ByteSink(&mut out);
-    let result = pipeline::run(&inputs, &settings, new_writer, &mut sink, &mut reporter);
-    exit_status(result, |ok, failed| reporter.finish(verb, ok, failed))
 }
 
 /// `--db`, or a usage error.
@@ -524,19 +448,14 @@ fn run_load(common: &Common, db: &str) -> ExitCode {
         Ok(target) => target,
         Err(code) => return code,
     };
-    if common.from.is_some_and(|f| {
-        !matches!(
-            f,
-            InputFormat::Pgn | InputFormat::Json | InputFormat::Egd | InputFormat::Jsonchess
-        )
-    }) {
-        return usage("notate load stores chess games: --from pgn, json, egd or jsonchess");
+    if let Some(why) = common.from.and_then(|f| Job::Load.refuses(f)) {
+        return usage(&why);
     }
     let inputs = inputs(common);
-    if let Err(code) = check_inputs(&inputs, " (give a PGN file, or `-` to read stdin)") {
+    if let Err(code) = check_inputs(&inputs) {
         return code;
     }
-    let settings = settings(common, Job::Load, None, EgdOptions::default());
+    let settings = settings(common, Job::Load, egd::WriteOptions::default());
     let mut reporter = Reporter::new(!common.quiet);
     // The load's summary is its own (it counts the games already there).
     exit_status(
@@ -544,7 +463,6 @@ fn run_load(common: &Common, db: &str) -> ExitCode {
         |_, _| {},
     )
 }
-
 /// `notate query`: one SQL statement, its answer on stdout.
 fn run_query(db: &str, sql: &str, format: store::QueryFormat) -> ExitCode {
     let target = match parse_target(db) {

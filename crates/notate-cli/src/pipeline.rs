@@ -1,6 +1,8 @@
-//! The pipeline: a reader thread cuts inputs into chunks of whole games, workers on every
-//! core parse, replay and write them, and the calling thread puts the results out in input
-//! order. Every queue is bounded, so memory stays flat whatever the input size.
+//! The one pipeline of every family: a reader thread opens each input, tells its format and
+//! cuts it into chunks of whole records; workers on every core hand each chunk to the stage
+//! of its family ([`FamilyStage`]: read, replay, write); the calling thread puts the results
+//! out in input order, reports errors and counts games. Every queue is bounded, so memory
+//! stays flat whatever the input size.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -11,16 +13,14 @@ use std::thread;
 
 use anyhow::{Context, Result};
 use crossbeam_channel::{bounded, Receiver, Sender};
-use notate::chess::egd::{self, EgdOptions};
-use notate::chess::error::Locator;
-use notate::chess::pgn::{self, GameSplitter, ReadOptions};
+use notate::chess::pgn::{self, GameSplitter};
 use notate::chess::rows::RowBatch;
-use notate::chess::{json, jsonchess, replay, ChessGame, FailedGame, GameError, Place, Tags};
-use notate::chunk::{Chunk, LineSplitter};
+use notate::chunk::{Chunk, LineSplitter, Split, WholeSplitter};
+use notate::Error;
 
-use crate::formats::{GameWriter, InputFormat, Job};
+use crate::formats::{Family, InputFormat, Job};
 use crate::input::{self, InputName};
-use crate::report::{Reporter, Warnings};
+use crate::report::Reporter;
 
 /// What the workers write a chunk's games into: bytes of a format, or table rows.
 pub trait ChunkOutput: Default + Send {
@@ -64,11 +64,34 @@ impl ChunkOutput for RowBatch {
     }
 }
 
-/// Writes one replayed game into a chunk's output (one per worker, reused).
-pub trait WriteGame<O>: Send {
-    /// An `Err` is a game this output cannot hold; an error without a ply is placed at the
-    /// game's start.
-    fn write(&mut self, game: &ChessGame, out: &mut O) -> Result<(), GameError>;
+/// One family of games as a stage of the pipeline (chess, infinite chess, shogi): reads the
+/// records of a chunk, replays each game, and writes it into the chunk's output. Each worker
+/// holds one per family, reused from chunk to chunk.
+pub trait FamilyStage<O>: Send {
+    /// One fate per game of `chunk` (whose records are in `format`, of this family), in
+    /// order; the output of a game that fails is cut.
+    fn process(&mut self, chunk: &Chunk, format: InputFormat, out: &mut O, fates: &mut Vec<Fate>);
+}
+
+/// A worker's stages: one per family the job can write (`None`: the reader refuses that
+/// family's inputs before they reach a worker).
+pub struct Stages<O> {
+    pub chess: Box<dyn FamilyStage<O>>,
+    pub infinite: Option<Box<dyn FamilyStage<O>>>,
+    pub shogi: Option<Box<dyn FamilyStage<O>>>,
+}
+
+impl<O> Stages<O> {
+    fn process(&mut self, chunk: &Chunk, format: InputFormat, out: &mut O, fates: &mut Vec<Fate>) {
+        let stage = match format.family() {
+            Family::Chess => Some(&mut self.chess),
+            Family::Infinite => self.infinite.as_mut(),
+            Family::Shogi => self.shogi.as_mut(),
+        };
+        stage
+            .expect("the reader refuses families the job has no stage for")
+            .process(chunk, format, out, fates);
+    }
 }
 
 /// The last stage: takes the output of good games, in input order.
@@ -79,55 +102,96 @@ pub trait Sink<O> {
     fn flush(&mut self) -> Result<()>;
 }
 
-/// A job that writes bytes: the game's output goes to a `Write`.
-pub struct ByteSink<'a>(pub &'a mut dyn Write);
+/// A job that writes bytes: the games' output goes to a `Write`.
+pub struct ByteSink<'a> {
+    out: &'a mut dyn Write,
+    /// What stages write before every record to separate it from the one before (CSA's
+    /// `/` line), dropped before the first record of the output.
+    separator: &'static [u8],
+    started: bool,
+}
+
+impl<'a> ByteSink<'a> {
+    /// A sink into `out`; `separator` as [`crate::shogi::separator`] says.
+    pub fn new(out: &'a mut dyn Write, separator: &'static [u8]) -> Self {
+        ByteSink {
+            out,
+            separator,
+            started: false,
+        }
+    }
+}
 
 impl Sink<Vec<u8>> for ByteSink<'_> {
     fn put(&mut self, output: &Vec<u8>, range: Range<usize>) -> Result<()> {
-        self.0
-            .write_all(&output[range])
-            .context("cannot write output")
+        let mut bytes = &output[range];
+        if !self.started {
+            self.started = true;
+            bytes = bytes.strip_prefix(self.separator).unwrap_or(bytes);
+        }
+        self.out.write_all(bytes).context("cannot write output")
     }
     fn flush(&mut self) -> Result<()> {
-        self.0.flush().context("cannot write output")
+        self.out.flush().context("cannot write output")
     }
 }
 
-impl WriteGame<Vec<u8>> for GameWriter {
-    fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), GameError> {
-        GameWriter::write(self, game, out)
-    }
-}
-/// Settings of one run.
+/// The settings of one run, checked once before it starts.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// The format of every input (`None`: told by each input's name and content).
     pub from: Option<InputFormat>,
     pub job: Job,
     pub strict: bool,
     pub threads: usize,
-    pub limits: ReadOptions,
+    /// How PGN is read.
+    pub limits: pgn::ReadOptions,
     pub chunk_bytes: usize,
     /// Only this game of each input (1-based), when set.
     pub only_game: Option<u64>,
-    /// How EGD is written.
-    pub egd: EgdOptions,
+}
+
+/// What a game left to report besides its fate: what it survived, and who played it.
+pub struct Notes {
+    /// The players, `White – Black`, for messages.
+    pub players: String,
+    /// What the game survived (skipped tokens, what the output cannot hold).
+    pub warnings: Vec<Error>,
+}
+
+impl Notes {
+    /// Nothing to report.
+    pub fn none() -> Option<Box<Notes>> {
+        None
+    }
+
+    /// The warnings, if any, with the players (computed only then).
+    pub fn of(warnings: Vec<Error>, players: impl FnOnce() -> String) -> Option<Box<Notes>> {
+        (!warnings.is_empty()).then(|| {
+            Box::new(Notes {
+                players: players(),
+                warnings,
+            })
+        })
+    }
 }
 
 /// One game's fate inside a chunk.
 pub enum Fate {
     /// Written; its output ends at this mark of the chunk's output.
-    Done { out_end: usize, warnings: Warnings },
-    /// Failed: where and why.
-    Failed {
-        place: Place,
-        tags: Tags,
-        error: GameError,
-        warnings: Warnings,
+    Done {
+        out_end: usize,
+        notes: Option<Box<Notes>>,
     },
+    /// Failed: why, where (in the error), and who played it.
+    Failed(Box<(Error, Notes)>),
 }
 
-fn warnings_of(tags: &Tags, list: Vec<(Place, GameError)>) -> Warnings {
-    (!list.is_empty()).then(|| Box::new((tags.clone(), list)))
+impl Fate {
+    /// A failed game.
+    pub fn failed(error: Error, players: String, warnings: Vec<Error>) -> Fate {
+        Fate::Failed(Box::new((error, Notes { players, warnings })))
+    }
 }
 
 /// A processed chunk.
@@ -156,17 +220,13 @@ enum Outcome<O> {
 /// Runs the pipeline over `inputs`: each worker writes games with a writer from
 /// `new_writer`, and `sink` takes the output in input order. Returns (games done, games
 /// failed).
-pub fn run<O, W>(
+pub fn run<O: ChunkOutput>(
     inputs: &[InputName],
     settings: &Settings,
-    new_writer: impl Fn() -> W + Sync,
+    new_stages: impl Fn() -> Stages<O> + Sync,
     sink: &mut dyn Sink<O>,
     reporter: &mut Reporter,
-) -> Result<(u64, u64)>
-where
-    O: ChunkOutput,
-    W: WriteGame<O>,
-{
+) -> Result<(u64, u64)> {
     let threads = settings.threads.max(1);
     let (work_tx, work_rx) = bounded::<Work>(threads * 2);
     let (done_tx, done_rx) = bounded::<(u64, Outcome<O>)>(threads * 2);
@@ -192,11 +252,10 @@ where
         for _ in 0..threads {
             let rx = work_rx.clone();
             let tx = done_tx.clone();
-            let settings = settings.clone();
             let spare = spare_tx.clone();
             let spare_out = spare_out_rx.clone();
-            let writer = new_writer();
-            scope.spawn(move || work(rx, tx, spare, spare_out, writer, &settings));
+            let stages = new_stages();
+            scope.spawn(move || work(rx, tx, spare, spare_out, stages));
         }
         drop(work_rx);
         drop(done_tx);
@@ -222,33 +281,40 @@ fn read_inputs(
         let result = (|| -> Result<()> {
             let opened = input::open(name, settings.from, read_bytes.clone())?;
             let format = opened.format;
-            let mut next: Box<dyn FnMut() -> std::io::Result<Option<Chunk>>> = match format {
-                InputFormat::Pgn => {
-                    let mut s = GameSplitter::with_limits(
-                        opened.reader,
-                        settings.chunk_bytes,
-                        settings.limits,
-                    );
-                    let spare = spare.clone();
-                    Box::new(move || {
-                        if let Ok(bytes) = spare.try_recv() {
-                            s.recycle(bytes);
-                        }
-                        s.next_chunk()
-                    })
+            if let Some(why) = settings.job.refuses(format) {
+                anyhow::bail!("{}: {why}", name.display());
+            }
+            let reader = opened.reader;
+            let mut splitter: Box<dyn Split> = match format {
+                InputFormat::Pgn => Box::new(GameSplitter::with_limits(
+                    reader,
+                    settings.chunk_bytes,
+                    settings.limits,
+                )),
+                // One record per line.
+                InputFormat::Json
+                | InputFormat::Egd
+                | InputFormat::Jsonchess
+                | InputFormat::Usi
+                | InputFormat::Sfen => Box::new(LineSplitter::new(reader, settings.chunk_bytes)),
+                // One text per input (a CSA file or an opening book holds several records).
+                InputFormat::Icn
+                | InputFormat::IcnJson
+                | InputFormat::Kif
+                | InputFormat::Ki2
+                | InputFormat::Csa
+                | InputFormat::Western
+                | InputFormat::Jkf
+                | InputFormat::ShogiBook => {
+                    Box::new(WholeSplitter::new(reader, settings.limits.max_game_bytes))
                 }
-                InputFormat::Json | InputFormat::Egd | InputFormat::Jsonchess => {
-                    let mut s = LineSplitter::new(opened.reader, settings.chunk_bytes);
-                    Box::new(move || s.next_chunk())
+            };
+            let spare = spare.clone();
+            let mut next = move || {
+                if let Ok(bytes) = spare.try_recv() {
+                    splitter.recycle(bytes);
                 }
-                InputFormat::Icn | InputFormat::IcnJson => anyhow::bail!(
-                    "{} is infinite chess: convert it with --to icn or --to icn-json",
-                    name.display()
-                ),
-                f => anyhow::bail!(
-                    "{} is shogi ({f:?}): convert it with --to sfen, usi, kif, ki2, csa, western or jkf",
-                    name.display()
-                ),
+                splitter.next_chunk()
             };
             while let Some(chunk) =
                 next().with_context(|| format!("cannot read {}", name.display()))?
@@ -276,13 +342,12 @@ fn read_inputs(
     }
 }
 
-fn work<O: ChunkOutput, W: WriteGame<O>>(
+fn work<O: ChunkOutput>(
     rx: Receiver<Work>,
     tx: Sender<(u64, Outcome<O>)>,
     spare: Sender<Vec<u8>>,
     spare_out: Receiver<O>,
-    mut writer: W,
-    settings: &Settings,
+    mut stages: Stages<O>,
 ) {
     // A buffer is taken before a chunk: chunks are taken in input order, so the chunk the
     // writer waits for always has its buffer, and the pool cannot run dry under it.
@@ -308,7 +373,12 @@ fn work<O: ChunkOutput, W: WriteGame<O>>(
                 chunk,
             } => {
                 output.clear();
-                let done = process(&chunk, input, format, settings, &mut writer, output);
+                let mut done = Done {
+                    input,
+                    output,
+                    fates: Vec::new(),
+                };
+                stages.process(&chunk, format, &mut done.output, &mut done.fates);
                 // The buffer goes back to the reader for a later chunk.
                 let _ = spare.try_send(chunk.bytes);
                 (seq, Outcome::Done(done))
@@ -318,95 +388,6 @@ fn work<O: ChunkOutput, W: WriteGame<O>>(
             return;
         }
     }
-}
-
-/// Parses, replays and writes the games of one chunk.
-pub fn process<O: ChunkOutput>(
-    chunk: &Chunk,
-    input: usize,
-    format: InputFormat,
-    settings: &Settings,
-    writer: &mut dyn WriteGame<O>,
-    output: O,
-) -> Done<O> {
-    let mut done = Done {
-        input,
-        output,
-        fates: Vec::new(),
-    };
-    let mut locator = Locator::new(&chunk.bytes, chunk.first_line);
-    let mut finish = |game: Result<ChessGame, FailedGame>,
-                      start: usize,
-                      warnings: Vec<(Place, GameError)>,
-                      known_place: Option<Place>,
-                      done: &mut Done<O>| {
-        let fate = match game {
-            Ok(game) => {
-                let mark = done.output.mark();
-                match writer.write(&game, &mut done.output) {
-                    Ok(()) => Fate::Done {
-                        out_end: done.output.mark(),
-                        warnings: warnings_of(&game.tags, warnings),
-                    },
-                    Err(mut error) => {
-                        // No partial record: the game's output goes.
-                        done.output.truncate(mark);
-                        if error.ply.is_none() {
-                            error.offset = start;
-                        }
-                        Fate::Failed {
-                            place: locator.place(error.offset),
-                            warnings: warnings_of(&game.tags, warnings),
-                            tags: game.tags,
-                            error,
-                        }
-                    }
-                }
-            }
-            Err(failed) => Fate::Failed {
-                // The reader has placed its own errors already; replay errors are placed here.
-                place: known_place.unwrap_or_else(|| locator.place(failed.error.offset)),
-                warnings: warnings_of(&failed.tags, warnings),
-                tags: failed.tags,
-                error: failed.error,
-            },
-        };
-        done.fates.push(fate);
-    };
-    match format {
-        InputFormat::Pgn => {
-            for read in pgn::read_chunk(chunk, settings.limits) {
-                finish(
-                    read.game.and_then(replay),
-                    read.start,
-                    read.warnings,
-                    read.error_place,
-                    &mut done,
-                );
-            }
-        }
-        InputFormat::Json | InputFormat::Egd | InputFormat::Jsonchess => {
-            let read = match format {
-                InputFormat::Egd => egd::read_egd,
-                InputFormat::Jsonchess => jsonchess::read_jsonchess,
-                _ => json::read_json,
-            };
-            for range in &chunk.games {
-                let game = match std::str::from_utf8(&chunk.bytes[range.clone()]) {
-                    Ok(text) => read(text, range.start),
-                    Err(e) => Err(GameError::new(range.start + e.valid_up_to(), "not UTF-8")),
-                };
-                let game = game.map_err(|error| FailedGame {
-                    tags: Tags::new(),
-                    error,
-                });
-                finish(game, range.start, Vec::new(), None, &mut done);
-            }
-        }
-        // Infinite chess and shogi inputs are refused when they are opened.
-        _ => {}
-    }
-    done
 }
 
 fn write_in_order<O: ChunkOutput>(
@@ -450,9 +431,9 @@ fn write_in_order<O: ChunkOutput>(
                         let number = game_numbers[done.input];
                         let selected = settings.only_game.is_none_or(|g| g == number);
                         match fate {
-                            Fate::Done { out_end, warnings } => {
+                            Fate::Done { out_end, notes } => {
                                 if selected {
-                                    reporter.warnings(&name, number, warnings);
+                                    reporter.warnings(&name, number, notes.as_deref());
                                     ok += 1;
                                 } else {
                                     put(sink, unput..written)?;
@@ -460,18 +441,14 @@ fn write_in_order<O: ChunkOutput>(
                                 }
                                 written = *out_end;
                             }
-                            Fate::Failed {
-                                place,
-                                tags,
-                                error,
-                                warnings,
-                            } => {
+                            Fate::Failed(failure) => {
                                 if !selected {
                                     continue;
                                 }
-                                reporter.warnings(&name, number, warnings);
+                                let (error, notes) = &**failure;
+                                reporter.warnings(&name, number, Some(notes));
                                 failed += 1;
-                                reporter.game_error(&name, *place, number, tags, error);
+                                reporter.game_error(&name, number, &notes.players, error);
                                 if settings.strict {
                                     put(sink, unput..written)?;
                                     sink.flush()?;

@@ -6,12 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use notate::chess::{GameError, Place, Tags};
+use notate::Error;
 
 use crate::input::InputName;
-
-/// What a game survived, with its tags for the message (kept only when there is something).
-pub type Warnings = Option<Box<(Tags, Vec<(Place, GameError)>)>>;
+use crate::pipeline::Notes;
 
 /// Reports errors and progress; a progress bar only when stderr is a terminal.
 pub struct Reporter {
@@ -33,14 +31,24 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// One error line: `FILE:LINE:COL: game N (White – Black), ply K "SAN": what is wrong`.
-pub fn error_line(file: &str, place: Place, game: u64, tags: &Tags, error: &GameError) -> String {
-    let mut line = format!(
-        "{file}:{}:{}: game {game} ({})",
-        place.line,
-        place.column,
-        tags.players()
-    );
+/// One error line, the same for every family:
+/// `FILE:LINE:COL: game N (White – Black), ply K "SAN": what is wrong` (the parts the error
+/// does not know are left out; a JSON document names its path).
+pub fn error_line(file: &str, game: u64, players: &str, error: &Error) -> String {
+    let mut line = file.to_string();
+    if let Some(place) = error.place.filter(|p| p.line > 0) {
+        line.push_str(&format!(":{}", place.line));
+        if place.column > 0 {
+            line.push_str(&format!(":{}", place.column));
+        }
+    }
+    line.push_str(&format!(": game {game}"));
+    if !players.is_empty() {
+        line.push_str(&format!(" ({players})"));
+    }
+    if let Some(path) = &error.path {
+        line.push_str(&format!(", {path}"));
+    }
     if let Some(ply) = error.ply {
         line.push_str(&format!(", ply {ply}"));
     }
@@ -48,7 +56,7 @@ pub fn error_line(file: &str, place: Place, game: u64, tags: &Tags, error: &Game
         line.push_str(&format!(" {token:?}"));
     }
     line.push_str(": ");
-    line.push_str(&error.reason);
+    line.push_str(&error.message);
     line
 }
 
@@ -116,19 +124,18 @@ impl Reporter {
     }
 
     /// A game that failed.
-    pub fn game_error(&self, file: &str, place: Place, game: u64, tags: &Tags, error: &GameError) {
-        self.print(&error_line(file, place, game, tags, error));
+    pub fn game_error(&self, file: &str, game: u64, players: &str, error: &Error) {
+        self.print(&error_line(file, game, players, error));
     }
 
-    /// What a game survived (skipped tokens), one line each.
-    pub fn warnings(&mut self, file: &str, game: u64, warnings: &Warnings) {
-        if let Some(w) = warnings {
-            let (tags, list) = &**w;
-            for (place, warning) in list {
+    /// What a game survived (skipped tokens, what the output cannot hold), one line each.
+    pub fn warnings(&mut self, file: &str, game: u64, notes: Option<&Notes>) {
+        if let Some(notes) = notes {
+            for warning in &notes.warnings {
                 self.warnings += 1;
                 self.print(&format!(
                     "{} (warning)",
-                    error_line(file, *place, game, tags, warning)
+                    error_line(file, game, &notes.players, warning)
                 ));
             }
         }

@@ -1,18 +1,15 @@
-//! Shogi: SFEN, USI, KIF, KI2, CSA, Western, JKF and the seed app's opening books. Each
-//! input is read whole (a shogi record is a few kilobytes) and inputs are converted on all
-//! cores, a batch at a time, written in the order given.
+//! Shogi in the pipeline: SFEN, USI, KIF, KI2, CSA, Western, JKF and the seed app's opening
+//! books read (every move checked), and written in any shogi format.
 
-use std::io::{Read, Write};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Arc;
-
-use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use notate::shogi::encoding::{self, Encoding};
-use notate::shogi::{self, book, csa, jkf, ki2, kif, usi, western, Error, Record};
+use notate::chunk::Chunk;
+use notate::format::{ReadFormat, WriteFormat};
+use notate::shogi::encoding::{Encoding, ReadOptions};
+use notate::shogi::{book, csa, jkf, ki2, kif, sfen, usi, western, Record};
+use notate::{Error, ErrorKind};
 
-use crate::formats::{InputFormat, OutputFormat};
-use crate::input::{self, InputName};
+use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
+use crate::pipeline::{FamilyStage, Fate, Notes};
 
 /// Shogi options.
 #[derive(Args, Debug, Clone)]
@@ -80,92 +77,6 @@ pub enum SquaresArg {
     Digit,
 }
 
-/// What a shogi job writes.
-#[derive(Clone, Copy, Debug)]
-pub enum ShogiJob {
-    /// Read and check only.
-    Check,
-    /// Convert to a format.
-    Convert(OutputFormat),
-    /// The SFEN after `ply` plies (`None`: the end).
-    Position(Option<usize>),
-}
-
-/// The settings of a run.
-pub struct ShogiRun<'a> {
-    pub inputs: &'a [InputName],
-    pub from: Option<InputFormat>,
-    pub job: ShogiJob,
-    pub args: &'a ShogiArgs,
-    pub pretty: bool,
-    pub threads: usize,
-    pub strict: bool,
-}
-
-/// What one input gave: text to write, the records written and failed, and messages.
-#[derive(Default)]
-struct Converted {
-    out: Vec<u8>,
-    ok: u64,
-    failed: u64,
-    messages: Vec<String>,
-}
-
-/// The shogi format an input's name says, if any.
-fn name_format(name: &InputName) -> Option<InputFormat> {
-    input::format_of_name(&name.path.as_ref()?.to_string_lossy().to_ascii_lowercase())
-}
-
-/// Whether the file name says shogi.
-pub fn is_shogi_name(name: &InputName) -> bool {
-    name_format(name).is_some()
-}
-
-/// The records of one input's text.
-fn read_records(
-    bytes: &[u8],
-    format: InputFormat,
-    forced: Option<Encoding>,
-) -> Vec<Result<Record, Error>> {
-    let one = |r: Result<Record, Error>| vec![r];
-    match format {
-        InputFormat::Kif => one(kif::read_bytes(bytes, forced)),
-        InputFormat::Ki2 => one(ki2::read_bytes(bytes, forced)),
-        InputFormat::Csa => csa::read_bytes(bytes, forced),
-        _ => match encoding::decode(bytes, forced) {
-            Err(e) => one(Err(e)),
-            Ok(t) => match format {
-                InputFormat::Usi => usi::read(&t),
-                InputFormat::Sfen => t
-                    .lines()
-                    .enumerate()
-                    .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
-                    .map(|(i, l)| {
-                        shogi::Position::from_sfen(l)
-                            .map(Record::new)
-                            .map_err(|e| Error::Line {
-                                line: i + 1,
-                                column: e.column,
-                                text: l.chars().take(80).collect(),
-                                message: e.message,
-                            })
-                    })
-                    .collect(),
-                InputFormat::Western => one(western::read(&t)),
-                InputFormat::Jkf => one(jkf::read(&t)),
-                InputFormat::ShogiBook => match book::read(&t) {
-                    Ok(records) => records,
-                    Err(e) => one(Err(e)),
-                },
-                _ => one(Err(Error::Write {
-                    format: "shogi",
-                    message: format!("{format:?} is not a shogi format"),
-                })),
-            },
-        },
-    }
-}
-
 /// What `to` cannot hold of `record` that a reader would miss: variations outside KIF, KI2
 /// and JKF. (Positions and move lists drop times and endings by their nature.)
 fn lost(record: &Record, to: OutputFormat) -> Option<String> {
@@ -181,212 +92,174 @@ fn lost(record: &Record, to: OutputFormat) -> Option<String> {
     })
 }
 
-fn write_record(
-    record: &Record,
-    job: ShogiJob,
-    args: &ShogiArgs,
-    pretty: bool,
-    out: &mut Vec<u8>,
-) -> Result<(), Error> {
-    let out_encoding = args
-        .to_encoding
-        .or(args.encoding)
-        .map_or(Encoding::Utf8, EncodingArg::encoding);
-    let mut text = String::new();
+/// What comes between two records of one output: CSA separates records with a `/` line;
+/// KIF, KI2 and Western leave a blank line. The stage writes it before every record, and the
+/// sink drops it before the first record of the output.
+pub fn separator(job: Job) -> &'static [u8] {
     match job {
-        ShogiJob::Check => return Ok(()),
-        ShogiJob::Position(ply) => {
-            let n = ply.unwrap_or(record.moves.len());
-            let pos = record.position_after(n).ok_or_else(|| Error::Write {
-                format: "SFEN",
-                message: format!("--ply {n}: the game has only {} plies", record.moves.len()),
-            })?;
-            pos.write_sfen(&mut text);
-            text.push('\n');
-        }
-        ShogiJob::Convert(to) => match to {
-            OutputFormat::Sfen => {
-                usi::write_sfens_bytes(record, out);
-                out.push(b'\n');
-                return Ok(());
-            }
-            OutputFormat::Usi => usi::write(record, &mut text),
-            OutputFormat::Kif => {
-                out.extend_from_slice(&kif::write_bytes(
-                    record,
-                    &kif::KifOptions {
-                        encoding: out_encoding,
-                        mark_declined: !args.no_funari,
-                    },
-                )?);
-                return Ok(());
-            }
-            OutputFormat::Ki2 => {
-                out.extend_from_slice(&ki2::write_bytes(record, out_encoding)?);
-                return Ok(());
-            }
-            OutputFormat::Csa => {
-                let version = match args.csa_version {
+        Job::Convert(OutputFormat::Csa) => b"/\n",
+        Job::Convert(OutputFormat::Kif | OutputFormat::Ki2 | OutputFormat::Western) => b"\n",
+        _ => b"",
+    }
+}
+
+/// Shogi as a stage of the pipeline: reads the records of a chunk (every move checked), and
+/// writes each in the format asked.
+pub struct ShogiStage {
+    job: Job,
+    read: ReadOptions,
+    /// Whether `--encoding` was given (a hint for encoding errors).
+    forced: bool,
+    kif: kif::Kif,
+    ki2: ki2::Ki2,
+    csa: csa::Csa,
+    western: western::Western,
+    jkf: jkf::Jkf,
+    records: Vec<Result<Record, Error>>,
+}
+
+impl ShogiStage {
+    /// A stage for `job`, reading and writing as `args` say (`pretty`: indented JKF).
+    pub fn new(job: Job, args: &ShogiArgs, pretty: bool) -> ShogiStage {
+        let encoding = args
+            .to_encoding
+            .or(args.encoding)
+            .map_or(Encoding::Utf8, EncodingArg::encoding);
+        ShogiStage {
+            job,
+            read: ReadOptions {
+                encoding: args.encoding.map(EncodingArg::encoding),
+            },
+            forced: args.encoding.is_some(),
+            kif: kif::Kif::new(kif::WriteOptions {
+                encoding,
+                mark_declined: !args.no_funari,
+            }),
+            ki2: ki2::Ki2::new(ki2::WriteOptions { encoding }),
+            csa: csa::Csa::new(csa::WriteOptions {
+                version: match args.csa_version {
                     CsaVersionArg::V22 => csa::CsaVersion::V22,
                     CsaVersionArg::V30 => csa::CsaVersion::V30,
-                };
-                text = csa::write(record, &csa::CsaOptions { version });
-            }
-            OutputFormat::Western => {
-                let style = match args.western_squares {
+                },
+            }),
+            western: western::Western::new(western::WriteOptions {
+                squares: match args.western_squares {
                     SquaresArg::Letter => western::SquareStyle::Letter,
                     SquaresArg::Digit => western::SquareStyle::Digit,
-                };
-                text = western::write(record, style);
-            }
-            OutputFormat::Jkf => {
-                text = jkf::write(record, pretty);
-                text.push('\n');
-            }
-            other => {
-                return Err(Error::Write {
-                    format: "shogi",
-                    message: format!("{other:?} is not a shogi format"),
-                })
-            }
-        },
+                },
+            }),
+            jkf: jkf::Jkf::new(jkf::WriteOptions { pretty }),
+            records: Vec::new(),
+        }
     }
-    out.extend_from_slice(text.as_bytes());
-    Ok(())
-}
 
-fn convert_one(name: &InputName, run: &ShogiRun<'_>) -> Result<Converted> {
-    let (bytes, format) = match (&name.path, name_format(name), run.from) {
-        // A plain file named as shogi: one read of its exact size (inputs are many and small).
-        (Some(path), Some(named), from) => {
-            // Open and read, without fs::read's size query: records are a few kilobytes.
-            let mut bytes = Vec::with_capacity(16 << 10);
-            std::fs::File::open(path)
-                .and_then(|mut f| f.read_to_end(&mut bytes))
-                .with_context(|| format!("cannot read {}", name.display()))?;
-            (bytes, from.unwrap_or(named))
-        }
-        _ => {
-            let opened = input::open(name, run.from, Arc::new(AtomicU64::new(0)))?;
-            let mut bytes = Vec::new();
-            let mut reader = opened.reader;
-            reader
-                .read_to_end(&mut bytes)
-                .with_context(|| format!("cannot read {}", name.display()))?;
-            (bytes, opened.format)
-        }
-    };
-    anyhow::ensure!(
-        format.is_shogi(),
-        "{}: {format:?} is not shogi; shogi output needs shogi input (--from kif, csa …)",
-        name.display()
-    );
-    let records = read_records(&bytes, format, run.args.encoding.map(EncodingArg::encoding));
-    let several = records.len() > 1;
-    let mut done = Converted::default();
-    for (i, record) in records.into_iter().enumerate() {
-        let place = if several {
-            format!("{}: game {}", name.display(), i + 1)
-        } else {
-            name.display()
-        };
-        let result = record.and_then(|r| {
-            if let ShogiJob::Convert(to) = run.job {
-                if let Some(note) = lost(&r, to) {
-                    done.messages.push(format!("notate: {place}: note: {note}"));
+    fn write(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        let unwritable = |message: String| Error::new(ErrorKind::Unwritable, message);
+        match self.job {
+            Job::Check | Job::Load => Ok(()),
+            Job::Position { ply, to } => {
+                if let Some(to) = to.filter(|&t| t != PositionOutput::Sfen) {
+                    return Err(unwritable(format!(
+                        "shogi input gives positions as sfen, not {}",
+                        crate::formats::format_name(to)
+                    )));
                 }
-                if to == OutputFormat::Csa && done.ok > 0 {
-                    done.out.extend_from_slice(b"/\n");
-                }
-                if matches!(
-                    to,
-                    OutputFormat::Kif | OutputFormat::Ki2 | OutputFormat::Western
-                ) && done.ok > 0
-                {
-                    done.out.push(b'\n');
-                }
+                let n = ply.unwrap_or(record.moves.len());
+                let pos = record.position_after(n).ok_or_else(|| {
+                    unwritable(format!(
+                        "--ply {n}: the game has only {} plies",
+                        record.moves.len()
+                    ))
+                })?;
+                out.extend_from_slice(pos.to_sfen().as_bytes());
+                out.push(b'\n');
+                Ok(())
             }
-            write_record(&r, run.job, run.args, run.pretty, &mut done.out)
-        });
-        match result {
-            Ok(()) => done.ok += 1,
-            Err(e) => {
-                done.failed += 1;
-                let hint = match (&e, run.args.encoding) {
-                    (Error::Encoding { .. }, Some(_)) => {
-                        " (--encoding says how inputs are read; --to-encoding sets only what is written)"
-                    }
-                    _ => "",
-                };
-                done.messages.push(format!("notate: {place}: {e}{hint}"));
+            Job::Convert(to) => {
+                out.extend_from_slice(separator(self.job));
+                match to {
+                    OutputFormat::Sfen => sfen::Sfen.write_game(record, out),
+                    OutputFormat::Usi => usi::Usi.write_game(record, out),
+                    OutputFormat::Kif => self.kif.write_game(record, out),
+                    OutputFormat::Ki2 => self.ki2.write_game(record, out),
+                    OutputFormat::Csa => self.csa.write_game(record, out),
+                    OutputFormat::Western => self.western.write_game(record, out),
+                    OutputFormat::Jkf => self.jkf.write_game(record, out),
+                    other => Err(unwritable(format!(
+                        "shogi input converts to sfen, usi, kif, ki2, csa, western or jkf, not {}",
+                        crate::formats::format_name(other)
+                    ))),
+                }
             }
         }
     }
-    Ok(done)
 }
 
-/// Runs a shogi job over every input; returns the records done and failed. Each failure is
-/// reported on stderr with its file, game and place, and the run goes on (unless `strict`).
-pub fn run(run: &ShogiRun<'_>, out: &mut dyn Write) -> Result<(u64, u64)> {
-    // Workers take inputs in order and hand back what each gave; this thread writes them in
-    // order. A worker waits rather than run more than WINDOW inputs ahead of the writer,
-    // so memory stays flat however many inputs there are.
-    const WINDOW: usize = 512;
-    let (mut ok, mut failed) = (0, 0);
-    let next = AtomicUsize::new(0);
-    let written = AtomicUsize::new(0);
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let (send, receive) = crossbeam_channel::bounded::<(usize, Result<Converted>)>(WINDOW);
-    std::thread::scope(|scope| -> Result<()> {
-        for _ in 0..run.threads.clamp(1, run.inputs.len().max(1)) {
-            let send = send.clone();
-            let (next, written, stop) = (&next, &written, &stop);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(name) = run.inputs.get(i) else { break };
-                while i >= written.load(Ordering::Acquire) + WINDOW && !stop.load(Ordering::Relaxed)
-                {
-                    std::thread::sleep(std::time::Duration::from_micros(50));
-                }
-                if stop.load(Ordering::Relaxed) || send.send((i, convert_one(name, run))).is_err() {
-                    break;
-                }
-            });
+/// The players of a record for messages, from its 先手 and 後手 (or 下手 and 上手) headers
+/// (nothing when neither is known).
+fn players(record: &Record) -> String {
+    let name = |keys: [&str; 2]| keys.iter().find_map(|k| record.header_value(k));
+    match (name(["先手", "下手"]), name(["後手", "上手"])) {
+        (None, None) => String::new(),
+        (black, white) => format!("{} – {}", black.unwrap_or("?"), white.unwrap_or("?")),
+    }
+}
+
+impl FamilyStage<Vec<u8>> for ShogiStage {
+    fn process(
+        &mut self,
+        chunk: &Chunk,
+        format: InputFormat,
+        out: &mut Vec<u8>,
+        fates: &mut Vec<Fate>,
+    ) {
+        let mut records = std::mem::take(&mut self.records);
+        let read = &self.read;
+        match format {
+            InputFormat::Kif => kif::Kif::read_chunk(chunk, read, &mut records),
+            InputFormat::Ki2 => ki2::Ki2::read_chunk(chunk, read, &mut records),
+            InputFormat::Csa => csa::Csa::read_chunk(chunk, read, &mut records),
+            InputFormat::Usi => usi::Usi::read_chunk(chunk, read, &mut records),
+            InputFormat::Sfen => sfen::Sfen::read_chunk(chunk, read, &mut records),
+            InputFormat::Western => western::Western::read_chunk(chunk, read, &mut records),
+            InputFormat::Jkf => jkf::Jkf::read_chunk(chunk, read, &mut records),
+            InputFormat::ShogiBook => book::Book::read_chunk(chunk, read, &mut records),
+            other => unreachable!("{other:?} is not shogi"),
         }
-        drop(send);
-        let mut pending = std::collections::BTreeMap::new();
-        let mut previous_csa = false;
-        let result = (|| -> Result<()> {
-            for (i, done) in receive.iter() {
-                pending.insert(i, done);
-                while let Some(done) = pending.remove(&written.load(Ordering::Acquire)) {
-                    let done = done?;
-                    for m in &done.messages {
-                        eprintln!("{m}");
-                    }
-                    if !done.out.is_empty() {
-                        // Records of several inputs in one CSA stream are separated by `/`.
-                        if previous_csa {
-                            out.write_all(b"/\n")?;
+        for record in records.drain(..) {
+            let fate = match record {
+                Ok(record) => {
+                    let mark = out.len();
+                    match self.write(&record, out) {
+                        Ok(()) => {
+                            let mut warnings = Vec::new();
+                            if let Job::Convert(to) = self.job {
+                                if let Some(note) = lost(&record, to) {
+                                    warnings.push(Error::new(ErrorKind::Unwritable, note));
+                                }
+                            }
+                            Fate::Done {
+                                out_end: out.len(),
+                                notes: Notes::of(warnings, || players(&record)),
+                            }
                         }
-                        previous_csa = matches!(run.job, ShogiJob::Convert(OutputFormat::Csa));
-                        out.write_all(&done.out)?;
-                    }
-                    ok += done.ok;
-                    failed += done.failed;
-                    written.fetch_add(1, Ordering::Release);
-                    if run.strict && failed > 0 {
-                        return Ok(());
+                        Err(error) => {
+                            out.truncate(mark);
+                            Fate::failed(error, players(&record), Vec::new())
+                        }
                     }
                 }
-            }
-            Ok(())
-        })();
-        // Stop the workers (on an error or --strict) before the scope waits for them.
-        stop.store(true, Ordering::Relaxed);
-        drop(receive);
-        result
-    })?;
-    out.flush()?;
-    Ok((ok, failed))
+                Err(mut error) => {
+                    if error.kind == ErrorKind::Encoding && self.forced {
+                        error.message.push_str(
+                            " (--encoding says how inputs are read; --to-encoding sets only what is written)",
+                        );
+                    }
+                    Fate::failed(error, String::new(), Vec::new())
+                }
+            };
+            fates.push(fate);
+        }
+        self.records = records;
+    }
 }

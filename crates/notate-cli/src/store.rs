@@ -8,11 +8,13 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use notate::chess::rows::{RowBatch, RowWriter};
-use notate::chess::{ChessGame, GameError};
+use notate::chess::ChessGame;
+use notate::Error;
 use notate_store::{Inserted, QueryResult, Store, Target, Value};
 
+use crate::chess::{ChessStage, WriteGame};
 use crate::input::InputName;
-use crate::pipeline::{self, Settings, Sink, WriteGame};
+use crate::pipeline::{self, Settings, Sink, Stages};
 use crate::report::{thousands, Reporter};
 
 /// The ids of games already handed to the store in this run, so that a game repeated in the
@@ -54,7 +56,7 @@ struct LoadWriter {
 }
 
 impl WriteGame<RowBatch> for LoadWriter {
-    fn write(&mut self, game: &ChessGame, out: &mut RowBatch) -> Result<(), GameError> {
+    fn write(&mut self, game: &ChessGame, out: &mut RowBatch) -> Result<(), Error> {
         let seen = &self.seen;
         self.rows
             .write_unless(game, out, |id| seen.contains(id))
@@ -100,11 +102,19 @@ pub fn load(
         seen: seen.clone(),
         inserted: Inserted::default(),
     };
-    let new_writer = || LoadWriter {
-        rows: RowWriter::new(),
-        seen: seen.clone(),
+    // Only chess is stored: the reader refuses other families' inputs.
+    let stages = || Stages {
+        chess: Box::new(ChessStage::new(
+            LoadWriter {
+                rows: RowWriter::new(),
+                seen: seen.clone(),
+            },
+            settings,
+        )),
+        infinite: None,
+        shogi: None,
     };
-    let (ok, failed) = pipeline::run(inputs, settings, new_writer, &mut sink, reporter)
+    let (ok, failed) = pipeline::run(inputs, settings, stages, &mut sink, reporter)
         .with_context(|| format!("loading into {db}"))?;
     reporter.finish("read", ok, failed);
     let Inserted { games, moves, .. } = sink.inserted;

@@ -223,7 +223,7 @@ fn egd_pretty_and_extended() {
     assert_eq!(first["end_position"]["features"]["halfmove_clock"], 0);
     let usage = notate(&["convert", "--to", "pgn", "--pretty"], "1. e4 *\n");
     assert_eq!(usage.status.code(), Some(2));
-    assert!(text(&usage.stderr).contains("options of --to egd"));
+    assert!(text(&usage.stderr).contains("an option of --to egd and --to jkf, not --to pgn"));
 }
 
 #[test]
@@ -327,7 +327,7 @@ fn icn_errors_name_file_line_and_column() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains("bad.icn: line 1, column 8: unknown piece code \"XX\" (at \"XX2,2\")"),
+        err.contains("bad.icn:1:8: game 1 \"XX2,2\": unknown piece code \"XX\"\nconverted 0 games, 1 failed\n"),
         "{err}"
     );
     let moves = dir.join("moves.icn.json");
@@ -349,7 +349,10 @@ fn icn_errors_name_file_line_and_column() {
     );
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("ply 1 (2,2>2,3): no piece on 2,2"), "{err}");
+    assert!(
+        err.contains("moves.icn.json: game 1, ply 1 \"2,2>2,3\": no piece on 2,2"),
+        "{err}"
+    );
     // ICN on stdin is told from PGN by its content.
     let out = notate(
         &["convert", "--to", "icn-json", "--single-line"],
@@ -478,12 +481,12 @@ fn shogi_errors_name_file_line_and_text_and_the_run_goes_on() {
     let err = text(&out.stderr);
     assert!(
         err.contains(&format!(
-            "{}: line 3, ply 2 (３五歩(33)): the pawn on 3c cannot reach 3e",
+            "{}:3: game 1, ply 2 \"３五歩(33)\": the pawn on 3c cannot reach 3e",
             bad.display()
         )),
         "{err}"
     );
-    assert!(err.ends_with("notate: 1 games read, 1 failed\n"), "{err}");
+    assert!(err.ends_with("converted 1 game, 1 failed\n"), "{err}");
     // Variations that a format cannot hold are said, not dropped in silence.
     let out = notate(
         &[
@@ -656,4 +659,122 @@ fn a_reader_that_stops_is_no_error() {
         );
         assert!(!text(&out.stderr).contains("Broken pipe"), "{args:?}");
     }
+}
+
+/// Chess, infinite chess and shogi run through one pipeline: `check` replays every family,
+/// stdin is told by its content, and `--strict`, `--game`, `--threads` and the summaries
+/// behave the same for all.
+#[test]
+fn every_family_runs_through_one_pipeline() {
+    let dir = std::env::temp_dir().join(format!("notate-families-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let icn = dir.join("game.icn");
+    std::fs::write(&icn, "w K5,1|k5,8 5,1>5,2|5,8>5,7").unwrap();
+    let illegal = dir.join("illegal.icn");
+    std::fs::write(&illegal, "w K5,1|k5,8 5,1>5,2|5,1>5,3").unwrap();
+
+    // `check` on ICN replays the moves: a move from an empty square fails with its ply.
+    let out = notate(&["check", icn.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "checked 1 game, 0 failed\n");
+    let out = notate(
+        &["check", illegal.to_str().unwrap(), icn.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("illegal.icn: game 1, ply 2 \"5,1>5,3\": "),
+        "{err}"
+    );
+    assert!(err.ends_with("checked 1 game, 1 failed\n"), "{err}");
+    // --strict stops at the first failure, for ICN as for PGN.
+    let out = notate(
+        &[
+            "check",
+            "--strict",
+            illegal.to_str().unwrap(),
+            icn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).ends_with("checked 0 games, 1 failed\n"));
+
+    // A shogi record on stdin is told by its content.
+    let kifu = std::fs::read_to_string(shogi_vector("game1.kifu")).unwrap();
+    let out = notate(&["check"], &kifu);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "checked 1 game, 0 failed\n");
+    let out = notate(&["position", "--ply", "1"], &kifu);
+    assert_eq!(
+        text(&out.stdout),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"
+    );
+
+    // Several shogi inputs of two formats, in order, on any number of threads.
+    let args = |threads: &'static str| {
+        vec![
+            "convert".to_string(),
+            shogi_vector("game1.kifu"),
+            shogi_vector("game1.csa"),
+            "--to".into(),
+            "usi".into(),
+            "--strict".into(),
+            "--threads".into(),
+            threads.into(),
+        ]
+    };
+    let run = |threads| {
+        let args = args(threads);
+        notate(&args.iter().map(String::as_str).collect::<Vec<_>>(), "")
+    };
+    let one = run("1");
+    assert!(one.status.success(), "{}", text(&one.stderr));
+    assert_eq!(text(&one.stdout).lines().count(), 2);
+    assert_eq!(text(&one.stdout), text(&run("2").stdout));
+    assert_eq!(text(&one.stderr), "converted 2 games, 0 failed\n");
+
+    // --game picks one game of each input, whatever the family.
+    let both = dir.join("both.usi");
+    std::fs::write(
+        &both,
+        "position startpos moves 7g7f\nposition startpos moves 2g2f\n",
+    )
+    .unwrap();
+    let out = notate(
+        &[
+            "convert",
+            both.to_str().unwrap(),
+            "--to",
+            "csa",
+            "--game",
+            "2",
+        ],
+        "",
+    );
+    assert!(
+        text(&out.stdout).ends_with("+2726FU\n"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert!(!text(&out.stdout).contains("7776FU"));
+
+    // A job that cannot write an input's family says so before it runs.
+    let out = notate(&["convert", icn.to_str().unwrap(), "--to", "pgn"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("infinite chess input converts to icn or icn-json"),
+        "{}",
+        text(&out.stderr)
+    );
+    // … and when the input is only told by its content, the input is refused as it opens.
+    let out = notate(&["convert", "--to", "pgn"], &kifu);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("<stdin>: shogi input converts to sfen, usi"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

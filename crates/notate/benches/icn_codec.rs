@@ -11,15 +11,26 @@ use notate::infinite::short::{self, MoveStyle, WriteOptions};
 use notate::infinite::Game;
 
 /// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
-fn icn_text(game: &notate::infinite::Game, options: notate::infinite::short::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::short::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn icn_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::short::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::short::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
 
 /// The long form as the reference writes it: [`long::to_string_with`] without the newline.
-fn json_text(game: &notate::infinite::Game, options: notate::infinite::long::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::long::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn json_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::long::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::long::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
-
 
 fn best_of_3<T>(mut pass: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::MAX;

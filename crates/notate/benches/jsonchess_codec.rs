@@ -15,8 +15,8 @@ use std::{env, fs::File, time::Instant};
 use notate::chess::egd::Egd;
 use notate::chess::jsonchess::{self, Jsonchess};
 use notate::chess::pgn;
-use notate::format::{ReadFormat, WriteFormat};
 use notate::chess::ChessGame;
+use notate::format::{ReadFormat, WriteFormat};
 
 fn best_of_3(mut pass: impl FnMut() -> usize) -> (f64, usize) {
     let mut best = f64::MAX;

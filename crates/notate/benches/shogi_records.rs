@@ -12,11 +12,21 @@ use std::time::Instant;
 use notate::shogi::{csa, kif, sfen, Ending, EndingKind, MoveTime, Position, Record, RecordMove};
 
 /// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
-fn read_bytes<F>(bytes: &[u8], encoding: Option<notate::shogi::encoding::Encoding>) -> Vec<Result<notate::shogi::Record, notate::Error>>
+fn read_bytes<F>(
+    bytes: &[u8],
+    encoding: Option<notate::shogi::encoding::Encoding>,
+) -> Vec<Result<notate::shogi::Record, notate::Error>>
 where
-    F: notate::format::ReadFormat<Game = notate::shogi::Record, ReadOptions = notate::shogi::encoding::ReadOptions>,
+    F: notate::format::ReadFormat<
+        Game = notate::shogi::Record,
+        ReadOptions = notate::shogi::encoding::ReadOptions,
+    >,
 {
-    notate::format::Reader::<F, _>::with_options(bytes, notate::shogi::encoding::ReadOptions { encoding }).collect()
+    notate::format::Reader::<F, _>::with_options(
+        bytes,
+        notate::shogi::encoding::ReadOptions { encoding },
+    )
+    .collect()
 }
 
 /// A deterministic pseudo-random sequence (xorshift): every run measures the same games.
@@ -86,7 +96,9 @@ fn read_to_sfens(files: &[Vec<u8>], read: fn(&[u8]) -> Record, threads: usize) -
 }
 
 fn read_kif(bytes: &[u8]) -> Record {
-    read_bytes::<kif::Kif>(bytes, None).remove(0).expect("notate reads its own KIF")
+    read_bytes::<kif::Kif>(bytes, None)
+        .remove(0)
+        .expect("notate reads its own KIF")
 }
 
 fn read_csa(bytes: &[u8]) -> Record {
@@ -120,11 +132,19 @@ fn main() {
     };
     let kif_files: Vec<Vec<u8>> = records
         .iter()
-        .map(|r| kif::to_string_with(r, kif_options.clone()).unwrap().into_bytes())
+        .map(|r| {
+            kif::to_string_with(r, kif_options.clone())
+                .unwrap()
+                .into_bytes()
+        })
         .collect();
     let csa_files: Vec<Vec<u8>> = records
         .iter()
-        .map(|r| csa::to_string_with(r, csa::WriteOptions::default()).unwrap().into_bytes())
+        .map(|r| {
+            csa::to_string_with(r, csa::WriteOptions::default())
+                .unwrap()
+                .into_bytes()
+        })
         .collect();
     if let Some(dir) = &write_dir {
         for (sub, files, ext) in [("kif", &kif_files, "kifu"), ("csa", &csa_files, "csa")] {

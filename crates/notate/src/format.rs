@@ -189,8 +189,13 @@ pub fn read_one<F: ReadFormat>(text: &str) -> Result<F::Game, Error> {
     let game = games
         .next()
         .unwrap_or_else(|| {
-            Err(Error::new(ErrorKind::Syntax, "no game in the text")
-                .with_place(Place::locate(text.as_bytes(), 0, 1)))
+            Err(
+                Error::new(ErrorKind::Syntax, "no game in the text").with_place(Place::locate(
+                    text.as_bytes(),
+                    0,
+                    1,
+                )),
+            )
         })
         .map_err(|e| Error { game: None, ..e })?;
     match games.count() {
@@ -242,7 +247,10 @@ impl<F: WriteFormat, W: io::Write> Writer<F, W> {
 
 /// One game as text (UTF-8, whatever encoding the options ask of a [`Writer`]), with
 /// `options`.
-pub fn to_string<F: WriteFormat>(game: &F::Game, options: F::WriteOptions) -> Result<String, Error> {
+pub fn to_string<F: WriteFormat>(
+    game: &F::Game,
+    options: F::WriteOptions,
+) -> Result<String, Error> {
     let mut out = Vec::new();
     F::new(options).write_text(game, &mut out)?;
     String::from_utf8(out).map_err(|_| Error::new(ErrorKind::Unwritable, "the text is not UTF-8"))

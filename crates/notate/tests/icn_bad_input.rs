@@ -4,22 +4,31 @@
 use std::path::Path;
 
 use notate::infinite::short::{self, Dialect, MoveStyle, WriteOptions};
-use notate::infinite::{
-    long, replay, Coord, Game, Int, Move, Piece, PieceKind, Player, Position,
-};
+use notate::infinite::{long, replay, Coord, Game, Int, Move, Piece, PieceKind, Player, Position};
 use notate::{Error, ErrorKind};
 use proptest::prelude::*;
 
 /// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
-fn icn_text(game: &notate::infinite::Game, options: notate::infinite::short::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::short::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn icn_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::short::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::short::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
 
 /// The long form as the reference writes it: [`long::to_string_with`] without the newline.
-fn json_text(game: &notate::infinite::Game, options: notate::infinite::long::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::long::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn json_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::long::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::long::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
-
 
 fn vector_inputs() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/icn");
@@ -38,7 +47,9 @@ fn check_error(e: &Error) {
     match e.kind {
         ErrorKind::Syntax => match (&e.place, &e.path) {
             (Some(place), None) => assert!(
-                place.line >= 1 && place.column >= 1 && e.token.as_ref().is_none_or(|t| !t.is_empty()),
+                place.line >= 1
+                    && place.column >= 1
+                    && e.token.as_ref().is_none_or(|t| !t.is_empty()),
                 "{e:?}"
             ),
             (None, Some(path)) => assert!(path.starts_with('$'), "{e:?}"),
@@ -65,18 +76,21 @@ fn exercise(text: &str) {
                         };
                         match icn_text(&game, options.clone()) {
                             Ok(out) => {
-                                let back =
-                                    short::read_one(&out).unwrap_or_else(|e| panic!("{out:?}: {e}"));
+                                let back = short::read_one(&out)
+                                    .unwrap_or_else(|e| panic!("{out:?}: {e}"));
                                 assert_eq!(back.position, game.position, "{out}");
                             }
                             Err(e) => check_error(&e),
                         }
                     }
-                    let _ = json_text(&game, long::WriteOptions {
+                    let _ = json_text(
+                        &game,
+                        long::WriteOptions {
                             dialect,
                             legacy_moves: true,
                             pretty: false,
-                        });
+                        },
+                    );
                 }
                 match replay::position_after(&game, None) {
                     Ok(after) => {

@@ -13,15 +13,26 @@ use notate::{Error, ErrorKind};
 use serde_json::Value;
 
 /// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
-fn icn_text(game: &notate::infinite::Game, options: notate::infinite::short::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::short::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn icn_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::short::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::short::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
 
 /// The long form as the reference writes it: [`long::to_string_with`] without the newline.
-fn json_text(game: &notate::infinite::Game, options: notate::infinite::long::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::long::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn json_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::long::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::long::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
-
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/icn")
@@ -541,7 +552,8 @@ fn every_variant_position_round_trips() {
                     dialect,
                     ..Default::default()
                 };
-                let back = long::read_one(&json_text(&game, long_options.clone()).unwrap()).unwrap();
+                let back =
+                    long::read_one(&json_text(&game, long_options.clone()).unwrap()).unwrap();
                 assert_eq!(back.position, game.position, "{name} {dialect:?}");
             }
             count += 1;

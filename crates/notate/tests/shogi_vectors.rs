@@ -10,11 +10,21 @@ use notate::ErrorKind;
 use serde_json::Value;
 
 /// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
-fn read_bytes<F>(bytes: &[u8], encoding: Option<notate::shogi::encoding::Encoding>) -> Vec<Result<notate::shogi::Record, notate::Error>>
+fn read_bytes<F>(
+    bytes: &[u8],
+    encoding: Option<notate::shogi::encoding::Encoding>,
+) -> Vec<Result<notate::shogi::Record, notate::Error>>
 where
-    F: notate::format::ReadFormat<Game = notate::shogi::Record, ReadOptions = notate::shogi::encoding::ReadOptions>,
+    F: notate::format::ReadFormat<
+        Game = notate::shogi::Record,
+        ReadOptions = notate::shogi::encoding::ReadOptions,
+    >,
 {
-    notate::format::Reader::<F, _>::with_options(bytes, notate::shogi::encoding::ReadOptions { encoding }).collect()
+    notate::format::Reader::<F, _>::with_options(
+        bytes,
+        notate::shogi::encoding::ReadOptions { encoding },
+    )
+    .collect()
 }
 
 fn vectors() -> PathBuf {
@@ -77,7 +87,9 @@ fn every_kif_vector_reads_to_the_expected_game() {
         "game1_variation.kifu",
         "game1_variation_nofunari.kifu",
     ] {
-        let record = read_bytes::<kif::Kif>(&bytes(name), None).remove(0).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let record = read_bytes::<kif::Kif>(&bytes(name), None)
+            .remove(0)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "game1", name);
         assert_eq!(ending(&record), Some(EndingKind::Resign), "{name}");
         assert_eq!(record.header_value("先手"), Some("Alice"));
@@ -85,7 +97,9 @@ fn every_kif_vector_reads_to_the_expected_game() {
         assert_eq!(record.moves[2].time.unwrap().total_ms, Some(15_000));
     }
     for name in ["pos2_bod.kifu", "pos2_bod_noteai.kifu"] {
-        let record = read_bytes::<kif::Kif>(&bytes(name), None).remove(0).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let record = read_bytes::<kif::Kif>(&bytes(name), None)
+            .remove(0)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "pos2", name);
         assert_eq!(ending(&record), Some(EndingKind::Abort), "{name}");
     }
@@ -99,8 +113,14 @@ fn shift_jis_kif_is_detected_and_reads_like_utf8() {
     assert_game(&record, "game1", "game1_sjis.kif");
     assert_eq!(record, kif::read_one(&text("game1.kifu")).unwrap());
     // Forcing the wrong encoding is an error that names the line, never garbage.
-    let e = read_bytes::<kif::Kif>(&raw, Some(Encoding::Utf8)).remove(0).unwrap_err();
-    assert_eq!((e.kind, e.place.map(|p| p.line)), (ErrorKind::Encoding, Some(2)), "{e}");
+    let e = read_bytes::<kif::Kif>(&raw, Some(Encoding::Utf8))
+        .remove(0)
+        .unwrap_err();
+    assert_eq!(
+        (e.kind, e.place.map(|p| p.line)),
+        (ErrorKind::Encoding, Some(2)),
+        "{e}"
+    );
 }
 
 #[test]
@@ -193,7 +213,9 @@ fn the_expected_notations_of_every_ply_are_what_notate_writes() {
             p["ki2"]
         );
         assert!(
-            kif::to_string(&record).unwrap().contains(p["kif"].as_str().unwrap()),
+            kif::to_string(&record)
+                .unwrap()
+                .contains(p["kif"].as_str().unwrap()),
             "{}",
             p["kif"]
         );
@@ -214,10 +236,17 @@ fn kif_written_by_notate_is_the_vector_itself() {
         assert_eq!(kif::to_string(&record).unwrap(), without_comment, "{name}");
     }
     let source = text("game1.ki2");
-    assert_eq!(ki2::to_string(&ki2::read_one(&source).unwrap()).unwrap(), source);
+    assert_eq!(
+        ki2::to_string(&ki2::read_one(&source).unwrap()).unwrap(),
+        source
+    );
     let source = text("game1.csa");
     assert_eq!(
-        csa::to_string_with(&csa::read_one(&source).unwrap(), csa::WriteOptions::default()).unwrap(),
+        csa::to_string_with(
+            &csa::read_one(&source).unwrap(),
+            csa::WriteOptions::default()
+        )
+        .unwrap(),
         source
     );
 }
@@ -266,7 +295,8 @@ fn round_trip(record: &Record, name: &str) {
         "{name} via KI2"
     );
     assert_eq!(
-        &jkf::read_one(&jkf::to_string_with(record, jkf::WriteOptions { pretty: true }).unwrap()).unwrap(),
+        &jkf::read_one(&jkf::to_string_with(record, jkf::WriteOptions { pretty: true }).unwrap())
+            .unwrap(),
         record,
         "{name} via JKF"
     );
@@ -289,7 +319,10 @@ fn round_trip(record: &Record, name: &str) {
     }
     for style in [western::SquareStyle::Letter, western::SquareStyle::Digit] {
         same_moves(
-            &western::read_one(&western::to_string_with(record, western::WriteOptions { squares: style }).unwrap()).unwrap(),
+            &western::read_one(
+                &western::to_string_with(record, western::WriteOptions { squares: style }).unwrap(),
+            )
+            .unwrap(),
             "Western",
         );
     }
@@ -406,7 +439,11 @@ fn oracle_matrix() {
 fn a_line_notate_cannot_read_is_an_error_with_its_place() {
     let broken = text("game1.kifu").replace("   5 ４五角打", "   5 ４五角打ち");
     let e = kif::read_one(&broken).unwrap_err();
-    assert_eq!((e.kind, e.place.map(|p| p.line)), (ErrorKind::Syntax, Some(11)), "{e}");
+    assert_eq!(
+        (e.kind, e.place.map(|p| p.line)),
+        (ErrorKind::Syntax, Some(11)),
+        "{e}"
+    );
     assert!(e.to_string().contains("４五角打ち"), "{e}");
     // A move missing from the middle is not skipped: the numbers say so.
     let missing = text("game1.kifu").replace("   6 １四歩(13)   ( 0:04/00:00:09)\n", "");

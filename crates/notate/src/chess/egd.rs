@@ -18,9 +18,6 @@ use shakmaty::{
     fen::Fen, san::San, zobrist::Zobrist128, Chess, Color, EnPassantMode, Move, Position, Square,
 };
 
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
-use crate::{Error, ErrorKind};
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, StartPosition, Tags,
 };
@@ -31,6 +28,9 @@ use super::notation::{
     MoveFields,
 };
 use super::san::{MoveSpec, SanText};
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::{Error, ErrorKind};
 
 /// What the EGD writer adds to the reference format.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -30,13 +30,13 @@
 use serde::{Deserialize, Serialize};
 use shakmaty::{fen::Fen, san::SanPlus, uci::UciMove, Chess, EnPassantMode};
 
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
-use crate::Error;
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, StartPosition, Tags,
 };
 use super::san::{MoveSpec, SanText};
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::Error;
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -240,8 +240,7 @@ pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
             }
         }
     }
-    let start =
-        StartPosition::from_tags(&tags).map_err(|e| Error::at(offset, e.to_string()))?;
+    let start = StartPosition::from_tags(&tags).map_err(|e| Error::at(offset, e.to_string()))?;
     let start_fen = Fen::from_position(&start.position, EnPassantMode::Legal).to_string();
     if start_fen != json.start {
         return Err(Error::at(

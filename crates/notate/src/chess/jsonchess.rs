@@ -23,14 +23,14 @@ use shakmaty::{
     CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
 };
 
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
-use crate::{Error, ErrorKind};
 use super::game::{ChessGame, Comment, Game, Played, Ply, StartPosition, Tags};
 use super::notation::{
     castling_destinations, is_standard_san, write_square, write_tags_object, write_u32, write_u64,
 };
 use super::san::{MoveSpec, SanText};
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::{Error, ErrorKind};
 
 /// The castling rights a move cost its mover (field 7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,9 +3,9 @@
 use shakmaty::{fen::Fen, Chess, EnPassantMode};
 
 use super::error::FailedGame;
-use crate::{Error, ErrorKind};
 use super::game::{play, ChessGame, Game, Line, Played, Ply, StartPosition, Written, WrittenGame};
 use super::san::SanError;
+use crate::{Error, ErrorKind};
 
 /// Replays a game read from PGN: resolves each move (main line and variations) with full
 /// legality. An illegal, ambiguous or impossible move fails the whole game.
@@ -49,11 +49,7 @@ pub fn replay(game: WrittenGame) -> Result<ChessGame, FailedGame> {
     }
 }
 
-fn replay_line(
-    line: Line<Written>,
-    mut pos: Chess,
-    base: usize,
-) -> Result<Line<Played>, Error> {
+fn replay_line(line: Line<Written>, mut pos: Chess, base: usize) -> Result<Line<Played>, Error> {
     // `Ply<Written>` and `Ply<Played>` have the same size, so this collect reuses the
     // vector in place: no allocation per line.
     let plies = line

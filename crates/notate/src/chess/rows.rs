@@ -10,9 +10,9 @@ use std::ops::Range;
 use shakmaty::{san::San, uci::UciMove as Uci, Color, Position, Square};
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::{Error, ErrorKind};
 use super::game::{play, ChessGame, Comment, Eval};
 use super::notation::{is_standard_san, write_fen, write_lran, MoveFields};
+use crate::{Error, ErrorKind};
 
 /// A piece of text inside a [`RowBatch`] (read it with [`RowBatch::text`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -304,12 +304,7 @@ impl RowWriter {
 
     /// The rows of a game whose id is `id`, from its start (hashing it checked that it has
     /// no null move).
-    fn write_rows(
-        &mut self,
-        game: &ChessGame,
-        id: i64,
-        batch: &mut RowBatch,
-    ) -> Result<(), Error> {
+    fn write_rows(&mut self, game: &ChessGame, id: i64, batch: &mut RowBatch) -> Result<(), Error> {
         let (mut pos, mode) = (game.start.position.clone(), game.start.castling);
         let tags = &game.tags;
         // Every store must hold the same rows, and PostgreSQL's text cannot hold a NUL.
@@ -450,7 +445,9 @@ impl RowWriter {
             fen_before = fen_after;
         }
         if batch.text.len() > u32::MAX as usize {
-            return Err(Error::at(0, "the batch's text passed 4 GiB").with_kind(ErrorKind::TooLarge));
+            return Err(
+                Error::at(0, "the batch's text passed 4 GiB").with_kind(ErrorKind::TooLarge)
+            );
         }
         row.moves.end = batch.moves.len();
         batch.games.push(row);

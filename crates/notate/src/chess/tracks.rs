@@ -20,12 +20,12 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeTuple, Serializer};
 use shakmaty::{san::SanPlus, Board, Color, Move, Role, Square};
 
-use crate::format::{write_verbs, WriteFormat};
-use crate::{Error, ErrorKind};
 use super::game::{play, ChessGame};
 use super::notation::{
     castling_destinations, is_standard_san, write_square, write_str, write_tags_object, write_u64,
 };
+use crate::format::{write_verbs, WriteFormat};
+use crate::{Error, ErrorKind};
 
 /// The permanent name of a piece (`wkp`, `bqr`, `wQ2`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -13,8 +13,6 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::coord::{Coord, Int};
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
 use super::error::{self, Error};
 use super::game::{
     Game, Layout, Move, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey,
@@ -23,6 +21,8 @@ use super::game::{
 use super::piece::{Piece, PieceKind, Player};
 use super::replay;
 use super::short::{self, Dialect};
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
 
 /// How the long form is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

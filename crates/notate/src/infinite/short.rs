@@ -7,14 +7,14 @@
 //! blanks) and a newline.
 
 use super::coord::{Coord, Int};
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
 use super::error::{self, Error};
 use super::game::{
     Game, Move, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey, WinCondition,
     WinConditions, WorldBorder,
 };
 use super::piece::{Piece, PieceKind, Player};
+use crate::chunk::WholeSplitter;
+use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
 
 /// Reads an ICN string of either dialect (2024 reference or 2025 site converter).
 ///

@@ -44,7 +44,6 @@ const KEYS: [(&str, &str); 8] = [
     ("$OPENING", "戦型"),
 ];
 
-
 /// Reads a CSA file from bytes in `encoding` (detected when `None`): every record.
 ///
 /// ```

@@ -93,15 +93,13 @@ pub fn decode(bytes: &[u8], encoding: Option<Encoding>) -> Result<Cow<'_, str>, 
     match encoding {
         Encoding::Utf8 => {
             let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-            std::str::from_utf8(bytes)
-                .map(Cow::Borrowed)
-                .map_err(|e| {
-                    let line = 1 + bytes[..e.valid_up_to()]
-                        .iter()
-                        .filter(|&&b| b == b'\n')
-                        .count();
-                    error::encoding(line, encoding.name())
-                })
+            std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|e| {
+                let line = 1 + bytes[..e.valid_up_to()]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                error::encoding(line, encoding.name())
+            })
         }
         Encoding::ShiftJis => {
             let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);

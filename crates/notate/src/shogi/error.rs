@@ -7,7 +7,12 @@ use crate::{ErrorKind, Place};
 
 /// A line that cannot be read: at byte `offset` of `line_text` (line `line`, from 1); the
 /// token is the line (at most 80 characters of it).
-pub(crate) fn line(line: usize, line_text: &str, offset: usize, message: impl Into<String>) -> Error {
+pub(crate) fn line(
+    line: usize,
+    line_text: &str,
+    offset: usize,
+    message: impl Into<String>,
+) -> Error {
     let offset = offset.min(line_text.len());
     let column = 1 + line_text.get(..offset).map_or(0, |s| s.chars().count());
     Error::new(ErrorKind::Syntax, message)
@@ -17,7 +22,12 @@ pub(crate) fn line(line: usize, line_text: &str, offset: usize, message: impl In
 
 /// A move that cannot be played: ply `ply`, as written `mv`, on line `line` when the format
 /// has lines.
-pub(crate) fn illegal(line: Option<usize>, ply: u32, mv: impl Into<String>, reason: impl Into<String>) -> Error {
+pub(crate) fn illegal(
+    line: Option<usize>,
+    ply: u32,
+    mv: impl Into<String>,
+    reason: impl Into<String>,
+) -> Error {
     let mut error = Error::new(ErrorKind::Illegal, reason)
         .with_ply(ply as usize)
         .with_token(mv);
@@ -48,5 +58,8 @@ pub(crate) fn encoding(line: usize, encoding: &str) -> Error {
 
 /// A record that `format` cannot hold.
 pub(crate) fn unwritable(format: &str, message: impl std::fmt::Display) -> Error {
-    Error::new(ErrorKind::Unwritable, format!("cannot write {format}: {message}"))
+    Error::new(
+        ErrorKind::Unwritable,
+        format!("cannot write {format}: {message}"),
+    )
 }

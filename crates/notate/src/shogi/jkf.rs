@@ -5,10 +5,10 @@
 //! Written in full: `color`, `from`, `to`, `piece` (before the move), `same`, `promote`
 //! (where promotion was a choice), `capture` and `relative` (KI2's words as JKF's letters).
 
+use super::encoding;
 use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
-use super::encoding;
 use serde_json::{json, Map, Value};
 
 use super::error::{self, Error};

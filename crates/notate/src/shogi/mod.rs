@@ -36,7 +36,6 @@ mod square;
 pub mod usi;
 pub mod western;
 
-
 pub use piece::{Color, Piece, PieceKind, ALL_KINDS, HAND_ORDER};
 pub use position::{in_promotion_zone, is_dead_square, IllegalMove, Move, Played, Position};
 pub use record::{Ending, EndingKind, MoveTime, Record, RecordMove, Variation};

@@ -7,11 +7,11 @@
 
 use std::fmt;
 
+use super::encoding::{self, ReadOptions};
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::Position;
-use super::square::Square;
-use super::encoding::{self, ReadOptions};
 use super::record::Record;
+use super::square::Square;
 use crate::chunk::LineSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use crate::{Error, ErrorKind, Place};

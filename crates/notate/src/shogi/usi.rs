@@ -1,14 +1,14 @@
 //! USI: moves (`7g7f`, `8h2b+`, `P*5e`) and `position` commands, one game per line.
 
 use super::encoding::{self, ReadOptions};
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use super::error::{self, Error};
 use super::piece::PieceKind;
 use super::position::{Move, Position};
 use super::record::{play_checked, Ending, EndingKind, Record, RecordMove};
 use super::sfen::STARTPOS;
 use super::square::Square;
+use crate::chunk::LineSplitter;
+use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 
 /// Reads a USI move (syntax only; legality is the position's business).
 ///
@@ -50,7 +50,6 @@ pub fn parse_move(text: &str) -> Result<Move, String> {
 pub(crate) fn read_game(line: &str) -> Result<Record, Error> {
     read_line(line, 1)
 }
-
 
 fn read_line(line: &str, number: usize) -> Result<Record, Error> {
     let text = line.trim_end_matches(['\r', '\n']);
@@ -139,7 +138,6 @@ pub(crate) fn write(record: &Record, out: &mut String) {
     }
     out.push('\n');
 }
-
 
 /// USI `position` commands, one game per line (blank lines and `#` lines skipped).
 #[derive(Debug, Default)]

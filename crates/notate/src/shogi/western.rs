@@ -6,10 +6,10 @@
 //! (`1. P-7f P-3d 2. …`), with `#` comment lines, and an optional first line
 //! `sfen <position>` for a game that does not start from the even-game position.
 
+use super::encoding;
 use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
-use super::encoding;
 use std::fmt::Write as _;
 
 use super::error::{self, Error};

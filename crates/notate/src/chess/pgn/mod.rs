@@ -28,8 +28,8 @@ use crate::chunk::Chunk;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 
 use super::error::FailedGame;
-use crate::{Error, ErrorKind};
 use super::game::WrittenGame;
+use crate::{Error, ErrorKind};
 
 /// One game read from a stream, or why it could not be read, with where it starts.
 #[derive(Debug)]
@@ -124,11 +124,7 @@ impl ReadFormat for Pgn {
 
     /// PGN cuts its own chunks (a range may hold several games): every game is read and
     /// replayed, and its error placed in the stream.
-    fn read_chunk(
-        chunk: &Chunk,
-        options: &ReadOptions,
-        out: &mut Vec<Result<ChessGame, Error>>,
-    ) {
+    fn read_chunk(chunk: &Chunk, options: &ReadOptions, out: &mut Vec<Result<ChessGame, Error>>) {
         let mut locator = chunk.locator();
         for read in read_chunk(chunk, *options) {
             out.push(read.game.and_then(replay).map_err(|failed| {
@@ -169,8 +165,15 @@ write_verbs!(Pgn, ChessGame, "PGN");
 pub fn read_written(text: impl AsRef<[u8]>) -> Vec<Result<WrittenGame, FailedGame>> {
     let mut splitter = GameSplitter::new(text.as_ref(), 256 << 10);
     let mut games = Vec::new();
-    while let Some(chunk) = splitter.next_chunk().expect("reading from memory cannot fail") {
-        games.extend(read_chunk(&chunk, ReadOptions::default()).into_iter().map(|r| r.game));
+    while let Some(chunk) = splitter
+        .next_chunk()
+        .expect("reading from memory cannot fail")
+    {
+        games.extend(
+            read_chunk(&chunk, ReadOptions::default())
+                .into_iter()
+                .map(|r| r.game),
+        );
     }
     games
 }

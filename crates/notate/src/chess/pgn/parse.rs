@@ -411,7 +411,8 @@ impl<'a> GameParser<'a> {
             return Err(Error::at(
                 line_start,
                 format!("tag line longer than {} bytes", self.limits.max_tag_bytes),
-            ).with_kind(ErrorKind::TooLarge));
+            )
+            .with_kind(ErrorKind::TooLarge));
         }
         let line = &self.src[..line_end];
         let mut i = line_start;
@@ -585,7 +586,8 @@ impl<'a> GameParser<'a> {
                     "comment longer than {} bytes",
                     self.limits.max_comment_bytes
                 ),
-            ).with_kind(ErrorKind::TooLarge));
+            )
+            .with_kind(ErrorKind::TooLarge));
         }
         Ok(text)
     }
@@ -638,8 +640,7 @@ impl<'a> GameParser<'a> {
                     let orphan = !b.has_ply();
                     if orphan {
                         self.warnings.push(
-                            Error::at(start, "variation before any move: skipped")
-                                .with_token("("),
+                            Error::at(start, "variation before any move: skipped").with_token("("),
                         );
                     }
                     if b.stack.len() > self.limits.max_variation_depth {
@@ -649,16 +650,16 @@ impl<'a> GameParser<'a> {
                                 "variations nested deeper than {}",
                                 self.limits.max_variation_depth
                             ),
-                        ).with_kind(ErrorKind::TooLarge));
+                        )
+                        .with_kind(ErrorKind::TooLarge));
                     }
                     b.open_variation(orphan);
                     self.pos += 1;
                 }
                 b')' => {
                     if b.stack.len() == 1 {
-                        self.warnings.push(
-                            Error::at(start, "`)` without `(`: skipped").with_token(")"),
-                        );
+                        self.warnings
+                            .push(Error::at(start, "`)` without `(`: skipped").with_token(")"));
                     } else {
                         b.close_variation();
                     }
@@ -678,11 +679,8 @@ impl<'a> GameParser<'a> {
                     {
                         Some(nag) => self.attach_nag(b, nag, start, &token),
                         None => self.warnings.push(
-                            Error::at(
-                                start,
-                                "skipped: a NAG is `$` and a number from 0 to 255",
-                            )
-                            .with_token(token),
+                            Error::at(start, "skipped: a NAG is `$` and a number from 0 to 255")
+                                .with_token(token),
                         ),
                     }
                 }
@@ -838,9 +836,8 @@ impl<'a> GameParser<'a> {
 
     fn attach_nag(&mut self, b: &mut Builder, nag: u8, at: usize, token: &str) {
         if !b.has_ply() {
-            self.warnings.push(
-                Error::at(at, "skipped: an annotation before any move").with_token(token),
-            );
+            self.warnings
+                .push(Error::at(at, "skipped: an annotation before any move").with_token(token));
         } else if let Some(ply) = b.top().plies.last_mut() {
             ply.nags.push(nag);
         }
@@ -856,8 +853,7 @@ impl<'a> GameParser<'a> {
     ) -> Result<bool, Error> {
         if b.stack.len() > 1 {
             self.warnings.push(
-                Error::at(at, "skipped: a result inside a variation")
-                    .with_token(result.as_str()),
+                Error::at(at, "skipped: a result inside a variation").with_token(result.as_str()),
             );
             return Ok(false);
         }

@@ -42,7 +42,6 @@ fn escape_tag(value: &str, out: &mut Vec<u8>) {
 }
 
 impl Pgn {
-
     /// Appends one game (tags, blank line, movetext, blank line) to `out`.
     pub(crate) fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) {
         for name in SEVEN_TAG_ROSTER {
