@@ -7,7 +7,9 @@ use notate::protocol::messages::{ClientMessage, ServerMessage};
 use notate::protocol::updates::Update;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     if let Ok(msg) = ClientMessage::parse(text) {
         assert_eq!(ClientMessage::parse(&msg.to_json()).as_ref(), Ok(&msg));
     }

@@ -7,32 +7,61 @@ use notate::infinite::short::{self, Dialect, MoveStyle, WriteOptions};
 use notate::infinite::{long, replay};
 
 /// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
-fn icn_text(game: &notate::infinite::Game, options: notate::infinite::short::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::short::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn icn_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::short::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::short::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
 
 /// The long form as the reference writes it: [`long::to_string_with`] without the newline.
-fn json_text(game: &notate::infinite::Game, options: notate::infinite::long::WriteOptions) -> Result<String, notate::Error> {
-    notate::infinite::long::to_string_with(game, options).map(|mut s| { s.pop(); s })
+fn json_text(
+    game: &notate::infinite::Game,
+    options: notate::infinite::long::WriteOptions,
+) -> Result<String, notate::Error> {
+    notate::infinite::long::to_string_with(game, options).map(|mut s| {
+        s.pop();
+        s
+    })
 }
 
-
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let _ = short::parse_move(text);
     let _ = short::parse_position(text);
-    for game in [short::read_one(text), long::read_one(text)].into_iter().flatten() {
+    for game in [short::read_one(text), long::read_one(text)]
+        .into_iter()
+        .flatten()
+    {
         for dialect in [Dialect::V2024, Dialect::V2025] {
             for moves in [MoveStyle::Pretty, MoveStyle::Compact, MoveStyle::Minimal] {
-                let options = WriteOptions { moves, dialect, ..WriteOptions::default() };
+                let options = WriteOptions {
+                    moves,
+                    dialect,
+                    ..WriteOptions::default()
+                };
                 if let Ok(out) = icn_text(&game, options.clone()) {
                     let back = short::read_one(&out).expect("written ICN reads back");
                     assert_eq!(back.position, game.position);
                 }
             }
-            let options = long::WriteOptions { dialect, legacy_moves: true, pretty: false };
+            let options = long::WriteOptions {
+                dialect,
+                legacy_moves: true,
+                pretty: false,
+            };
             if let Ok(json) = json_text(&game, options.clone()) {
-                assert_eq!(long::read_one(&json).expect("written JSON reads back").position, game.position);
+                assert_eq!(
+                    long::read_one(&json)
+                        .expect("written JSON reads back")
+                        .position,
+                    game.position
+                );
             }
         }
         let _ = replay::position_after(&game, None);

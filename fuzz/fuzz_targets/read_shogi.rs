@@ -8,11 +8,21 @@ use notate::shogi::encoding::Encoding;
 use notate::shogi::{book, csa, jkf, ki2, kif, usi, western, Position, Record};
 
 /// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
-fn read_bytes<F>(bytes: &[u8], encoding: Option<notate::shogi::encoding::Encoding>) -> Vec<Result<notate::shogi::Record, notate::Error>>
+fn read_bytes<F>(
+    bytes: &[u8],
+    encoding: Option<notate::shogi::encoding::Encoding>,
+) -> Vec<Result<notate::shogi::Record, notate::Error>>
 where
-    F: notate::format::ReadFormat<Game = notate::shogi::Record, ReadOptions = notate::shogi::encoding::ReadOptions>,
+    F: notate::format::ReadFormat<
+        Game = notate::shogi::Record,
+        ReadOptions = notate::shogi::encoding::ReadOptions,
+    >,
 {
-    notate::format::Reader::<F, _>::with_options(bytes, notate::shogi::encoding::ReadOptions { encoding }).collect()
+    notate::format::Reader::<F, _>::with_options(
+        bytes,
+        notate::shogi::encoding::ReadOptions { encoding },
+    )
+    .collect()
 }
 
 fn check(record: &Record) {

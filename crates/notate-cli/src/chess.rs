@@ -15,7 +15,8 @@ use notate::shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
 use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
-use crate::pipeline::{ChunkOutput, FamilyStage, Fate, Notes, Settings};
+use crate::pipeline::{ChunkOutput, FamilyStage, Fate, Settings};
+use crate::report::Notes;
 
 /// Writes one replayed game into a chunk's output (one per worker, reused).
 pub trait WriteGame<O>: Send {

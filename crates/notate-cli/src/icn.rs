@@ -10,7 +10,8 @@ use notate::infinite::{replay, Game};
 use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
-use crate::pipeline::{FamilyStage, Fate, Notes};
+use crate::pipeline::{FamilyStage, Fate};
+use crate::report::Notes;
 
 /// How ICN is written (`--to icn`, `--to icn-json`, `position --to icn…`).
 #[derive(Args, Debug, Clone, Default)]

@@ -20,7 +20,7 @@ use notate::Error;
 
 use crate::formats::{Family, InputFormat, Job};
 use crate::input::{self, InputName};
-use crate::report::Reporter;
+use crate::report::{Notes, Reporter};
 
 /// What the workers write a chunk's games into: bytes of a format, or table rows.
 pub trait ChunkOutput: Default + Send {
@@ -149,31 +149,6 @@ pub struct Settings {
     pub chunk_bytes: usize,
     /// Only this game of each input (1-based), when set.
     pub only_game: Option<u64>,
-}
-
-/// What a game left to report besides its fate: what it survived, and who played it.
-pub struct Notes {
-    /// The players, `White – Black`, for messages.
-    pub players: String,
-    /// What the game survived (skipped tokens, what the output cannot hold).
-    pub warnings: Vec<Error>,
-}
-
-impl Notes {
-    /// Nothing to report.
-    pub fn none() -> Option<Box<Notes>> {
-        None
-    }
-
-    /// The warnings, if any, with the players (computed only then).
-    pub fn of(warnings: Vec<Error>, players: impl FnOnce() -> String) -> Option<Box<Notes>> {
-        (!warnings.is_empty()).then(|| {
-            Box::new(Notes {
-                players: players(),
-                warnings,
-            })
-        })
-    }
 }
 
 /// One game's fate inside a chunk.

@@ -9,7 +9,31 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use notate::Error;
 
 use crate::input::InputName;
-use crate::pipeline::Notes;
+
+/// What a game left to report besides its fate: what it survived, and who played it.
+pub struct Notes {
+    /// The players, `White – Black`, for messages.
+    pub players: String,
+    /// What the game survived (skipped tokens, what the output cannot hold).
+    pub warnings: Vec<Error>,
+}
+
+impl Notes {
+    /// Nothing to report.
+    pub fn none() -> Option<Box<Notes>> {
+        None
+    }
+
+    /// The warnings, if any, with the players (computed only then).
+    pub fn of(warnings: Vec<Error>, players: impl FnOnce() -> String) -> Option<Box<Notes>> {
+        (!warnings.is_empty()).then(|| {
+            Box::new(Notes {
+                players: players(),
+                warnings,
+            })
+        })
+    }
+}
 
 /// Reports errors and progress; a progress bar only when stderr is a terminal.
 pub struct Reporter {

@@ -9,7 +9,8 @@ use notate::shogi::{book, csa, jkf, ki2, kif, sfen, usi, western, Record};
 use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
-use crate::pipeline::{FamilyStage, Fate, Notes};
+use crate::pipeline::{FamilyStage, Fate};
+use crate::report::Notes;
 
 /// Shogi options.
 #[derive(Args, Debug, Clone)]

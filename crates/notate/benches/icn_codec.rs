@@ -116,14 +116,14 @@ fn report(name: &str, text: &str) {
         moves: MoveStyle::Minimal,
         ..WriteOptions::default()
     };
-    let (t_write, written) = best_of_3(|| icn_text(&game, pretty.clone()).expect("writes"));
-    let (t_minimal, minimal_text) = best_of_3(|| icn_text(&game, minimal.clone()).expect("writes"));
+    let (t_write, written) = best_of_3(|| icn_text(&game, pretty).expect("writes"));
+    let (t_minimal, minimal_text) = best_of_3(|| icn_text(&game, minimal).expect("writes"));
     let (t_minimal_parse, _) = best_of_3(|| short::read_one(&minimal_text).expect("valid ICN"));
     let options = long::WriteOptions {
         pretty: false,
         ..long::WriteOptions::default()
     };
-    let (t_long_write, json) = best_of_3(|| json_text(&game, options.clone()).expect("writes"));
+    let (t_long_write, json) = best_of_3(|| json_text(&game, options).expect("writes"));
     let (t_long_parse, _) = best_of_3(|| long::read_one(&json).expect("valid JSON"));
     println!("{name}:");
     println!(

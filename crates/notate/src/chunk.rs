@@ -87,7 +87,7 @@ impl<R: Read> WholeSplitter<R> {
         let oversized = bytes.len() > self.max_bytes;
         bytes.truncate(self.max_bytes);
         Ok(Some(Chunk {
-            games: vec![0..bytes.len()],
+            games: std::iter::once(0..bytes.len()).collect(),
             oversized: if oversized { vec![0] } else { Vec::new() },
             bytes,
             first_line: 1,

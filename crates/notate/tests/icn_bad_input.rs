@@ -74,7 +74,7 @@ fn exercise(text: &str) {
                             dialect,
                             ..WriteOptions::default()
                         };
-                        match icn_text(&game, options.clone()) {
+                        match icn_text(&game, options) {
                             Ok(out) => {
                                 let back = short::read_one(&out)
                                     .unwrap_or_else(|e| panic!("{out:?}: {e}"));
@@ -240,7 +240,7 @@ proptest! {
         for dialect in [Dialect::V2024, Dialect::V2025] {
             for moves in [MoveStyle::Pretty, MoveStyle::Compact, MoveStyle::Minimal] {
                 let options = WriteOptions { moves, dialect, ..WriteOptions::default() };
-                let out = icn_text(&game, options.clone()).unwrap();
+                let out = icn_text(&game, options).unwrap();
                 let back = short::read_one(&out).unwrap_or_else(|e| panic!("{out}\n{e}"));
                 prop_assert_eq!(&back.position, &game.position);
                 // The 2025 dialect always writes the turn (White's by default).

@@ -80,7 +80,7 @@ fn run(case: &Value) -> Result<String, Error> {
         "ShortToLong_Format" => short::read_one(&read(input)).map(|g| to_long(&g)),
         "LongToShort_Format" => {
             let game = long::read_one(&read(input))?;
-            icn_text(&game, write_options(case).clone())
+            icn_text(&game, write_options(case))
         }
         "GameToPosition" => {
             let game = long::read_one(&read(input))?;
@@ -251,7 +251,7 @@ fn quirk_016_the_documented_options_work() {
         ..WriteOptions::default()
     };
     let expected = read("012.output.txt").replace('\n', " ");
-    assert_eq!(icn_text(&game, options.clone()).unwrap(), expected);
+    assert_eq!(icn_text(&game, options).unwrap(), expected);
 }
 
 /// Q8: the reference ends with blanks: two newlines after an empty move list (027, 080), two
@@ -545,15 +545,14 @@ fn every_variant_position_round_trips() {
                     dialect,
                     ..WriteOptions::default()
                 };
-                let back = short::read_one(&icn_text(&game, options.clone()).unwrap()).unwrap();
+                let back = short::read_one(&icn_text(&game, options).unwrap()).unwrap();
                 assert_eq!(back.position, game.position, "{name} {dialect:?}");
                 assert_eq!(back.promotions, game.promotions, "{name} {dialect:?}");
                 let long_options = long::WriteOptions {
                     dialect,
                     ..Default::default()
                 };
-                let back =
-                    long::read_one(&json_text(&game, long_options.clone()).unwrap()).unwrap();
+                let back = long::read_one(&json_text(&game, long_options).unwrap()).unwrap();
                 assert_eq!(back.position, game.position, "{name} {dialect:?}");
             }
             count += 1;

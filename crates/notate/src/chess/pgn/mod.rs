@@ -114,7 +114,7 @@ impl ReadFormat for Pgn {
     fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
         let chunk = Chunk {
             bytes: record.to_vec(),
-            games: vec![0..record.len()],
+            games: std::iter::once(0..record.len()).collect(),
             ..Chunk::default()
         };
         let mut out = Vec::new();
