@@ -30,6 +30,8 @@ pub trait WriteGame<O>: Send {
 pub struct ChessStage<W> {
     writer: W,
     limits: pgn::ReadOptions,
+    /// The games of the chunk being processed, the vector reused from chunk to chunk.
+    reads: Vec<pgn::ReadGame>,
 }
 
 impl<W> ChessStage<W> {
@@ -38,12 +40,14 @@ impl<W> ChessStage<W> {
         ChessStage {
             writer,
             limits: settings.limits,
+            reads: Vec::new(),
         }
     }
 }
 
 impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
     fn process(&mut self, chunk: &Chunk, format: InputFormat, out: &mut O, fates: &mut Vec<Fate>) {
+        let mut reads = std::mem::take(&mut self.reads);
         let mut locator = chunk.locator();
         let mut finish = |game: Result<ChessGame, FailedGame>,
                           start: usize,
@@ -78,7 +82,8 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
         };
         match format {
             InputFormat::Pgn => {
-                for read in pgn::read_chunk(chunk, self.limits) {
+                pgn::read_chunk_into(chunk, self.limits, &mut reads);
+                for read in reads.drain(..) {
                     finish(read.game.and_then(replay), read.start, read.warnings, out);
                 }
             }
@@ -88,6 +93,7 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
             // The reader hands a stage only its own family's chunks.
             other => unreachable!("{other:?} is not chess"),
         }
+        self.reads = reads;
     }
 }
 
@@ -124,6 +130,7 @@ pub struct GameWriter {
     pgn: Pgn,
     egd: Egd,
     tracks: Tracks,
+    uci: Uci,
     positions: Positions,
 }
 
@@ -139,6 +146,7 @@ impl GameWriter {
             pgn: Pgn::default(),
             egd: Egd::new(egd),
             tracks: Tracks::default(),
+            uci: Uci::default(),
             positions: Positions::new(positions::WriteOptions { notation }),
         }
     }
@@ -155,7 +163,7 @@ impl WriteGame<Vec<u8>> for GameWriter {
                 OutputFormat::Egd => self.egd.write_game(game, out),
                 OutputFormat::Tracks => self.tracks.write_game(game, out),
                 OutputFormat::Jsonchess => Jsonchess.write_game(game, out),
-                OutputFormat::Uci => Uci.write_game(game, out),
+                OutputFormat::Uci => self.uci.write_game(game, out),
                 OutputFormat::Fen | OutputFormat::Epd => self.positions.write_game(game, out),
                 // Settings refuse these before the run; a game cannot be written in them.
                 other => Err(unwritable(format!(

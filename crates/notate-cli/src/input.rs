@@ -65,25 +65,38 @@ pub fn open(
     from: Option<InputFormat>,
     counter: Arc<AtomicU64>,
 ) -> Result<Opened> {
-    let raw: Box<dyn Read + Send> = match &name.path {
+    // A small file (a shogi record, an ICN game: often thousands of them) gets a buffer of
+    // its size, not 256 KiB: the allocation, not the reading, would be the cost.
+    let (raw, capacity): (Box<dyn Read + Send>, usize) = match &name.path {
         Some(path) => {
-            Box::new(File::open(path).with_context(|| format!("cannot open {}", path.display()))?)
+            let file =
+                File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+            let size = file.metadata().map_or(u64::MAX, |m| m.len());
+            (Box::new(file), size.clamp(4 << 10, 256 << 10) as usize)
         }
-        None => Box::new(io::stdin()),
+        None => (Box::new(io::stdin()), 256 << 10),
     };
     let mut raw = BufReader::with_capacity(
-        256 << 10,
+        capacity,
         Counting {
             inner: raw,
             count: counter,
         },
     );
-    let head = raw.fill_buf().context("cannot read input")?.to_vec();
-    let decoded: Box<dyn Read + Send> = match compression(&head) {
+    let head = raw.fill_buf().context("cannot read input")?;
+    let decoded: Box<dyn Read + Send> = match compression(head) {
         Some("zst") => Box::new(zstd::Decoder::with_buffer(raw).context("bad zstd stream")?),
         Some("gz") => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
         Some("bz2") => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
-        _ => Box::new(raw),
+        // Not compressed: the raw buffer serves as the reader's.
+        _ => {
+            let mut reader: Box<dyn BufRead + Send> = Box::new(raw);
+            let format = match from {
+                Some(f) => f,
+                None => detect(name.path.as_deref(), &mut reader)?,
+            };
+            return Ok(Opened { reader, format });
+        }
     };
     let mut reader: Box<dyn BufRead + Send> =
         Box::new(BufReader::with_capacity(256 << 10, decoded));

@@ -158,9 +158,10 @@ struct Common {
     /// Only this game of each input (1-based)
     #[arg(long, value_name = "N")]
     game: Option<u64>,
-    /// Largest game in bytes; a larger one is reported and skipped
-    #[arg(long, value_name = "BYTES", default_value_t = ReadOptions::default().max_game_bytes)]
-    max_game_bytes: usize,
+    /// Largest game in bytes; a larger one is reported and skipped (default: 16 MiB for PGN
+    /// and game lines, 1 GiB for a format of one text per file: ICN, KIF, CSA, JKF …)
+    #[arg(long, value_name = "BYTES")]
+    max_game_bytes: Option<usize>,
     /// Longest comment in bytes; a longer one fails its game
     #[arg(long, value_name = "BYTES", default_value_t = ReadOptions::default().max_comment_bytes)]
     max_comment_bytes: usize,
@@ -186,7 +187,9 @@ fn settings(common: &Common, job: Job, egd: egd::WriteOptions) -> Settings {
         strict: common.strict,
         threads: threads(common),
         limits: ReadOptions {
-            max_game_bytes: common.max_game_bytes,
+            max_game_bytes: common
+                .max_game_bytes
+                .unwrap_or(ReadOptions::default().max_game_bytes),
             max_comment_bytes: common.max_comment_bytes,
             keep: match job {
                 // Checking builds no move tree at all.
@@ -210,6 +213,7 @@ fn settings(common: &Common, job: Job, egd: egd::WriteOptions) -> Settings {
             _ => 256 << 10,
         },
         only_game: common.game,
+        max_text_bytes: common.max_game_bytes.unwrap_or(1 << 30),
     }
 }
 

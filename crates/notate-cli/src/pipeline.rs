@@ -149,6 +149,8 @@ pub struct Settings {
     pub chunk_bytes: usize,
     /// Only this game of each input (1-based), when set.
     pub only_game: Option<u64>,
+    /// The largest input of a format of one text per file (ICN, KIF, CSA …), read whole.
+    pub max_text_bytes: usize,
 }
 
 /// One game's fate inside a chunk.
@@ -182,6 +184,15 @@ enum Work {
         input: usize,
         format: InputFormat,
         chunk: Chunk,
+    },
+    /// A plain file of a format of one text per file (a KIF record, an ICN game), for the
+    /// worker to read itself: inputs of that kind are many and small, and reading them on
+    /// every core rather than on the reader thread keeps the reader from being the bottleneck.
+    File {
+        seq: u64,
+        input: usize,
+        format: InputFormat,
+        path: std::path::PathBuf,
     },
     /// An input that could not be opened or read.
     InputError { seq: u64, message: String },
@@ -230,7 +241,8 @@ pub fn run<O: ChunkOutput>(
             let spare = spare_tx.clone();
             let spare_out = spare_out_rx.clone();
             let stages = new_stages();
-            scope.spawn(move || work(rx, tx, spare, spare_out, stages));
+            let (read_bytes, max_text_bytes) = (read_bytes.clone(), settings.max_text_bytes);
+            scope.spawn(move || work(rx, tx, spare, spare_out, stages, read_bytes, max_text_bytes));
         }
         drop(work_rx);
         drop(done_tx);
@@ -244,6 +256,35 @@ pub fn run<O: ChunkOutput>(
     })
 }
 
+/// A plain (not compressed) file whose format, told by `--from` or its name, is one text per
+/// file: the worker reads it (see [`Work::File`]).
+fn plain_whole_text<'a>(
+    name: &'a InputName,
+    settings: &Settings,
+) -> Option<(&'a std::path::Path, InputFormat)> {
+    let path = name.path.as_deref()?;
+    let lower = path.to_string_lossy().to_ascii_lowercase();
+    if [".zst", ".gz", ".bz2"]
+        .iter()
+        .any(|ext| lower.ends_with(ext))
+    {
+        return None;
+    }
+    let format = settings.from.or_else(|| input::format_of_path(path))?;
+    matches!(
+        format,
+        InputFormat::Icn
+            | InputFormat::IcnJson
+            | InputFormat::Kif
+            | InputFormat::Ki2
+            | InputFormat::Csa
+            | InputFormat::Western
+            | InputFormat::Jkf
+            | InputFormat::ShogiBook
+    )
+    .then_some((path, format))
+}
+
 fn read_inputs(
     inputs: &[InputName],
     settings: &Settings,
@@ -254,6 +295,20 @@ fn read_inputs(
     let mut seq = 0;
     for (index, name) in inputs.iter().enumerate() {
         let result = (|| -> Result<()> {
+            if let Some((path, format)) = plain_whole_text(name, settings) {
+                if let Some(why) = settings.job.refuses(format) {
+                    anyhow::bail!("{}: {why}", name.display());
+                }
+                let work = Work::File {
+                    seq,
+                    input: index,
+                    format,
+                    path: path.to_path_buf(),
+                };
+                seq += 1;
+                let _ = tx.send(work);
+                return Ok(());
+            }
             let opened = input::open(name, settings.from, read_bytes.clone())?;
             let format = opened.format;
             if let Some(why) = settings.job.refuses(format) {
@@ -281,7 +336,7 @@ fn read_inputs(
                 | InputFormat::Western
                 | InputFormat::Jkf
                 | InputFormat::ShogiBook => {
-                    Box::new(WholeSplitter::new(reader, settings.limits.max_game_bytes))
+                    Box::new(WholeSplitter::new(reader, settings.max_text_bytes))
                 }
             };
             let spare = spare.clone();
@@ -317,12 +372,33 @@ fn read_inputs(
     }
 }
 
+/// A plain file read whole, as one record (see [`Work::File`]).
+fn read_whole(
+    path: &std::path::Path,
+    max_bytes: usize,
+    read_bytes: &AtomicU64,
+) -> std::io::Result<Chunk> {
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    let chunk = WholeSplitter::new(file, max_bytes)
+        .with_size_hint(size)
+        .next_chunk()?
+        .expect("a whole text is one chunk");
+    read_bytes.fetch_add(
+        chunk.bytes.len() as u64,
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    Ok(chunk)
+}
+
 fn work<O: ChunkOutput>(
     rx: Receiver<Work>,
     tx: Sender<(u64, Outcome<O>)>,
     spare: Sender<Vec<u8>>,
     spare_out: Receiver<O>,
     mut stages: Stages<O>,
+    read_bytes: Arc<AtomicU64>,
+    max_text_bytes: usize,
 ) {
     // A buffer is taken before a chunk: chunks are taken in input order, so the chunk the
     // writer waits for always has its buffer, and the pool cannot run dry under it.
@@ -341,6 +417,28 @@ fn work<O: ChunkOutput>(
                 held = Some(output);
                 (seq, Outcome::InputError(message))
             }
+            Work::File {
+                seq,
+                input,
+                format,
+                path,
+            } => match read_whole(&path, max_text_bytes, &read_bytes) {
+                Ok(chunk) => {
+                    output.clear();
+                    let mut done = Done {
+                        input,
+                        output,
+                        fates: Vec::new(),
+                    };
+                    stages.process(&chunk, format, &mut done.output, &mut done.fates);
+                    (seq, Outcome::Done(done))
+                }
+                Err(e) => {
+                    held = Some(output);
+                    let message = format!("cannot read {}: {e}", path.display());
+                    (seq, Outcome::InputError(message))
+                }
+            },
             Work::Chunk {
                 seq,
                 input,

@@ -65,6 +65,7 @@ impl<R: Read + Send> Split for LineSplitter<R> {
 pub struct WholeSplitter<R> {
     input: Option<R>,
     max_bytes: usize,
+    size_hint: usize,
 }
 
 impl<R: Read> WholeSplitter<R> {
@@ -73,7 +74,15 @@ impl<R: Read> WholeSplitter<R> {
         WholeSplitter {
             input: Some(input),
             max_bytes,
+            size_hint: 16 << 10,
         }
+    }
+
+    /// The same splitter, told the stream's size (a file's), so that its text is read into a
+    /// buffer of the right size at once.
+    pub fn with_size_hint(mut self, bytes: u64) -> Self {
+        self.size_hint = bytes.min(self.max_bytes as u64) as usize + 1;
+        self
     }
 
     /// The one chunk of the stream, then `None`.
@@ -81,7 +90,8 @@ impl<R: Read> WholeSplitter<R> {
         let Some(input) = self.input.take() else {
             return Ok(None);
         };
-        let mut bytes = Vec::new();
+        // Most whole texts are records of a few kilobytes.
+        let mut bytes = Vec::with_capacity(self.size_hint);
         let limit = self.max_bytes as u64 + 1;
         input.take(limit).read_to_end(&mut bytes)?;
         let oversized = bytes.len() > self.max_bytes;

@@ -56,8 +56,11 @@ pub trait ReadFormat {
         let mut locator = chunk.locator();
         for (index, range) in chunk.games.iter().enumerate() {
             if chunk.oversized.contains(&index) {
-                let error = Error::new(ErrorKind::TooLarge, "record too large, skipped")
-                    .with_place(locator.place(range.start));
+                let error = Error::new(
+                    ErrorKind::TooLarge,
+                    "record larger than the size limit, skipped",
+                )
+                .with_place(locator.place(range.start));
                 out.push(Err(error));
                 continue;
             }

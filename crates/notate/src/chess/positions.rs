@@ -8,7 +8,7 @@
 //! assert_eq!(text.lines().nth(1), Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
 //! ```
 
-use std::io::Write as _;
+use std::fmt::Write as _;
 
 use shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
 
@@ -38,6 +38,9 @@ pub struct WriteOptions {
 #[derive(Debug, Default)]
 pub struct Positions {
     options: WriteOptions,
+    /// The game's lines: FENs are formatted into a `String`, which takes a character at a
+    /// time far faster than a byte writer does.
+    text: String,
 }
 
 impl WriteFormat for Positions {
@@ -45,26 +48,34 @@ impl WriteFormat for Positions {
     type WriteOptions = WriteOptions;
 
     fn new(options: WriteOptions) -> Positions {
-        Positions { options }
+        Positions {
+            options,
+            text: String::new(),
+        }
     }
 
     fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
         let mut pos = game.start.position.clone();
         let notation = self.options.notation;
-        let emit = |pos: &shakmaty::Chess, out: &mut Vec<u8>| match notation {
-            PositionFormat::Fen => {
-                writeln!(out, "{}", Fen::from_position(pos, EnPassantMode::Legal))
-            }
-            PositionFormat::Epd => {
-                writeln!(out, "{}", Epd::from_position(pos, EnPassantMode::Legal))
-            }
+        let text = &mut self.text;
+        text.clear();
+        let emit = |pos: &shakmaty::Chess, text: &mut String| {
+            let _ = match notation {
+                PositionFormat::Fen => {
+                    writeln!(text, "{}", Fen::from_position(pos, EnPassantMode::Legal))
+                }
+                PositionFormat::Epd => {
+                    writeln!(text, "{}", Epd::from_position(pos, EnPassantMode::Legal))
+                }
+            };
         };
-        emit(&pos, out)?;
+        emit(&pos, text);
         for ply in &game.moves.plies {
             play(&mut pos, ply.mv.mv);
-            emit(&pos, out)?;
+            emit(&pos, text);
         }
-        out.push(b'\n');
+        text.push('\n');
+        out.extend_from_slice(text.as_bytes());
         Ok(())
     }
 }

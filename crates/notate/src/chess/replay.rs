@@ -45,11 +45,20 @@ pub fn replay(game: WrittenGame) -> Result<ChessGame, FailedGame> {
             result,
             final_comments,
         }),
-        Err(error) => Err(FailedGame { tags, error }),
+        Err(error) => Err(FailedGame {
+            tags,
+            error: *error,
+        }),
     }
 }
 
-fn replay_line(line: Line<Written>, mut pos: Chess, base: usize) -> Result<Line<Played>, Error> {
+// The error is boxed inside the replay: the per-ply closure's result stays the size of a
+// ply (an `Error` inline is larger than one), which keeps the hot loop's copies small.
+fn replay_line(
+    line: Line<Written>,
+    mut pos: Chess,
+    base: usize,
+) -> Result<Line<Played>, Box<Error>> {
     // `Ply<Written>` and `Ply<Played>` have the same size, so this collect reuses the
     // vector in place: no allocation per line.
     let plies = line
@@ -67,7 +76,7 @@ fn replay_line(line: Line<Written>, mut pos: Chess, base: usize) -> Result<Line<
             let mv = written
                 .spec
                 .resolve(&pos)
-                .map_err(|e| move_error(&pos, e, &written, number))?;
+                .map_err(|e| Box::new(move_error(&pos, e, &written, number)))?;
             let variations = if variations.is_empty() {
                 Vec::new()
             } else {
@@ -88,7 +97,7 @@ fn replay_line(line: Line<Written>, mut pos: Chess, base: usize) -> Result<Line<
                 variations,
             })
         })
-        .collect::<Result<Vec<_>, Error>>()?;
+        .collect::<Result<Vec<_>, Box<Error>>>()?;
     Ok(Line {
         comments: line.comments,
         plies,

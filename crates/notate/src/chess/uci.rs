@@ -7,7 +7,7 @@
 //! assert_eq!(uci::to_string(&game).unwrap(), "e2e4 e7e5 g1f3\n");
 //! ```
 
-use std::io::Write as _;
+use std::fmt::Write as _;
 
 use super::game::ChessGame;
 use crate::format::{write_verbs, WriteFormat};
@@ -15,7 +15,11 @@ use crate::Error;
 
 /// UCI move lists (written only: a move list has no tags to read back).
 #[derive(Debug, Default)]
-pub struct Uci;
+pub struct Uci {
+    /// The line being written: moves are formatted into a `String`, which takes a character
+    /// at a time far faster than a byte writer does.
+    line: String,
+}
 
 /// How UCI move lists are written (nothing to choose yet).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,21 +31,26 @@ impl WriteFormat for Uci {
     type WriteOptions = WriteOptions;
 
     fn new(_: WriteOptions) -> Uci {
-        Uci
+        Uci::default()
     }
 
     fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
         let mode = game.start.castling;
+        let line = &mut self.line;
+        line.clear();
         for (i, ply) in game.moves.plies.iter().enumerate() {
             if i > 0 {
-                out.push(b' ');
+                line.push(' ');
             }
             match ply.mv.mv {
-                Some(m) => write!(out, "{}", m.to_uci(mode))?,
-                None => out.extend_from_slice(b"0000"),
+                Some(m) => {
+                    let _ = write!(line, "{}", m.to_uci(mode));
+                }
+                None => line.push_str("0000"),
             }
         }
-        out.push(b'\n');
+        line.push('\n');
+        out.extend_from_slice(line.as_bytes());
         Ok(())
     }
 }

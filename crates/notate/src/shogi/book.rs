@@ -12,7 +12,9 @@
 //! match their moves): the line is the first move listed under each key, in order, replayed
 //! from the start; an illegal move is an error naming the opening, the ply and the path.
 
-use super::encoding::{self, ReadOptions};
+use super::encoding;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, ReadFormat};
 use serde_json::Value;

@@ -3,7 +3,8 @@
 //! `%TORYO` and the other specials, several statements on a line separated by commas,
 //! several records in a file separated by `/`.
 
-use super::encoding::ReadOptions;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use std::fmt::Write as _;

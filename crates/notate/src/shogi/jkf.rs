@@ -6,7 +6,8 @@
 //! (where promotion was a choice), `capture` and `relative` (KI2's words as JKF's letters).
 
 use super::encoding;
-use super::encoding::ReadOptions;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use serde_json::{json, Map, Value};

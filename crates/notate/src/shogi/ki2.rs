@@ -2,7 +2,8 @@
 //! per line, and the words 右 左 直 上 引 寄 (and 打, 成, 不成) wherever the position needs
 //! them to tell which piece moves. Reading and writing both use the legal moves.
 
-use super::encoding::ReadOptions;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use std::fmt::Write as _;

@@ -8,7 +8,8 @@
 //! else: a line notate cannot read is an error naming it, and an illegal move is an error
 //! naming its ply.
 
-use super::encoding::ReadOptions;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use std::fmt::Write as _;

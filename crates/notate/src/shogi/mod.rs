@@ -11,7 +11,7 @@
 //!
 //! Every reader returns a [`Record`] whose moves are legal; every writer takes one. Every
 //! format module has the same verbs (see [`crate::format`]); the options of every reader are
-//! [`encoding::ReadOptions`].
+//! [`encoding::ReadOptions`] (also `kif::ReadOptions`, `csa::ReadOptions` …).
 //!
 //! ```
 //! use notate::shogi::{csa, kif};

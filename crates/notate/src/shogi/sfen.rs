@@ -7,7 +7,9 @@
 
 use std::fmt;
 
-use super::encoding::{self, ReadOptions};
+use super::encoding;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::Position;
 use super::record::Record;

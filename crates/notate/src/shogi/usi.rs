@@ -1,6 +1,8 @@
 //! USI: moves (`7g7f`, `8h2b+`, `P*5e`) and `position` commands, one game per line.
 
-use super::encoding::{self, ReadOptions};
+use super::encoding;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use super::error::{self, Error};
 use super::piece::PieceKind;
 use super::position::{Move, Position};

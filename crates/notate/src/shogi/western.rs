@@ -7,7 +7,8 @@
 //! `sfen <position>` for a game that does not start from the even-game position.
 
 use super::encoding;
-use super::encoding::ReadOptions;
+/// How this format is read (every shogi format takes the same options).
+pub use super::encoding::ReadOptions;
 use crate::chunk::WholeSplitter;
 use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use std::fmt::Write as _;

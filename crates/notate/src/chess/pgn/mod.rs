@@ -55,6 +55,14 @@ pub struct ReadGame {
 /// ```
 pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
     let mut out = Vec::new();
+    read_chunk_into(chunk, limits, &mut out);
+    out
+}
+
+/// [`read_chunk`] into `out` (appended), so that a reader of many chunks reuses one vector:
+/// a chunk's games take tens of kilobytes, and allocating and freeing them per chunk makes
+/// the allocator give memory back to the system and fault it in again.
+pub fn read_chunk_into(chunk: &Chunk, limits: ReadOptions, out: &mut Vec<ReadGame>) {
     let mut locator = chunk.locator();
     for (index, range) in chunk.games.iter().enumerate() {
         let mut parser = GameParser::new(&chunk.bytes, range.clone(), limits);
@@ -99,7 +107,6 @@ pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
             });
         }
     }
-    out
 }
 
 impl ReadFormat for Pgn {

@@ -184,21 +184,19 @@ impl Builder {
     /// (validate-only) checked at once without keeping its text.
     fn push(&mut self, token: &[u8], spec: MoveSpec, offset: usize) -> Result<(), Error> {
         let next = self.next_ply();
-        let written = |token: &[u8]| -> Result<Written, Error> {
-            let san = SanText::from_ascii(token).ok_or_else(|| {
-                Error::at(offset, "move token too long")
-                    .with_kind(ErrorKind::TooLarge)
-                    .with_token(decode_text(token))
-                    .with_ply(next)
-            })?;
-            Ok(Written { san, spec, offset })
-        };
+        // An `Option` here, the error built apart: a `Result` with the error inline would be
+        // several times the size of the move, copied on every move.
+        let written =
+            |token: &[u8]| SanText::from_ascii(token).map(|san| Written { san, spec, offset });
         let frame = self.stack.last_mut().expect("main line");
         match &mut frame.board {
-            None => {
-                frame.line.plies.push(Ply::new(written(token)?));
-                Ok(())
-            }
+            None => match written(token) {
+                Some(w) => {
+                    frame.line.plies.push(Ply::new(w));
+                    Ok(())
+                }
+                None => Err(too_long(token, offset, next)),
+            },
             Some(_) if self.failed.is_some() => Ok(()),
             Some(board) => {
                 if let Some(last) = board.last.take() {
@@ -211,10 +209,10 @@ impl Builder {
                     }
                     Err(e) => {
                         self.failed = Some(match written(token) {
-                            Ok(w) => {
+                            Some(w) => {
                                 crate::chess::replay::move_error(&board.before_last, e, &w, next)
                             }
-                            Err(too_long) => too_long,
+                            None => too_long(token, offset, next),
                         });
                     }
                 }
@@ -254,6 +252,15 @@ impl Builder {
             parent.variations.push(frame.line);
         }
     }
+}
+
+/// A move token longer than SAN allows: at `offset`, ply `ply`.
+#[cold]
+fn too_long(token: &[u8], offset: usize, ply: usize) -> Error {
+    Error::at(offset, "move token too long")
+        .with_kind(ErrorKind::TooLarge)
+        .with_token(decode_text(token))
+        .with_ply(ply)
 }
 
 impl<'a> GameParser<'a> {
