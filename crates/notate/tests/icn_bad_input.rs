@@ -287,3 +287,14 @@ fn pathological_inputs_are_refused_quickly() {
         exercise(&text);
     }
 }
+
+/// Found by fuzzing: a piece name ending in a multi-byte character (`"pawnsB\u{feff}"`)
+/// panicked the long-form reader ("end byte index 8 is not a char boundary"). It is an error
+/// with its path.
+#[test]
+fn a_piece_name_ending_in_a_multi_byte_character_is_an_error() {
+    let e = long::read_one("{\"metadata\":{},\"startingPosition\":{\"1,1\":\"pawnsB\u{feff}\"}}")
+        .unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("$.startingPosition.1,1"), "{e}");
+    check_error(&e);
+}

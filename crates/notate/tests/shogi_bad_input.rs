@@ -206,3 +206,34 @@ fn pseudo_moves(pos: &Position) -> Vec<Move> {
     }
     moves
 }
+
+/// Found by fuzzing: a CSA header with a blank in its key (`$START_T2 10IME:…`) was written
+/// to a KIF that notate then refused ("not a KIF line"). Every record read writes, in every
+/// shogi format that holds headers, a record that reads back the same.
+#[test]
+fn an_odd_csa_header_survives_every_format() {
+    let record =
+        csa::read_one("V2.2\nN+Alice\n$START_T2 10IME:2024/01/01 10:00:00\nPI\n+\n+7776FU\n")
+            .unwrap();
+    assert!(record
+        .header
+        .iter()
+        .any(|(k, v)| k == "$START_T2 10IME" && v == "2024/01/01 10:00:00"));
+    // KIF and KI2 always say the handicap (手合割), which a CSA record leaves implicit.
+    let header = |r: &Record| {
+        r.header
+            .iter()
+            .filter(|(k, _)| k != "手合割")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let kif = kif::read_one(&kif::to_string(&record).unwrap()).unwrap();
+    assert_eq!(header(&kif), header(&record));
+    assert_eq!(kif.moves, record.moves);
+    let ki2 = ki2::read_one(&ki2::to_string(&record).unwrap()).unwrap();
+    assert_eq!(header(&ki2), header(&record));
+    let back = csa::read_one(&csa::to_string(&record).unwrap()).unwrap();
+    assert_eq!(header(&back), header(&record));
+    let jkf = jkf::read_one(&jkf::to_string(&record).unwrap()).unwrap();
+    assert_eq!(header(&jkf), header(&record));
+}

@@ -256,7 +256,13 @@ impl Piece {
 
     /// Reads a long name (`queensW`); the suffix must suit the kind (`obstaclesN`).
     pub fn from_long_name(name: &str) -> Option<Piece> {
-        let (plural, suffix) = name.split_at(name.len().checked_sub(1)?);
+        // The suffix is one ASCII letter; a name ending in anything else (a multi-byte
+        // character, where splitting one byte off would cut it) is no piece.
+        let last = name.len().checked_sub(1)?;
+        if !name.is_char_boundary(last) {
+            return None;
+        }
+        let (plural, suffix) = name.split_at(last);
         let kind = PieceKind::from_plural(plural)?;
         let player = match (suffix, kind.is_neutral()) {
             ("W", false) => Player::White,
@@ -299,5 +305,8 @@ mod tests {
         assert_eq!(Piece::from_code(b"Am"), None);
         assert_eq!(Piece::from_long_name("obstaclesW"), None);
         assert_eq!(Piece::from_long_name("dragonsW"), None);
+        // A multi-byte last character (found by fuzzing: it panicked).
+        assert_eq!(Piece::from_long_name("pawnsB\u{feff}"), None);
+        assert_eq!(Piece::from_long_name("é"), None);
     }
 }

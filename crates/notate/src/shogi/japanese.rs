@@ -402,11 +402,16 @@ pub(super) fn read_japanese(
     Ok(r.record)
 }
 
-/// `key：value` (full-width or ASCII colon).
+/// `key：value` (full-width or ASCII colon), on a line that is not indented. A key may hold
+/// blanks: a CSA record's `$START_T2 10IME:…` is kept under that key, and its KIF must read
+/// back (found by fuzzing).
 fn split_header(line: &str) -> Option<(&str, &str)> {
+    if line.starts_with([' ', '　', '\t']) {
+        return None;
+    }
     let (key, value) = line.split_once('：').or_else(|| line.split_once(':'))?;
     let key = key.trim();
-    (!key.is_empty() && !key.contains([' ', '　'])).then_some((key, value.trim()))
+    (!key.is_empty()).then_some((key, value.trim()))
 }
 
 /// Reads a line of a board diagram (or its hands, side or frame); `false` if it is none.
