@@ -5,25 +5,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use notate::shogi::encoding::Encoding;
+use notate::shogi::encoding::ReadOptions;
 use notate::shogi::{book, csa, jkf, ki2, kif, usi, western, Position, Record};
-
-/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
-fn read_bytes<F>(
-    bytes: &[u8],
-    encoding: Option<notate::shogi::encoding::Encoding>,
-) -> Vec<Result<notate::shogi::Record, notate::Error>>
-where
-    F: notate::format::ReadFormat<
-        Game = notate::shogi::Record,
-        ReadOptions = notate::shogi::encoding::ReadOptions,
-    >,
-{
-    notate::format::Reader::<F, _>::with_options(
-        bytes,
-        notate::shogi::encoding::ReadOptions { encoding },
-    )
-    .collect()
-}
 
 fn check(record: &Record) {
     let moves: Vec<_> = record.moves.iter().map(|m| m.mv).collect();
@@ -37,9 +20,21 @@ fn check(record: &Record) {
 fuzz_target!(|data: &[u8]| {
     let mut records = Vec::new();
     for encoding in [None, Some(Encoding::Utf8), Some(Encoding::ShiftJis)] {
-        records.extend(read_bytes::<kif::Kif>(data, encoding).into_iter().flatten());
-        records.extend(read_bytes::<ki2::Ki2>(data, encoding).into_iter().flatten());
-        records.extend(read_bytes::<csa::Csa>(data, encoding).into_iter().flatten());
+        records.extend(
+            notate::format::read_bytes::<kif::Kif>(data, ReadOptions { encoding })
+                .into_iter()
+                .flatten(),
+        );
+        records.extend(
+            notate::format::read_bytes::<ki2::Ki2>(data, ReadOptions { encoding })
+                .into_iter()
+                .flatten(),
+        );
+        records.extend(
+            notate::format::read_bytes::<csa::Csa>(data, ReadOptions { encoding })
+                .into_iter()
+                .flatten(),
+        );
     }
     if let Ok(text) = std::str::from_utf8(data) {
         records.extend(jkf::read_one(text));

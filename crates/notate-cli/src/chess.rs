@@ -68,14 +68,14 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
                                 error.set_offset(start);
                             }
                             error.locate(&mut locator);
-                            Fate::failed(error, players(&game.tags), warnings)
+                            Fate::failed(error, game.tags.players(), warnings)
                         }
                     }
                 }
                 Err(FailedGame { tags, mut error }) => {
                     // The reader placed its own errors; replay errors are placed here.
                     error.locate(&mut locator);
-                    Fate::failed(error, players(&tags), warnings)
+                    Fate::failed(error, tags.players(), warnings)
                 }
             };
             fates.push(fate);
@@ -116,11 +116,6 @@ fn lines<F: ReadFormat<Game = ChessGame>, O>(
             finish(game, range.start, Vec::new(), out);
         }
     }
-}
-
-/// The players of a game for messages: `White – Black`.
-fn players(tags: &Tags) -> String {
-    tags.players()
 }
 
 /// A worker's writer for a chess job that writes bytes, with its state reused from game to

@@ -76,7 +76,38 @@ pub enum InputFormat {
     ShogiBook,
 }
 
+/// How an input is cut into records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Records {
+    /// PGN's own splitter, which knows where a game ends.
+    Pgn,
+    /// One record per line.
+    Lines,
+    /// One text per input (a CSA file or an opening book may hold several records).
+    Whole,
+}
+
 impl InputFormat {
+    /// How an input of this format is cut into records.
+    pub fn records(self) -> Records {
+        match self {
+            InputFormat::Pgn => Records::Pgn,
+            InputFormat::Json
+            | InputFormat::Egd
+            | InputFormat::Jsonchess
+            | InputFormat::Usi
+            | InputFormat::Sfen => Records::Lines,
+            InputFormat::Icn
+            | InputFormat::IcnJson
+            | InputFormat::Kif
+            | InputFormat::Ki2
+            | InputFormat::Csa
+            | InputFormat::Western
+            | InputFormat::Jkf
+            | InputFormat::ShogiBook => Records::Whole,
+        }
+    }
+
     /// The family of the games this format holds.
     pub fn family(self) -> Family {
         match self {

@@ -11,7 +11,6 @@ use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
 use crate::pipeline::{FamilyStage, Fate};
-use crate::report::Notes;
 
 /// How ICN is written (`--to icn`, `--to icn-json`, `position --to icn…`).
 #[derive(Args, Debug, Clone, Default)]
@@ -143,10 +142,7 @@ fn players(game: &Game) -> String {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     };
-    match (tag("White"), tag("Black")) {
-        (None, None) => String::new(),
-        (white, black) => format!("{} – {}", white.unwrap_or("?"), black.unwrap_or("?")),
-    }
+    crate::report::players(tag("White"), tag("Black"))
 }
 
 impl FamilyStage<Vec<u8>> for InfiniteStage {
@@ -163,22 +159,12 @@ impl FamilyStage<Vec<u8>> for InfiniteStage {
             _ => Icn::read_chunk(chunk, &Default::default(), &mut games),
         }
         for game in games.drain(..) {
-            let fate = match game {
-                Ok(game) => {
-                    let mark = out.len();
-                    match self.write(&game, out) {
-                        Ok(()) => Fate::Done {
-                            out_end: out.len(),
-                            notes: Notes::none(),
-                        },
-                        Err(error) => {
-                            out.truncate(mark);
-                            Fate::failed(error, players(&game), Vec::new())
-                        }
-                    }
-                }
-                Err(error) => Fate::failed(error, String::new(), Vec::new()),
-            };
+            let fate = Fate::of_game(
+                game,
+                out,
+                |g, out| self.write(g, out).map(|()| Vec::new()),
+                players,
+            );
             fates.push(fate);
         }
         self.games = games;

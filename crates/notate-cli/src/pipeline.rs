@@ -18,7 +18,7 @@ use notate::chess::rows::RowBatch;
 use notate::chunk::{Chunk, LineSplitter, Split, WholeSplitter};
 use notate::Error;
 
-use crate::formats::{Family, InputFormat, Job};
+use crate::formats::{Family, InputFormat, Job, Records};
 use crate::input::{self, InputName};
 use crate::report::{Notes, Reporter};
 
@@ -81,7 +81,25 @@ pub struct Stages<O> {
     pub shogi: Option<Box<dyn FamilyStage<O>>>,
 }
 
-impl<O> Stages<O> {
+impl<O: ChunkOutput> Stages<O> {
+    /// Runs the chunk of input `input` through its family's stage, into `output` (emptied).
+    fn run(
+        &mut self,
+        chunk: &Chunk,
+        input: usize,
+        format: InputFormat,
+        mut output: O,
+    ) -> Outcome<O> {
+        output.clear();
+        let mut done = Done {
+            input,
+            output,
+            fates: Vec::new(),
+        };
+        self.process(chunk, format, &mut done.output, &mut done.fates);
+        Outcome::Done(done)
+    }
+
     fn process(&mut self, chunk: &Chunk, format: InputFormat, out: &mut O, fates: &mut Vec<Fate>) {
         let stage = match format.family() {
             Family::Chess => Some(&mut self.chess),
@@ -168,6 +186,31 @@ impl Fate {
     /// A failed game.
     pub fn failed(error: Error, players: String, warnings: Vec<Error>) -> Fate {
         Fate::Failed(Box::new((error, Notes { players, warnings })))
+    }
+
+    /// The fate of a game as read (or its error), written into `out` by `write` (which
+    /// returns what the game survived); a game that cannot be written leaves no output.
+    pub fn of_game<G, O: ChunkOutput>(
+        game: Result<G, Error>,
+        out: &mut O,
+        write: impl FnOnce(&G, &mut O) -> Result<Vec<Error>, Error>,
+        players: impl Fn(&G) -> String,
+    ) -> Fate {
+        let game = match game {
+            Ok(game) => game,
+            Err(error) => return Fate::failed(error, String::new(), Vec::new()),
+        };
+        let mark = out.mark();
+        match write(&game, out) {
+            Ok(warnings) => Fate::Done {
+                out_end: out.mark(),
+                notes: Notes::of(warnings, || players(&game)),
+            },
+            Err(error) => {
+                out.truncate(mark);
+                Fate::failed(error, players(&game), Vec::new())
+            }
+        }
     }
 }
 
@@ -271,18 +314,7 @@ fn plain_whole_text<'a>(
         return None;
     }
     let format = settings.from.or_else(|| input::format_of_path(path))?;
-    matches!(
-        format,
-        InputFormat::Icn
-            | InputFormat::IcnJson
-            | InputFormat::Kif
-            | InputFormat::Ki2
-            | InputFormat::Csa
-            | InputFormat::Western
-            | InputFormat::Jkf
-            | InputFormat::ShogiBook
-    )
-    .then_some((path, format))
+    (format.records() == Records::Whole).then_some((path, format))
 }
 
 fn read_inputs(
@@ -315,29 +347,14 @@ fn read_inputs(
                 anyhow::bail!("{}: {why}", name.display());
             }
             let reader = opened.reader;
-            let mut splitter: Box<dyn Split> = match format {
-                InputFormat::Pgn => Box::new(GameSplitter::with_limits(
+            let mut splitter: Box<dyn Split> = match format.records() {
+                Records::Pgn => Box::new(GameSplitter::with_limits(
                     reader,
                     settings.chunk_bytes,
                     settings.limits,
                 )),
-                // One record per line.
-                InputFormat::Json
-                | InputFormat::Egd
-                | InputFormat::Jsonchess
-                | InputFormat::Usi
-                | InputFormat::Sfen => Box::new(LineSplitter::new(reader, settings.chunk_bytes)),
-                // One text per input (a CSA file or an opening book holds several records).
-                InputFormat::Icn
-                | InputFormat::IcnJson
-                | InputFormat::Kif
-                | InputFormat::Ki2
-                | InputFormat::Csa
-                | InputFormat::Western
-                | InputFormat::Jkf
-                | InputFormat::ShogiBook => {
-                    Box::new(WholeSplitter::new(reader, settings.max_text_bytes))
-                }
+                Records::Lines => Box::new(LineSplitter::new(reader, settings.chunk_bytes)),
+                Records::Whole => Box::new(WholeSplitter::new(reader, settings.max_text_bytes)),
             };
             let spare = spare.clone();
             let mut next = move || {
@@ -404,7 +421,7 @@ fn work<O: ChunkOutput>(
     // writer waits for always has its buffer, and the pool cannot run dry under it.
     let mut held = None;
     loop {
-        let mut output = match held.take() {
+        let output = match held.take() {
             Some(buffer) => buffer,
             None => match spare_out.recv() {
                 Ok(buffer) => buffer,
@@ -423,16 +440,7 @@ fn work<O: ChunkOutput>(
                 format,
                 path,
             } => match read_whole(&path, max_text_bytes, &read_bytes) {
-                Ok(chunk) => {
-                    output.clear();
-                    let mut done = Done {
-                        input,
-                        output,
-                        fates: Vec::new(),
-                    };
-                    stages.process(&chunk, format, &mut done.output, &mut done.fates);
-                    (seq, Outcome::Done(done))
-                }
+                Ok(chunk) => (seq, stages.run(&chunk, input, format, output)),
                 Err(e) => {
                     held = Some(output);
                     let message = format!("cannot read {}: {e}", path.display());
@@ -445,16 +453,10 @@ fn work<O: ChunkOutput>(
                 format,
                 chunk,
             } => {
-                output.clear();
-                let mut done = Done {
-                    input,
-                    output,
-                    fates: Vec::new(),
-                };
-                stages.process(&chunk, format, &mut done.output, &mut done.fates);
+                let outcome = stages.run(&chunk, input, format, output);
                 // The buffer goes back to the reader for a later chunk.
                 let _ = spare.try_send(chunk.bytes);
-                (seq, Outcome::Done(done))
+                (seq, outcome)
             }
         };
         if tx.send((seq, outcome)).is_err() {

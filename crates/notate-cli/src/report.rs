@@ -19,11 +19,6 @@ pub struct Notes {
 }
 
 impl Notes {
-    /// Nothing to report.
-    pub fn none() -> Option<Box<Notes>> {
-        None
-    }
-
     /// The warnings, if any, with the players (computed only then).
     pub fn of(warnings: Vec<Error>, players: impl FnOnce() -> String) -> Option<Box<Notes>> {
         (!warnings.is_empty()).then(|| {
@@ -32,6 +27,14 @@ impl Notes {
                 warnings,
             })
         })
+    }
+}
+
+/// The players of a game for messages, `White – Black` (nothing when neither is known).
+pub fn players(first: Option<&str>, second: Option<&str>) -> String {
+    match (first, second) {
+        (None, None) => String::new(),
+        (first, second) => format!("{} – {}", first.unwrap_or("?"), second.unwrap_or("?")),
     }
 }
 

@@ -10,7 +10,6 @@ use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
 use crate::pipeline::{FamilyStage, Fate};
-use crate::report::Notes;
 
 /// Shogi options.
 #[derive(Args, Debug, Clone)]
@@ -200,10 +199,7 @@ impl ShogiStage {
 /// (nothing when neither is known).
 fn players(record: &Record) -> String {
     let name = |keys: [&str; 2]| keys.iter().find_map(|k| record.header_value(k));
-    match (name(["先手", "下手"]), name(["後手", "上手"])) {
-        (None, None) => String::new(),
-        (black, white) => format!("{} – {}", black.unwrap_or("?"), white.unwrap_or("?")),
-    }
+    crate::report::players(name(["先手", "下手"]), name(["後手", "上手"]))
 }
 
 impl FamilyStage<Vec<u8>> for ShogiStage {
@@ -227,39 +223,28 @@ impl FamilyStage<Vec<u8>> for ShogiStage {
             InputFormat::ShogiBook => book::Book::read_chunk(chunk, read, &mut records),
             other => unreachable!("{other:?} is not shogi"),
         }
+        let job = self.job;
         for record in records.drain(..) {
-            let fate = match record {
-                Ok(record) => {
-                    let mark = out.len();
-                    match self.write(&record, out) {
-                        Ok(()) => {
-                            let mut warnings = Vec::new();
-                            if let Job::Convert(to) = self.job {
-                                if let Some(note) = lost(&record, to) {
-                                    warnings.push(Error::new(ErrorKind::Unwritable, note));
-                                }
-                            }
-                            Fate::Done {
-                                out_end: out.len(),
-                                notes: Notes::of(warnings, || players(&record)),
-                            }
-                        }
-                        Err(error) => {
-                            out.truncate(mark);
-                            Fate::failed(error, players(&record), Vec::new())
-                        }
-                    }
+            let record = record.map_err(|mut error| {
+                if error.kind == ErrorKind::Encoding && self.forced {
+                    error.message.push_str(
+                        " (--encoding says how inputs are read; --to-encoding sets only what is written)",
+                    );
                 }
-                Err(mut error) => {
-                    if error.kind == ErrorKind::Encoding && self.forced {
-                        error.message.push_str(
-                            " (--encoding says how inputs are read; --to-encoding sets only what is written)",
-                        );
-                    }
-                    Fate::failed(error, String::new(), Vec::new())
-                }
+                error
+            });
+            let write = |record: &Record, out: &mut Vec<u8>| {
+                self.write(record, out)?;
+                // What the output cannot hold is said, not dropped in silence.
+                Ok(match job {
+                    Job::Convert(to) => lost(record, to)
+                        .map(|note| Error::new(ErrorKind::Unwritable, note))
+                        .into_iter()
+                        .collect(),
+                    _ => Vec::new(),
+                })
             };
-            fates.push(fate);
+            fates.push(Fate::of_game(record, out, write, players));
         }
         self.records = records;
     }

@@ -10,28 +10,6 @@ use notate::infinite::long;
 use notate::infinite::short::{self, MoveStyle, WriteOptions};
 use notate::infinite::Game;
 
-/// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
-fn icn_text(
-    game: &notate::infinite::Game,
-    options: notate::infinite::short::WriteOptions,
-) -> Result<String, notate::Error> {
-    notate::infinite::short::to_string_with(game, options).map(|mut s| {
-        s.pop();
-        s
-    })
-}
-
-/// The long form as the reference writes it: [`long::to_string_with`] without the newline.
-fn json_text(
-    game: &notate::infinite::Game,
-    options: notate::infinite::long::WriteOptions,
-) -> Result<String, notate::Error> {
-    notate::infinite::long::to_string_with(game, options).map(|mut s| {
-        s.pop();
-        s
-    })
-}
-
 fn best_of_3<T>(mut pass: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::MAX;
     let mut last = None;
@@ -116,14 +94,15 @@ fn report(name: &str, text: &str) {
         moves: MoveStyle::Minimal,
         ..WriteOptions::default()
     };
-    let (t_write, written) = best_of_3(|| icn_text(&game, pretty).expect("writes"));
-    let (t_minimal, minimal_text) = best_of_3(|| icn_text(&game, minimal).expect("writes"));
+    let (t_write, written) = best_of_3(|| short::to_string_with(&game, pretty).expect("writes"));
+    let (t_minimal, minimal_text) =
+        best_of_3(|| short::to_string_with(&game, minimal).expect("writes"));
     let (t_minimal_parse, _) = best_of_3(|| short::read_one(&minimal_text).expect("valid ICN"));
     let options = long::WriteOptions {
         pretty: false,
         ..long::WriteOptions::default()
     };
-    let (t_long_write, json) = best_of_3(|| json_text(&game, options).expect("writes"));
+    let (t_long_write, json) = best_of_3(|| long::to_string_with(&game, options).expect("writes"));
     let (t_long_parse, _) = best_of_3(|| long::read_one(&json).expect("valid JSON"));
     println!("{name}:");
     println!(

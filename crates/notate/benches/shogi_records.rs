@@ -9,25 +9,8 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use notate::shogi::encoding::ReadOptions;
 use notate::shogi::{csa, kif, sfen, Ending, EndingKind, MoveTime, Position, Record, RecordMove};
-
-/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
-fn read_bytes<F>(
-    bytes: &[u8],
-    encoding: Option<notate::shogi::encoding::Encoding>,
-) -> Vec<Result<notate::shogi::Record, notate::Error>>
-where
-    F: notate::format::ReadFormat<
-        Game = notate::shogi::Record,
-        ReadOptions = notate::shogi::encoding::ReadOptions,
-    >,
-{
-    notate::format::Reader::<F, _>::with_options(
-        bytes,
-        notate::shogi::encoding::ReadOptions { encoding },
-    )
-    .collect()
-}
 
 /// A deterministic pseudo-random sequence (xorshift): every run measures the same games.
 struct Rng(u64);
@@ -96,7 +79,7 @@ fn read_to_sfens(files: &[Vec<u8>], read: fn(&[u8]) -> Record, threads: usize) -
 }
 
 fn read_kif(bytes: &[u8]) -> Record {
-    read_bytes::<kif::Kif>(bytes, None)
+    notate::format::read_bytes::<kif::Kif>(bytes, ReadOptions::default())
         .remove(0)
         .expect("notate reads its own KIF")
 }

@@ -180,6 +180,24 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
     }
 }
 
+/// Every game of `bytes` read with `options`, each a game or its error: for bytes in another
+/// encoding than UTF-8 (a Shift_JIS KIF), or to go on past a bad game.
+///
+/// ```
+/// use notate::shogi::{encoding::{Encoding, ReadOptions}, kif::Kif};
+/// let text = "手合割：平手\n   1 ７六歩(77)\n";
+/// let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(text);
+/// let options = ReadOptions { encoding: Some(Encoding::ShiftJis) };
+/// let games = notate::format::read_bytes::<Kif>(&bytes, options);
+/// assert_eq!(games[0].as_ref().unwrap().moves.len(), 1);
+/// ```
+pub fn read_bytes<F: ReadFormat>(
+    bytes: &[u8],
+    options: F::ReadOptions,
+) -> Vec<Result<F::Game, Error>> {
+    Reader::<F, _>::with_options(bytes, options).collect()
+}
+
 /// Every game of `text`; the first failure is the error.
 pub fn read_str<F: ReadFormat>(text: &str) -> Result<Vec<F::Game>, Error> {
     Reader::<F, _>::new(text.as_bytes()).collect()
@@ -266,6 +284,51 @@ pub fn utf8(record: &[u8]) -> Result<&str, Error> {
     })
 }
 
+/// The chunk size of the line splitters of game-per-line formats.
+pub(crate) const LINE_CHUNK_BYTES: usize = 256 << 10;
+
+/// The largest text a format of one text per stream (ICN, KIF, CSA, JKF …) reads whole.
+pub(crate) const MAX_TEXT_BYTES: usize = 1 << 30;
+
+/// Implements [`ReadFormat`] for a format of one record per line (`lines`) or one text per
+/// stream (`whole`), whose records read as `body` says, and declares its verbs
+/// ([`read_verbs`]): what every format module but PGN (which cuts its own chunks) shares.
+macro_rules! read_format {
+    ($format:ty, $game:ty, $name:literal, $options:ty, lines, |$record:ident, $opts:ident| $body:block) => {
+        $crate::format::read_format!(@impl $format, $game, $name, $options, LineSplitter,
+            $crate::format::LINE_CHUNK_BYTES, |$record, $opts| $body);
+    };
+    ($format:ty, $game:ty, $name:literal, $options:ty, whole, |$record:ident, $opts:ident| $body:block) => {
+        $crate::format::read_format!(@impl $format, $game, $name, $options, WholeSplitter,
+            $crate::format::MAX_TEXT_BYTES, |$record, $opts| $body);
+    };
+    (@impl $format:ty, $game:ty, $name:literal, $options:ty, $splitter:ident, $size:expr,
+        |$record:ident, $opts:ident| $body:block) => {
+        impl $crate::format::ReadFormat for $format {
+            type Game = $game;
+            type ReadOptions = $options;
+            type Splitter<R: std::io::Read + Send> = $crate::chunk::$splitter<R>;
+
+            fn splitter<R: std::io::Read + Send>(
+                input: R,
+                _: &$options,
+            ) -> $crate::chunk::$splitter<R> {
+                $crate::chunk::$splitter::new(input, $size)
+            }
+
+            #[allow(unused_variables)]
+            fn read_record(
+                $record: &[u8],
+                $opts: &$options,
+            ) -> Vec<Result<$game, $crate::Error>> {
+                $body
+            }
+        }
+
+        $crate::format::read_verbs!($format, $game, $name);
+    };
+}
+
 /// Declares a format module's verbs over its [`ReadFormat`] type: `Reader`, `read_str`,
 /// `read_one` (each documented with the format's name).
 macro_rules! read_verbs {
@@ -307,7 +370,7 @@ macro_rules! write_verbs {
     };
 }
 
-pub(crate) use {read_verbs, write_verbs};
+pub(crate) use {read_format, read_verbs, write_verbs};
 
 #[cfg(test)]
 mod tests {

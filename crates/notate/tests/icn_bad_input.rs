@@ -8,28 +8,6 @@ use notate::infinite::{long, replay, Coord, Game, Int, Move, Piece, PieceKind, P
 use notate::{Error, ErrorKind};
 use proptest::prelude::*;
 
-/// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
-fn icn_text(
-    game: &notate::infinite::Game,
-    options: notate::infinite::short::WriteOptions,
-) -> Result<String, notate::Error> {
-    notate::infinite::short::to_string_with(game, options).map(|mut s| {
-        s.pop();
-        s
-    })
-}
-
-/// The long form as the reference writes it: [`long::to_string_with`] without the newline.
-fn json_text(
-    game: &notate::infinite::Game,
-    options: notate::infinite::long::WriteOptions,
-) -> Result<String, notate::Error> {
-    notate::infinite::long::to_string_with(game, options).map(|mut s| {
-        s.pop();
-        s
-    })
-}
-
 fn vector_inputs() -> Vec<String> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/icn");
     let mut inputs: Vec<String> = std::fs::read_dir(&dir)
@@ -74,7 +52,7 @@ fn exercise(text: &str) {
                             dialect,
                             ..WriteOptions::default()
                         };
-                        match icn_text(&game, options) {
+                        match short::to_string_with(&game, options) {
                             Ok(out) => {
                                 let back = short::read_one(&out)
                                     .unwrap_or_else(|e| panic!("{out:?}: {e}"));
@@ -83,7 +61,7 @@ fn exercise(text: &str) {
                             Err(e) => check_error(&e),
                         }
                     }
-                    let _ = json_text(
+                    let _ = long::to_string_with(
                         &game,
                         long::WriteOptions {
                             dialect,
@@ -94,7 +72,8 @@ fn exercise(text: &str) {
                 }
                 match replay::position_after(&game, None) {
                     Ok(after) => {
-                        let json = json_text(&after, long::WriteOptions::default()).unwrap();
+                        let json =
+                            long::to_string_with(&after, long::WriteOptions::default()).unwrap();
                         assert_eq!(long::read_one(&json).unwrap().position, after.position);
                     }
                     Err(e) => check_error(&e),
@@ -240,7 +219,7 @@ proptest! {
         for dialect in [Dialect::V2024, Dialect::V2025] {
             for moves in [MoveStyle::Pretty, MoveStyle::Compact, MoveStyle::Minimal] {
                 let options = WriteOptions { moves, dialect, ..WriteOptions::default() };
-                let out = icn_text(&game, options).unwrap();
+                let out = short::to_string_with(&game, options).unwrap();
                 let back = short::read_one(&out).unwrap_or_else(|e| panic!("{out}\n{e}"));
                 prop_assert_eq!(&back.position, &game.position);
                 // The 2025 dialect always writes the turn (White's by default).
@@ -258,7 +237,7 @@ proptest! {
                     }
                 }
             }
-            let json = json_text(&game, long::WriteOptions { dialect, ..Default::default() }).unwrap();
+            let json = long::to_string_with(&game, long::WriteOptions { dialect, ..Default::default() }).unwrap();
             let back = long::read_one(&json).unwrap();
             prop_assert_eq!(&back.position, &game.position);
             let moves = back.moves.unwrap_or_default();

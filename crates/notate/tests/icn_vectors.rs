@@ -12,23 +12,9 @@ use notate::infinite::{long, replay, Game, PieceKind};
 use notate::{Error, ErrorKind};
 use serde_json::Value;
 
-/// ICN as the reference writes it: [`short::to_string_with`] without the record's newline.
-fn icn_text(
-    game: &notate::infinite::Game,
-    options: notate::infinite::short::WriteOptions,
-) -> Result<String, notate::Error> {
-    notate::infinite::short::to_string_with(game, options).map(|mut s| {
-        s.pop();
-        s
-    })
-}
-
-/// The long form as the reference writes it: [`long::to_string_with`] without the newline.
-fn json_text(
-    game: &notate::infinite::Game,
-    options: notate::infinite::long::WriteOptions,
-) -> Result<String, notate::Error> {
-    notate::infinite::long::to_string_with(game, options).map(|mut s| {
+/// A text as the reference returns it: what notate writes, without the record's newline.
+fn reference(text: Result<String, Error>) -> Result<String, Error> {
+    text.map(|mut s| {
         s.pop();
         s
     })
@@ -49,7 +35,7 @@ fn canonical(text: &str) -> String {
 }
 
 fn to_long(game: &Game) -> String {
-    json_text(game, long::WriteOptions::default()).unwrap()
+    reference(long::to_string_with(game, long::WriteOptions::default())).unwrap()
 }
 
 fn write_options(case: &Value) -> WriteOptions {
@@ -80,7 +66,7 @@ fn run(case: &Value) -> Result<String, Error> {
         "ShortToLong_Format" => short::read_one(&read(input)).map(|g| to_long(&g)),
         "LongToShort_Format" => {
             let game = long::read_one(&read(input))?;
-            icn_text(&game, write_options(case))
+            reference(short::to_string_with(&game, write_options(case)))
         }
         "GameToPosition" => {
             let game = long::read_one(&read(input))?;
@@ -251,7 +237,10 @@ fn quirk_016_the_documented_options_work() {
         ..WriteOptions::default()
     };
     let expected = read("012.output.txt").replace('\n', " ");
-    assert_eq!(icn_text(&game, options).unwrap(), expected);
+    assert_eq!(
+        reference(short::to_string_with(&game, options)).unwrap(),
+        expected
+    );
 }
 
 /// Q8: the reference ends with blanks: two newlines after an empty move list (027, 080), two
@@ -545,14 +534,18 @@ fn every_variant_position_round_trips() {
                     dialect,
                     ..WriteOptions::default()
                 };
-                let back = short::read_one(&icn_text(&game, options).unwrap()).unwrap();
+                let back =
+                    short::read_one(&reference(short::to_string_with(&game, options)).unwrap())
+                        .unwrap();
                 assert_eq!(back.position, game.position, "{name} {dialect:?}");
                 assert_eq!(back.promotions, game.promotions, "{name} {dialect:?}");
                 let long_options = long::WriteOptions {
                     dialect,
                     ..Default::default()
                 };
-                let back = long::read_one(&json_text(&game, long_options).unwrap()).unwrap();
+                let back =
+                    long::read_one(&reference(long::to_string_with(&game, long_options)).unwrap())
+                        .unwrap();
                 assert_eq!(back.position, game.position, "{name} {dialect:?}");
             }
             count += 1;

@@ -4,27 +4,10 @@
 //! full move generator.
 
 use notate::shogi::encoding::Encoding;
+use notate::shogi::encoding::ReadOptions;
 use notate::shogi::{book, csa, jkf, ki2, kif, usi, western, Move, Position, Record, RecordMove};
 use notate::{Error, ErrorKind};
 use proptest::prelude::*;
-
-/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
-fn read_bytes<F>(
-    bytes: &[u8],
-    encoding: Option<notate::shogi::encoding::Encoding>,
-) -> Vec<Result<notate::shogi::Record, notate::Error>>
-where
-    F: notate::format::ReadFormat<
-        Game = notate::shogi::Record,
-        ReadOptions = notate::shogi::encoding::ReadOptions,
-    >,
-{
-    notate::format::Reader::<F, _>::with_options(
-        bytes,
-        notate::shogi::encoding::ReadOptions { encoding },
-    )
-    .collect()
-}
 
 fn vector(name: &str) -> Vec<u8> {
     let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -39,9 +22,18 @@ fn read_everything(bytes: &[u8]) -> Vec<Error> {
     let lines = bytes.split(|&b| b == b'\n').count().max(1);
     let mut results: Vec<Result<Record, Error>> = Vec::new();
     for encoding in [None, Some(Encoding::Utf8), Some(Encoding::ShiftJis)] {
-        results.extend(read_bytes::<kif::Kif>(bytes, encoding));
-        results.extend(read_bytes::<ki2::Ki2>(bytes, encoding));
-        results.extend(read_bytes::<csa::Csa>(bytes, encoding));
+        results.extend(notate::format::read_bytes::<kif::Kif>(
+            bytes,
+            ReadOptions { encoding },
+        ));
+        results.extend(notate::format::read_bytes::<ki2::Ki2>(
+            bytes,
+            ReadOptions { encoding },
+        ));
+        results.extend(notate::format::read_bytes::<csa::Csa>(
+            bytes,
+            ReadOptions { encoding },
+        ));
     }
     let text = String::from_utf8_lossy(bytes);
     results.push(jkf::read_one(&text));
@@ -105,7 +97,7 @@ proptest! {
         bytes.push(b'\n');
         bytes.push(lead);
         bytes.push(trail);
-        for e in read_bytes::<kif::Kif>(&bytes, Some(Encoding::ShiftJis)).into_iter().filter_map(Result::err) {
+        for e in notate::format::read_bytes::<kif::Kif>(&bytes, ReadOptions { encoding: Some(Encoding::ShiftJis) }).into_iter().filter_map(Result::err) {
             if e.kind != ErrorKind::Encoding {
                 continue;
             }

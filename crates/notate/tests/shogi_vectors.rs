@@ -4,28 +4,11 @@
 
 use std::path::PathBuf;
 
+use notate::shogi::encoding::ReadOptions;
 use notate::shogi::encoding::{self, Encoding};
 use notate::shogi::{csa, jkf, ki2, kif, sfen, usi, western, EndingKind, Position, Record};
 use notate::ErrorKind;
 use serde_json::Value;
-
-/// Every record of `bytes` in `format`, read in `encoding` (detected when `None`).
-fn read_bytes<F>(
-    bytes: &[u8],
-    encoding: Option<notate::shogi::encoding::Encoding>,
-) -> Vec<Result<notate::shogi::Record, notate::Error>>
-where
-    F: notate::format::ReadFormat<
-        Game = notate::shogi::Record,
-        ReadOptions = notate::shogi::encoding::ReadOptions,
-    >,
-{
-    notate::format::Reader::<F, _>::with_options(
-        bytes,
-        notate::shogi::encoding::ReadOptions { encoding },
-    )
-    .collect()
-}
 
 fn vectors() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../vectors/shogi")
@@ -87,7 +70,7 @@ fn every_kif_vector_reads_to_the_expected_game() {
         "game1_variation.kifu",
         "game1_variation_nofunari.kifu",
     ] {
-        let record = read_bytes::<kif::Kif>(&bytes(name), None)
+        let record = notate::format::read_bytes::<kif::Kif>(&bytes(name), ReadOptions::default())
             .remove(0)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "game1", name);
@@ -97,7 +80,7 @@ fn every_kif_vector_reads_to_the_expected_game() {
         assert_eq!(record.moves[2].time.unwrap().total_ms, Some(15_000));
     }
     for name in ["pos2_bod.kifu", "pos2_bod_noteai.kifu"] {
-        let record = read_bytes::<kif::Kif>(&bytes(name), None)
+        let record = notate::format::read_bytes::<kif::Kif>(&bytes(name), ReadOptions::default())
             .remove(0)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_game(&record, "pos2", name);
@@ -109,13 +92,20 @@ fn every_kif_vector_reads_to_the_expected_game() {
 fn shift_jis_kif_is_detected_and_reads_like_utf8() {
     let raw = bytes("game1_sjis.kif");
     assert_eq!(encoding::detect(&raw), Encoding::ShiftJis);
-    let record = read_bytes::<kif::Kif>(&raw, None).remove(0).unwrap();
+    let record = notate::format::read_bytes::<kif::Kif>(&raw, ReadOptions::default())
+        .remove(0)
+        .unwrap();
     assert_game(&record, "game1", "game1_sjis.kif");
     assert_eq!(record, kif::read_one(&text("game1.kifu")).unwrap());
     // Forcing the wrong encoding is an error that names the line, never garbage.
-    let e = read_bytes::<kif::Kif>(&raw, Some(Encoding::Utf8))
-        .remove(0)
-        .unwrap_err();
+    let e = notate::format::read_bytes::<kif::Kif>(
+        &raw,
+        ReadOptions {
+            encoding: Some(Encoding::Utf8),
+        },
+    )
+    .remove(0)
+    .unwrap_err();
     assert_eq!(
         (e.kind, e.place.map(|p| p.line)),
         (ErrorKind::Encoding, Some(2)),
@@ -282,7 +272,9 @@ fn round_trip(record: &Record, name: &str) {
     writer.write(record).unwrap();
     let bytes = writer.into_inner().unwrap();
     assert_eq!(
-        &read_bytes::<kif::Kif>(&bytes, None).remove(0).unwrap(),
+        &notate::format::read_bytes::<kif::Kif>(&bytes, ReadOptions::default())
+            .remove(0)
+            .unwrap(),
         record,
         "{name} via Shift_JIS KIF"
     );

@@ -28,8 +28,7 @@ use super::notation::{
     MoveFields,
 };
 use super::san::{MoveSpec, SanText};
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 use crate::{Error, ErrorKind};
 
 /// What the EGD writer adds to the reference format.
@@ -508,19 +507,14 @@ pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
 #[non_exhaustive]
 pub struct ReadOptions {}
 
-impl ReadFormat for Egd {
-    type Game = ChessGame;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
-        LineSplitter::new(input, 256 << 10)
-    }
-
-    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
-        vec![utf8(record).and_then(|text| read_egd(text, 0))]
-    }
-}
+read_format!(
+    Egd,
+    ChessGame,
+    "EGD",
+    ReadOptions,
+    lines,
+    |record, options| { vec![utf8(record).and_then(|text| read_egd(text, 0))] }
+);
 
 impl WriteFormat for Egd {
     type Game = ChessGame;
@@ -538,7 +532,6 @@ impl WriteFormat for Egd {
     }
 }
 
-read_verbs!(Egd, ChessGame, "EGD");
 write_verbs!(Egd, ChessGame, "EGD");
 
 #[cfg(test)]

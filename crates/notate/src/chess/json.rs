@@ -34,8 +34,7 @@ use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, StartPosition, Tags,
 };
 use super::san::{MoveSpec, SanText};
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 use crate::Error;
 
 #[derive(Serialize, Deserialize)]
@@ -279,19 +278,14 @@ pub struct ReadOptions {}
 #[non_exhaustive]
 pub struct WriteOptions {}
 
-impl ReadFormat for Json {
-    type Game = ChessGame;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
-        LineSplitter::new(input, 256 << 10)
-    }
-
-    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
-        vec![utf8(record).and_then(|text| read_json(text, 0))]
-    }
-}
+read_format!(
+    Json,
+    ChessGame,
+    "game JSON",
+    ReadOptions,
+    lines,
+    |record, options| { vec![utf8(record).and_then(|text| read_json(text, 0))] }
+);
 
 impl WriteFormat for Json {
     type Game = ChessGame;
@@ -307,5 +301,4 @@ impl WriteFormat for Json {
     }
 }
 
-read_verbs!(Json, ChessGame, "game JSON");
 write_verbs!(Json, ChessGame, "game JSON");

@@ -28,8 +28,7 @@ use super::notation::{
     castling_destinations, is_standard_san, write_square, write_tags_object, write_u32, write_u64,
 };
 use super::san::{MoveSpec, SanText};
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 use crate::{Error, ErrorKind};
 
 /// The castling rights a move cost its mover (field 7).
@@ -952,19 +951,16 @@ pub struct ReadOptions {
 #[non_exhaustive]
 pub struct WriteOptions {}
 
-impl ReadFormat for Jsonchess {
-    type Game = ChessGame;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
-        LineSplitter::new(input, 256 << 10)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
+read_format!(
+    Jsonchess,
+    ChessGame,
+    "jsonchess",
+    ReadOptions,
+    lines,
+    |record, options| {
         vec![utf8(record).and_then(|text| read_jsonchess_with(text, 0, options.field7))]
     }
-}
+);
 
 impl WriteFormat for Jsonchess {
     type Game = ChessGame;
@@ -979,7 +975,6 @@ impl WriteFormat for Jsonchess {
     }
 }
 
-read_verbs!(Jsonchess, ChessGame, "jsonchess");
 write_verbs!(Jsonchess, ChessGame, "jsonchess");
 
 #[cfg(test)]

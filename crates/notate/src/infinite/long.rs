@@ -21,8 +21,7 @@ use super::game::{
 use super::piece::{Piece, PieceKind, Player};
 use super::replay;
 use super::short::{self, Dialect};
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 
 /// How the long form is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -997,25 +996,19 @@ pub struct IcnJson {
 #[non_exhaustive]
 pub struct ReadOptions {}
 
-/// The largest long-form text read.
-const MAX_TEXT_BYTES: usize = 1 << 30;
-
-impl ReadFormat for IcnJson {
-    type Game = Game;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, MAX_TEXT_BYTES)
-    }
-
-    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<Game, Error>> {
+read_format!(
+    IcnJson,
+    Game,
+    "ICN long-form JSON",
+    ReadOptions,
+    whole,
+    |record, options| {
         match utf8(record) {
             Ok(text) => from_json_stream(text).collect(),
             Err(e) => vec![Err(e)],
         }
     }
-}
+);
 
 impl WriteFormat for IcnJson {
     type Game = Game;
@@ -1032,5 +1025,4 @@ impl WriteFormat for IcnJson {
     }
 }
 
-read_verbs!(IcnJson, Game, "ICN long-form JSON");
 write_verbs!(IcnJson, Game, "ICN long-form JSON");

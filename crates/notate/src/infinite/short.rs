@@ -13,8 +13,7 @@ use super::game::{
     WinConditions, WorldBorder,
 };
 use super::piece::{Piece, PieceKind, Player};
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, utf8, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 
 /// Reads an ICN string of either dialect (2024 reference or 2025 site converter).
 ///
@@ -1469,22 +1468,9 @@ pub struct Icn {
 #[non_exhaustive]
 pub struct ReadOptions {}
 
-/// The largest ICN text read (a game with millions of moves fits).
-const MAX_TEXT_BYTES: usize = 1 << 30;
-
-impl ReadFormat for Icn {
-    type Game = Game;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, MAX_TEXT_BYTES)
-    }
-
-    fn read_record(record: &[u8], _: &ReadOptions) -> Vec<Result<Game, Error>> {
-        vec![utf8(record).and_then(parse)]
-    }
-}
+read_format!(Icn, Game, "ICN", ReadOptions, whole, |record, options| {
+    vec![utf8(record).and_then(parse)]
+});
 
 impl WriteFormat for Icn {
     type Game = Game;
@@ -1501,5 +1487,4 @@ impl WriteFormat for Icn {
     }
 }
 
-read_verbs!(Icn, Game, "ICN");
 write_verbs!(Icn, Game, "ICN");

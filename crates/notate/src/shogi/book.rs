@@ -15,8 +15,7 @@
 use super::encoding;
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, ReadFormat};
+use crate::format::read_format;
 use serde_json::Value;
 
 use super::error::{self, Error};
@@ -139,21 +138,16 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
 #[derive(Debug, Default)]
 pub struct Book;
 
-impl ReadFormat for Book {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+read_format!(
+    Book,
+    Record,
+    "an opening book",
+    ReadOptions,
+    whole,
+    |record, options| {
         match encoding::decode(record, options.encoding).and_then(|text| read(&text)) {
             Ok(openings) => openings,
             Err(e) => vec![Err(e)],
         }
     }
-}
-
-read_verbs!(Book, Record, "an opening book");
+);

@@ -5,8 +5,7 @@
 
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, write_verbs, WriteFormat};
 use std::fmt::Write as _;
 
 use super::encoding::{self, Encoding};
@@ -647,19 +646,9 @@ pub struct Csa {
     options: WriteOptions,
 }
 
-impl ReadFormat for Csa {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
-        read_bytes(record, options.encoding)
-    }
-}
+read_format!(Csa, Record, "CSA", ReadOptions, whole, |record, options| {
+    read_bytes(record, options.encoding)
+});
 
 impl WriteFormat for Csa {
     type Game = Record;
@@ -680,5 +669,4 @@ impl WriteFormat for Csa {
     }
 }
 
-read_verbs!(Csa, Record, "CSA");
 write_verbs!(Csa, Record, "CSA");

@@ -6,15 +6,26 @@ use std::borrow::Cow;
 
 use super::error::{self, Error};
 
-/// The largest shogi text read whole (a record is a few kilobytes; a book, a few megabytes).
-pub(crate) const MAX_RECORD_BYTES: usize = 256 << 20;
-
 /// How a shogi record is read (every shogi format takes the same options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ReadOptions {
     /// The text's encoding; `None` (default): told by a marker, else UTF-8 when the bytes
     /// are valid UTF-8 and Shift_JIS otherwise.
     pub encoding: Option<Encoding>,
+}
+
+/// Reads one line of a game-per-line format (USI, SFEN lists) with `read`: decoded in the
+/// options' encoding; a `#` line is a remark, no game.
+pub(crate) fn read_line<T>(
+    line: &[u8],
+    options: &ReadOptions,
+    read: impl FnOnce(&str) -> Result<T, Error>,
+) -> Vec<Result<T, Error>> {
+    match decode(line, options.encoding) {
+        Ok(text) if text.trim_start().starts_with('#') => Vec::new(),
+        Ok(text) => vec![read(&text)],
+        Err(e) => vec![Err(e)],
+    }
 }
 
 /// A text encoding of a shogi record.

@@ -8,8 +8,7 @@
 use super::encoding;
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, write_verbs, WriteFormat};
 use serde_json::{json, Map, Value};
 
 use super::error::{self, Error};
@@ -569,19 +568,9 @@ pub struct WriteOptions {
     pub pretty: bool,
 }
 
-impl ReadFormat for Jkf {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
-        vec![encoding::decode(record, options.encoding).and_then(|text| read(&text))]
-    }
-}
+read_format!(Jkf, Record, "JKF", ReadOptions, whole, |record, options| {
+    vec![encoding::decode(record, options.encoding).and_then(|text| read(&text))]
+});
 
 impl WriteFormat for Jkf {
     type Game = Record;
@@ -598,5 +587,4 @@ impl WriteFormat for Jkf {
     }
 }
 
-read_verbs!(Jkf, Record, "JKF");
 write_verbs!(Jkf, Record, "JKF");

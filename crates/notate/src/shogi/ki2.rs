@@ -4,8 +4,7 @@
 
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, write_verbs, WriteFormat};
 use std::fmt::Write as _;
 
 use super::encoding::{self, Encoding};
@@ -253,19 +252,9 @@ impl Default for WriteOptions {
     }
 }
 
-impl ReadFormat for Ki2 {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
-        vec![read_bytes(record, options.encoding)]
-    }
-}
+read_format!(Ki2, Record, "KI2", ReadOptions, whole, |record, options| {
+    vec![read_bytes(record, options.encoding)]
+});
 
 impl WriteFormat for Ki2 {
     type Game = Record;
@@ -286,5 +275,4 @@ impl WriteFormat for Ki2 {
     }
 }
 
-read_verbs!(Ki2, Record, "KI2");
 write_verbs!(Ki2, Record, "KI2");

@@ -10,8 +10,7 @@
 
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, write_verbs, WriteFormat};
 use std::fmt::Write as _;
 
 use super::encoding::{self, Encoding};
@@ -331,19 +330,9 @@ pub struct Kif {
     options: WriteOptions,
 }
 
-impl ReadFormat for Kif {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
-        vec![read_bytes(record, options.encoding)]
-    }
-}
+read_format!(Kif, Record, "KIF", ReadOptions, whole, |record, options| {
+    vec![read_bytes(record, options.encoding)]
+});
 
 impl WriteFormat for Kif {
     type Game = Record;
@@ -364,5 +353,4 @@ impl WriteFormat for Kif {
     }
 }
 
-read_verbs!(Kif, Record, "KIF");
 write_verbs!(Kif, Record, "KIF");

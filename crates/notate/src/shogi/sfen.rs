@@ -14,8 +14,7 @@ use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::Position;
 use super::record::Record;
 use super::square::Square;
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, write_verbs, WriteFormat};
 use crate::{Error, ErrorKind, Place};
 
 /// The even-game start position.
@@ -379,23 +378,18 @@ pub struct Sfen;
 #[non_exhaustive]
 pub struct WriteOptions {}
 
-impl ReadFormat for Sfen {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
-        LineSplitter::new(input, 256 << 10)
+read_format!(
+    Sfen,
+    Record,
+    "an SFEN list",
+    ReadOptions,
+    lines,
+    |record, options| {
+        encoding::read_line(record, options, |text| {
+            Position::from_sfen(text).map(Record::new)
+        })
     }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
-        match encoding::decode(record, options.encoding) {
-            Ok(text) if text.trim_start().starts_with('#') => Vec::new(),
-            Ok(text) => vec![Position::from_sfen(&text).map(Record::new)],
-            Err(e) => vec![Err(e)],
-        }
-    }
-}
+);
 
 impl WriteFormat for Sfen {
     type Game = Record;
@@ -412,7 +406,6 @@ impl WriteFormat for Sfen {
     }
 }
 
-read_verbs!(Sfen, Record, "an SFEN list");
 write_verbs!(Sfen, Record, "an SFEN list");
 
 /// Writes the SFEN of the start and of the position after every main-line move, one per

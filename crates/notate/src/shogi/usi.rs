@@ -9,8 +9,7 @@ use super::position::{Move, Position};
 use super::record::{play_checked, Ending, EndingKind, Record, RecordMove};
 use super::sfen::STARTPOS;
 use super::square::Square;
-use crate::chunk::LineSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, write_verbs, WriteFormat};
 
 /// Reads a USI move (syntax only; legality is the position's business).
 ///
@@ -150,23 +149,9 @@ pub struct Usi;
 #[non_exhaustive]
 pub struct WriteOptions {}
 
-impl ReadFormat for Usi {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = LineSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> LineSplitter<R> {
-        LineSplitter::new(input, 256 << 10)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
-        match encoding::decode(record, options.encoding) {
-            Ok(text) if text.trim_start().starts_with('#') => Vec::new(),
-            Ok(text) => vec![read_game(&text)],
-            Err(e) => vec![Err(e)],
-        }
-    }
-}
+read_format!(Usi, Record, "USI", ReadOptions, lines, |record, options| {
+    encoding::read_line(record, options, read_game)
+});
 
 impl WriteFormat for Usi {
     type Game = Record;
@@ -185,5 +170,4 @@ impl WriteFormat for Usi {
     }
 }
 
-read_verbs!(Usi, Record, "USI");
 write_verbs!(Usi, Record, "USI");

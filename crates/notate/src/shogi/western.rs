@@ -9,8 +9,7 @@
 use super::encoding;
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
-use crate::chunk::WholeSplitter;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_format, write_verbs, WriteFormat};
 use std::fmt::Write as _;
 
 use super::error::{self, Error};
@@ -240,19 +239,16 @@ pub struct WriteOptions {
     pub squares: SquareStyle,
 }
 
-impl ReadFormat for Western {
-    type Game = Record;
-    type ReadOptions = ReadOptions;
-    type Splitter<R: std::io::Read + Send> = WholeSplitter<R>;
-
-    fn splitter<R: std::io::Read + Send>(input: R, _: &ReadOptions) -> WholeSplitter<R> {
-        WholeSplitter::new(input, super::encoding::MAX_RECORD_BYTES)
-    }
-
-    fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<Record, Error>> {
+read_format!(
+    Western,
+    Record,
+    "Western notation",
+    ReadOptions,
+    whole,
+    |record, options| {
         vec![encoding::decode(record, options.encoding).and_then(|text| read(&text))]
     }
-}
+);
 
 impl WriteFormat for Western {
     type Game = Record;
@@ -268,5 +264,4 @@ impl WriteFormat for Western {
     }
 }
 
-read_verbs!(Western, Record, "Western notation");
 write_verbs!(Western, Record, "Western notation");
