@@ -206,26 +206,43 @@ pub fn read_str<F: ReadFormat>(text: &str) -> Result<Vec<F::Game>, Error> {
 /// The one game of `text` (its errors name no game number): none, or more than one, is an
 /// error.
 pub fn read_one<F: ReadFormat>(text: &str) -> Result<F::Game, Error> {
-    let mut games = Reader::<F, _>::new(text.as_bytes());
-    let game = games
-        .next()
-        .unwrap_or_else(|| {
-            Err(
-                Error::new(ErrorKind::Syntax, "no game in the text").with_place(Place::locate(
-                    text.as_bytes(),
-                    0,
-                    1,
-                )),
-            )
-        })
-        .map_err(|e| Error { game: None, ..e })?;
-    match games.count() {
-        0 => Ok(game),
-        more => Err(Error::new(
-            ErrorKind::Syntax,
-            format!("{} games where one was expected", more + 1),
-        )),
+    let options = F::ReadOptions::default();
+    let mut splitter = F::splitter(text.as_bytes(), &options);
+    let mut first: Option<F::Game> = None;
+    let mut first_record: Option<(u64, usize)> = None;
+    let mut read = Vec::new();
+    while let Some(mut chunk) = splitter.next_chunk()? {
+        // Each record is read alone, so that a second game is placed where its record starts.
+        let ranges = std::mem::take(&mut chunk.games);
+        let oversized = std::mem::take(&mut chunk.oversized);
+        for (index, range) in ranges.into_iter().enumerate() {
+            chunk.games = vec![range.clone()];
+            chunk.oversized = if oversized.contains(&index) { vec![0] } else { vec![] };
+            F::read_chunk(&chunk, &options, &mut read);
+            let in_record = read.len();
+            for result in read.drain(..) {
+                let game = result?;
+                let place = chunk.locator().place(range.start);
+                if first.is_none() {
+                    first = Some(game);
+                    first_record = Some((chunk.first_byte, range.start));
+                    continue;
+                }
+                // A record of several games (a whole text of several JSON values, a CSA
+                // file of several records) is placed at its start; a second record at its own.
+                let message = if first_record == Some((chunk.first_byte, range.start)) {
+                    format!("the text holds {in_record} games where one was expected")
+                } else {
+                    "a second game starts here, where one was expected".to_string()
+                };
+                return Err(Error::new(ErrorKind::Syntax, message).with_place(place));
+            }
+        }
     }
+    first.ok_or_else(|| {
+        Error::new(ErrorKind::Syntax, "no game in the text")
+            .with_place(Place::locate(text.as_bytes(), 0, 1))
+    })
 }
 
 /// Writes games into any `io::Write`, one at a time; a game that cannot be written is an
