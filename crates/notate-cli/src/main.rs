@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use notate::chess::egd;
-use notate::chess::pgn::{Keep, ReadOptions};
+use notate::chess::pgn::{Keep, PieceLetters, ReadOptions};
 
 use formats::{format_name, InputFormat, Job, OutputFormat, PositionOutput};
 use input::InputName;
@@ -165,6 +165,24 @@ struct Common {
     /// Longest comment in bytes; a longer one fails its game
     #[arg(long, value_name = "BYTES", default_value_t = ReadOptions::default().max_comment_bytes)]
     max_comment_bytes: usize,
+    /// PGN whose pieces have the letters of a language (de, fr, es, it, nl, pt, pl, sv,
+    /// da, no, cs, hu; default: en, as PGN says): `Sf3` is read as `Nf3`
+    #[arg(long, value_name = "LANG", value_parser = piece_letters)]
+    piece_letters: Option<PieceLetters>,
+}
+
+/// `--piece-letters`: a language code.
+fn piece_letters(code: &str) -> Result<PieceLetters, String> {
+    PieceLetters::from_code(code).ok_or_else(|| {
+        let codes: Vec<&str> = PieceLetters::ALL
+            .iter()
+            .flat_map(|(_, c)| c.iter().copied())
+            .collect();
+        format!(
+            "not a language of piece letters (one of {})",
+            codes.join(", ")
+        )
+    })
 }
 
 /// Everything a run of `convert`, `check` or `position` needs, checked once before it starts.
@@ -191,6 +209,7 @@ fn settings(common: &Common, job: Job, egd: egd::WriteOptions) -> Settings {
                 .max_game_bytes
                 .unwrap_or(ReadOptions::default().max_game_bytes),
             max_comment_bytes: common.max_comment_bytes,
+            piece_letters: common.piece_letters.unwrap_or_default(),
             keep: match job {
                 // Checking builds no move tree at all.
                 Job::Check => Keep::Nothing,

@@ -96,7 +96,8 @@ fn json_round_trip_through_the_command() {
     assert_eq!(back.status.code(), Some(0), "{}", text(&back.stderr));
     assert_eq!(
         text(&back.stdout),
-        "[White \"A\"]\n\n1. e4 {hi [%clk 0:01:00]} (1. d4 $1) 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"?\"]\n\
+         [Result \"1-0\"]\n\n1. e4 {hi [%clk 0:01:00]} (1. d4 $1) 1... e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
     );
 }
 
@@ -184,7 +185,8 @@ fn egd_reads_back_detected_from_content() {
     assert_eq!(back.status.code(), Some(0), "{}", text(&back.stderr));
     assert_eq!(
         text(&back.stdout),
-        "[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n"
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n[Black \"?\"]\n\
+         [Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n"
     );
     // A line that is not EGD is an error with its place; the next line still converts.
     let broken = format!(
@@ -777,4 +779,26 @@ fn every_family_runs_through_one_pipeline() {
         text(&out.stderr)
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn piece_letters_of_another_language_on_request() {
+    let german = "1. e4 e5 2. Sf3 Sc6 3. Lb5 *\n";
+    let out = notate(&["convert", "--to", "uci"], german);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("<stdin>:1:13: game 1 (? – ?), ply 3 \"Sf3\""),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = notate(&["convert", "--to", "uci", "--piece-letters", "de"], german);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "e2e4 e7e5 g1f3 b8c6 f1b5\n");
+    let out = notate(&["convert", "--to", "uci", "--piece-letters", "xx"], german);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("de, da, no, sv"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -217,7 +217,11 @@ pub fn read_one<F: ReadFormat>(text: &str) -> Result<F::Game, Error> {
         let oversized = std::mem::take(&mut chunk.oversized);
         for (index, range) in ranges.into_iter().enumerate() {
             chunk.games = vec![range.clone()];
-            chunk.oversized = if oversized.contains(&index) { vec![0] } else { vec![] };
+            chunk.oversized = if oversized.contains(&index) {
+                vec![0]
+            } else {
+                vec![]
+            };
             F::read_chunk(&chunk, &options, &mut read);
             let in_record = read.len();
             for result in read.drain(..) {
@@ -240,8 +244,11 @@ pub fn read_one<F: ReadFormat>(text: &str) -> Result<F::Game, Error> {
         }
     }
     first.ok_or_else(|| {
-        Error::new(ErrorKind::Syntax, "no game in the text")
-            .with_place(Place::locate(text.as_bytes(), 0, 1))
+        Error::new(ErrorKind::Syntax, "no game in the text").with_place(Place::locate(
+            text.as_bytes(),
+            0,
+            1,
+        ))
     })
 }
 

@@ -284,7 +284,10 @@ fn a_piece_name_ending_in_a_multi_byte_character_is_an_error() {
 fn a_second_game_where_one_was_expected_is_placed() {
     let e = long::read_one("{\"metadata\":{}}\n{\"metadata\":{}}\n").unwrap_err();
     check_error(&e);
-    assert_eq!(e.to_string(), "line 1, column 1: the text holds 2 games where one was expected");
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 1: the text holds 2 games where one was expected"
+    );
     let e = short::read_one("w K1,1|k5,5\n\nw K1,1|k5,5\n").unwrap_err();
     check_error(&e);
     assert_eq!(e.place.map(|p| p.line), Some(3), "{e}");

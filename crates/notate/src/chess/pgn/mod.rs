@@ -19,7 +19,7 @@ mod write;
 use std::io::Read;
 
 pub use parse::{decode_text, GameParser};
-pub use split::{GameSplitter, Keep, ReadOptions};
+pub use split::{GameSplitter, Keep, PieceLetters, ReadOptions};
 pub use write::{Pgn, WriteOptions, SEVEN_TAG_ROSTER};
 
 use super::game::ChessGame;

@@ -11,7 +11,7 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::find::find_any;
-use super::split::{Keep, ReadOptions};
+use super::split::{Keep, PieceLetters, ReadOptions};
 use crate::chess::error::FailedGame;
 use crate::{Error, ErrorKind};
 use shakmaty::Chess;
@@ -58,6 +58,13 @@ fn decode_cow(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
         Err(_) => std::borrow::Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
 }
+
+/// The most lines a tag runs on after its first (`[Site` ⏎ `"Here"]`); the splitter counts
+/// the same.
+const MAX_TAG_LINES: usize = 2;
+
+/// The most plies reserved for a game's main line before reading it (a long game grows).
+const MAX_RESERVED_PLIES: usize = 512;
 
 /// A game with more skipped tokens than this is not PGN: it fails instead.
 pub const MAX_WARNINGS_PER_GAME: usize = 100;
@@ -392,12 +399,25 @@ impl<'a> GameParser<'a> {
             match self.src[self.pos] {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
+                b'[' => match forum_marker(&self.src[self.pos..self.end]) {
+                    Some(len) => self.pos += len,
+                    None => break,
+                },
                 _ => break,
             }
         }
     }
 
     fn read_game(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
+        // A comment before the tags (`; from my database` at the top of a file) is the
+        // game's: kept as a comment before its first move.
+        while self.pos < self.end && matches!(self.src[self.pos], b'{' | b';') {
+            let comment = self.read_comment()?;
+            if self.limits.keeps_comments() {
+                game.moves.comments.push(comment);
+            }
+            self.skip_blank();
+        }
         self.read_tags(game)?;
         self.read_movetext(game)
     }
@@ -412,8 +432,24 @@ impl<'a> GameParser<'a> {
 
     fn read_tag_line(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
         let line_start = self.pos;
-        let line_end =
+        let mut line_end =
             find_any([b'\n'], &self.src[self.pos..self.end]).map_or(self.end, |n| self.pos + n);
+        // A tag split over lines (`[Site` ⏎ `"Here"]`) is read as one: while no `]` closes
+        // it, the next line belongs to it, unless that line starts a tag of its own.
+        for _ in 0..MAX_TAG_LINES {
+            let next = (line_end + 1).min(self.end);
+            let next_end =
+                find_any([b'\n'], &self.src[next..self.end]).map_or(self.end, |n| next + n);
+            if memchr(b']', &self.src[line_start..line_end]).is_some()
+                || matches!(
+                    self.src[next..next_end].trim_ascii_start().first(),
+                    None | Some(b'[')
+                )
+            {
+                break;
+            }
+            line_end = next_end;
+        }
         if line_end - line_start > self.limits.max_tag_bytes {
             return Err(Error::at(
                 line_start,
@@ -422,18 +458,23 @@ impl<'a> GameParser<'a> {
             .with_kind(ErrorKind::TooLarge));
         }
         let line = &self.src[..line_end];
+        let blank = |c: u8| matches!(c, b' ' | b'\t' | b'\r' | b'\n');
         let mut i = line_start;
         loop {
-            // At a `[`.
+            // At a `[`. Blanks may stand around the name (`[ Event "x" ]`).
             let open = i;
             i += 1;
+            while i < line_end && blank(line[i]) {
+                i += 1;
+            }
             let name_start = i;
-            i = find_any([b' ', b'\t', b'"', b']'], &line[i..line_end]).map_or(line_end, |n| i + n);
-            let name = &line[name_start..i];
+            i = find_any([b' ', b'\t', b'"', b']', b'\n'], &line[i..line_end])
+                .map_or(line_end, |n| i + n);
+            let name = line[name_start..i].trim_ascii_end();
             if name.is_empty() {
                 return Err(Error::at(open, "tag without a name"));
             }
-            while i < line_end && matches!(line[i], b' ' | b'\t') {
+            while i < line_end && blank(line[i]) {
                 i += 1;
             }
             // Validating needs only the tags that replay and messages use: decoding the
@@ -486,11 +527,9 @@ impl<'a> GameParser<'a> {
                 break;
             }
             if line[i] != b'[' {
-                self.warnings.push(
-                    Error::at(i, "skipped text after a tag")
-                        .with_token(decode_text(&line[i..line_end]).trim_end().to_string()),
-                );
-                break;
+                // `[Event "x"] 1. e4 e5 *`: the movetext starts on the tag's line.
+                self.pos = i;
+                return Ok(());
             }
         }
         self.pos = (line_end + 1).min(self.end);
@@ -513,7 +552,9 @@ impl<'a> GameParser<'a> {
             })
         } else {
             // Typical movetext spends 8 to 40 bytes per ply: reserve once instead of growing.
-            line.plies.reserve((self.end - self.pos) / 12);
+            // Capped: a stretch of many games without tags is not one long game.
+            line.plies
+                .reserve(((self.end - self.pos) / 12).min(MAX_RESERVED_PLIES));
             None
         };
         let mut b = Builder {
@@ -720,6 +761,10 @@ impl<'a> GameParser<'a> {
                     }
                 }
                 _ => {
+                    if self.restarts(b, start) {
+                        // `1. e4 e5` ⏎⏎ `1. d4 d5 *`: a game without a result, and the next.
+                        return Ok(());
+                    }
                     if let Some(end) = self.move_number_end(start) {
                         self.pos = end;
                         continue;
@@ -739,6 +784,23 @@ impl<'a> GameParser<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the move number `1.` at `start` begins another game: it stands at the start
+    /// of a line after a blank line, and the game has moves (a game's own numbers never go
+    /// back to 1).
+    fn restarts(&self, b: &Builder, start: usize) -> bool {
+        let text = &self.src[..self.end];
+        text[start] == b'1'
+            && text.get(start + 1) == Some(&b'.')
+            && text.get(start + 2) != Some(&b'.')
+            && b.stack.len() == 1
+            && b.has_ply()
+            && {
+                let before = &text[self.game_start..start];
+                let blank = before.len() - before.trim_ascii_end().len();
+                memchr::memchr_iter(b'\n', &before[before.len() - blank..]).count() >= 2
+            }
     }
 
     /// Where a move number standing alone (`12.`, `12...`) starting at `start` ends: the
@@ -772,6 +834,13 @@ impl<'a> GameParser<'a> {
         end: usize,
     ) -> Result<bool, Error> {
         let mut word = &self.src[start..end];
+        let mut translated = [0u8; 16];
+        if self.limits.piece_letters != PieceLetters::English && word.len() <= translated.len() {
+            for (to, &from) in translated.iter_mut().zip(word) {
+                *to = self.limits.piece_letters.to_english(from);
+            }
+            word = &translated[..word.len()];
+        }
         let mut offset = start;
         // The common case first: a plain move.
         if word[0].is_ascii_alphabetic() {
@@ -880,6 +949,16 @@ impl<'a> GameParser<'a> {
     }
 }
 
+/// The length of a forum's `[pgn]` or `[/pgn]` marker (any case) at the start of `text`:
+/// pasted from a forum post, they wrap the games and are not tags.
+fn forum_marker(text: &[u8]) -> Option<usize> {
+    [&b"[pgn]"[..], b"[/pgn]"].into_iter().find_map(|marker| {
+        text.get(..marker.len())
+            .filter(|head| head.eq_ignore_ascii_case(marker))
+            .map(|_| marker.len())
+    })
+}
+
 /// A termination marker, also `1/2` (a draw, as some old files write it).
 fn result_marker(word: &[u8]) -> Option<GameResult> {
     if !matches!(word.first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
@@ -893,11 +972,13 @@ fn result_marker(word: &[u8]) -> Option<GameResult> {
 
 /// Whether an unreadable word was meant as a move (`Nf9`, `e9`): then it fails the game
 /// instead of being skipped, so that a typo never shifts every later move to the other side.
+///
+/// A capital letter counts as a piece in any language (`Dxf7#`, `Ta5`: German), so a game in
+/// other piece letters fails at its first piece move instead of losing it; `--piece-letters`
+/// reads it.
 fn looks_like_move(word: &[u8]) -> bool {
-    matches!(
-        word.first(),
-        Some(b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'a'..=b'h' | b'O' | b'0')
-    ) && word.iter().any(|c| c.is_ascii_digit() || *c == b'-')
+    matches!(word.first(), Some(b'A'..=b'Z' | b'a'..=b'h' | b'0'))
+        && word.iter().any(|c| c.is_ascii_digit() || *c == b'-')
         && word.len() <= 10
 }
 
@@ -966,7 +1047,7 @@ fn tag_value(line: &[u8], from: usize, end: usize) -> Option<(&[u8], usize)> {
                 b'\\' if i + 1 < end => i += 2,
                 b'"' => {
                     let mut j = i + 1;
-                    while j < end && matches!(line[j], b' ' | b'\t') {
+                    while j < end && matches!(line[j], b' ' | b'\t' | b'\r' | b'\n') {
                         j += 1;
                     }
                     if j < end && line[j] == b']' {

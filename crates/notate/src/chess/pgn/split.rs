@@ -46,6 +46,92 @@ pub struct ReadOptions {
     pub max_variation_depth: usize,
     /// What is kept of each game (default: everything).
     pub keep: Keep,
+    /// The letters the movetext names its pieces with (default: English, as PGN says).
+    pub piece_letters: PieceLetters,
+}
+
+/// The letters a PGN names pieces with. PGN says English (`K Q R B N`); a file written in
+/// another language is read on request, its moves kept in English.
+///
+/// ```
+/// use notate::chess::pgn::{self, PieceLetters, ReadOptions};
+/// let options = ReadOptions { piece_letters: PieceLetters::German, ..ReadOptions::default() };
+/// let games = pgn::Reader::with_options(&b"1. e4 e5 2. Sf3 Sc6 3. Lb5 *"[..], options);
+/// let game = games.into_iter().next().unwrap().unwrap();
+/// assert_eq!(game.moves.plies[4].mv.san.to_string(), "Bb5");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PieceLetters {
+    /// `K Q R B N`.
+    #[default]
+    English,
+    /// `K D T L S` (also Danish, Norwegian and Swedish).
+    German,
+    /// `R D T F C`.
+    French,
+    /// `R D T A C` (also Italian).
+    Spanish,
+    /// `K D T L P`.
+    Dutch,
+    /// `R D T B C`.
+    Portuguese,
+    /// `K H W G S`.
+    Polish,
+    /// `K D V S J`.
+    Czech,
+    /// `K V B F H`.
+    Hungarian,
+}
+
+impl PieceLetters {
+    /// Every set, with the language codes that name it.
+    pub const ALL: [(PieceLetters, &'static [&'static str]); 9] = [
+        (PieceLetters::English, &["en"]),
+        (PieceLetters::German, &["de", "da", "no", "sv"]),
+        (PieceLetters::French, &["fr"]),
+        (PieceLetters::Spanish, &["es", "it"]),
+        (PieceLetters::Dutch, &["nl"]),
+        (PieceLetters::Portuguese, &["pt"]),
+        (PieceLetters::Polish, &["pl"]),
+        (PieceLetters::Czech, &["cs"]),
+        (PieceLetters::Hungarian, &["hu"]),
+    ];
+
+    /// The set a language code (`de`, `fr` …) names.
+    ///
+    /// ```
+    /// use notate::chess::pgn::PieceLetters;
+    /// assert_eq!(PieceLetters::from_code("it"), Some(PieceLetters::Spanish));
+    /// ```
+    pub fn from_code(code: &str) -> Option<PieceLetters> {
+        Self::ALL
+            .iter()
+            .find(|(_, codes)| codes.contains(&code))
+            .map(|(letters, _)| *letters)
+    }
+
+    /// The letters of king, queen, rook, bishop and knight.
+    pub fn letters(self) -> [u8; 5] {
+        match self {
+            PieceLetters::English => *b"KQRBN",
+            PieceLetters::German => *b"KDTLS",
+            PieceLetters::French => *b"RDTFC",
+            PieceLetters::Spanish => *b"RDTAC",
+            PieceLetters::Dutch => *b"KDTLP",
+            PieceLetters::Portuguese => *b"RDTBC",
+            PieceLetters::Polish => *b"KHWGS",
+            PieceLetters::Czech => *b"KDVSJ",
+            PieceLetters::Hungarian => *b"KVBFH",
+        }
+    }
+
+    /// The English letter of a byte of a move written in these letters (other bytes stay).
+    pub(crate) fn to_english(self, byte: u8) -> u8 {
+        match self.letters().iter().position(|&letter| letter == byte) {
+            Some(index) => b"KQRBN"[index],
+            None => byte,
+        }
+    }
 }
 
 /// What a PGN reader keeps of each game: less is faster. Whatever is not kept is still read
@@ -87,6 +173,7 @@ impl Default for ReadOptions {
             max_tag_bytes: 64 << 10,
             max_variation_depth: 64,
             keep: Keep::Everything,
+            piece_letters: PieceLetters::English,
         }
     }
 }
@@ -127,10 +214,32 @@ pub struct GameSplitter<R> {
     has_tags: bool,
     /// Where a `;` comment or `%` line returns to.
     after_line_comment: State,
+    /// Where a `{…}` comment that did not close in the buffer returns to.
+    after_brace_comment: State,
     /// The 64-byte block of `buf` (its offset) whose structural bits are in `bits`; `None`
     /// once `buf` has changed.
     bits_block: Option<usize>,
     bits: u64,
+    /// Where the tag line being scanned starts, and how many lines it has run on without a
+    /// `]` (a tag split over lines: see the parser's `MAX_TAG_LINES`).
+    tag_line_start: usize,
+    tag_open_lines: usize,
+    /// Whether the scan stopped at a line start to see more bytes than have been read.
+    needs_more: bool,
+    /// Old Mac files end their lines with a lone CR: each is made a LF as it is read (same
+    /// length, so offsets and columns stay those of the file). Decided at the first line end.
+    line_ends: LineEnds,
+}
+
+/// What ends the lines of a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LineEnds {
+    /// Not known yet: no line end read so far.
+    Unknown,
+    /// LF or CR LF.
+    Lf,
+    /// A lone CR (classic Mac OS).
+    Cr,
 }
 
 impl<R: Read + Send> crate::chunk::Split for GameSplitter<R> {
@@ -171,8 +280,13 @@ impl<R: Read> GameSplitter<R> {
             brace_free_until: 0,
             has_tags: false,
             after_line_comment: State::MoveLineStart,
+            after_brace_comment: State::Moves,
             bits_block: None,
             bits: 0,
+            tag_line_start: 0,
+            tag_open_lines: 0,
+            needs_more: false,
+            line_ends: LineEnds::Unknown,
         }
     }
 
@@ -214,7 +328,7 @@ impl<R: Read> GameSplitter<R> {
                 self.fill()?;
                 continue;
             }
-            if self.scanned < self.buf.len() {
+            if self.scanned < self.buf.len() && (self.eof || !self.needs_more) {
                 self.scan();
                 continue;
             }
@@ -261,6 +375,7 @@ impl<R: Read> GameSplitter<R> {
         self.scanned -= n;
         self.game_start = self.game_start.saturating_sub(n);
         self.comment_start = self.comment_start.saturating_sub(n);
+        self.tag_line_start = self.tag_line_start.saturating_sub(n);
         self.brace_free_until = self.brace_free_until.saturating_sub(n);
         for g in &mut self.games {
             *g = g.start - n..g.end - n;
@@ -284,9 +399,11 @@ impl<R: Read> GameSplitter<R> {
         };
         self.buf.truncate(old + n);
         self.bits_block = None;
+        self.needs_more = false;
         if n == 0 {
             self.eof = true;
         }
+        self.mend_line_ends(old);
         if !self.bom_checked && self.buf.len() >= 3 {
             self.bom_checked = true;
             if self.buf.starts_with(b"\xEF\xBB\xBF") {
@@ -295,6 +412,38 @@ impl<R: Read> GameSplitter<R> {
             }
         }
         Ok(())
+    }
+
+    /// Makes the lone CRs of a classic Mac file LFs, from `from` on (the stream's first line
+    /// end decides whether it is one).
+    fn mend_line_ends(&mut self, from: usize) {
+        // A CR left undecided at the end of the last read is looked at again.
+        let from = from.saturating_sub(1);
+        if self.line_ends == LineEnds::Unknown {
+            let Some(at) = memchr::memchr2(b'\n', b'\r', &self.buf[from..]).map(|n| from + n)
+            else {
+                return;
+            };
+            self.line_ends = match self.buf.get(at + 1) {
+                _ if self.buf[at] == b'\n' => LineEnds::Lf,
+                Some(b'\n') => LineEnds::Lf,
+                Some(_) => LineEnds::Cr,
+                None if self.eof => LineEnds::Cr,
+                None => {
+                    // A CR as the last byte read may be the first half of a CR LF: the scan
+                    // waits for the next read to decide.
+                    self.needs_more = true;
+                    return;
+                }
+            };
+        }
+        if self.line_ends == LineEnds::Cr {
+            let mut at = from;
+            while let Some(n) = memchr::memchr(b'\r', &self.buf[at..]) {
+                self.buf[at + n] = b'\n';
+                at += n + 1;
+            }
+        }
     }
 
     fn take_chunk(&mut self, oversized: Vec<usize>) -> Chunk {
@@ -321,6 +470,7 @@ impl<R: Read> GameSplitter<R> {
         self.scanned -= end;
         self.game_start = self.game_start.saturating_sub(end);
         self.comment_start = self.comment_start.saturating_sub(end);
+        self.tag_line_start = self.tag_line_start.saturating_sub(end);
         self.brace_free_until = self.brace_free_until.saturating_sub(end);
         chunk
     }
@@ -400,6 +550,7 @@ impl<R: Read> GameSplitter<R> {
                     match b {
                         b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
                         b'\n' => {
+                            self.tag_open_lines = 0;
                             // At a line start in the tag section, so this line was blank.
                             if self.state == State::TagsLineStart && self.has_tags {
                                 self.state = State::TagsAfterBlank;
@@ -412,11 +563,30 @@ impl<R: Read> GameSplitter<R> {
                             }
                             self.has_tags = true;
                             self.state = State::TagLine;
+                            self.tag_line_start = i;
+                            self.tag_open_lines = 0;
                             i += 1;
                             if self.games.last().is_some_and(|g| g.end >= self.chunk_bytes) {
                                 // A chunk's worth: stop here (a read may bring many chunks).
                                 break;
                             }
+                        }
+                        _ if self.state == State::TagsLineStart && self.tag_open_lines > 0 => {
+                            // The rest of a tag that its first line left open.
+                            self.state = State::TagLine;
+                        }
+                        b';' | b'{' if self.state == State::TagsLineStart && !self.has_tags => {
+                            // A comment before a game's tags (`; exported by …` at the top of
+                            // a file) belongs to the game that follows it.
+                            if b == b';' {
+                                self.after_line_comment = State::TagsLineStart;
+                                self.state = State::LineComment;
+                            } else {
+                                self.comment_start = i;
+                                self.after_brace_comment = State::TagsLineStart;
+                                self.state = State::BraceComment;
+                            }
+                            i += 1;
                         }
                         b'%' => {
                             self.after_line_comment = if self.state == State::MoveLineStart {
@@ -427,6 +597,27 @@ impl<R: Read> GameSplitter<R> {
                             self.state = State::LineComment;
                             i += 1;
                         }
+                        b'1' if self.state == State::MoveLineStart => {
+                            // Games without tags: one that ends with its result and a next
+                            // that starts with `1.` are cut apart, so that a file of them
+                            // streams in chunks like any other.
+                            if i + 2 >= buf_len && !self.eof {
+                                self.needs_more = true;
+                                break;
+                            }
+                            if self.buf.get(i + 1) == Some(&b'.')
+                                && self.buf.get(i + 2) != Some(&b'.')
+                                && ends_with_result(&self.buf[self.game_start..i])
+                            {
+                                self.start_game_at(i);
+                                if self.games.last().is_some_and(|g| g.end >= self.chunk_bytes) {
+                                    self.state = State::Moves;
+                                    i += 1;
+                                    break;
+                                }
+                            }
+                            self.state = State::Moves;
+                        }
                         _ => {
                             self.state = State::Moves;
                         }
@@ -434,6 +625,15 @@ impl<R: Read> GameSplitter<R> {
                 }
                 State::TagLine => match self.next_of(i, |b| b == b'\n') {
                     Some(at) => {
+                        let start = self.tag_line_start.min(at);
+                        self.tag_open_lines = if memchr::memchr(b']', &self.buf[start..at])
+                            .is_none()
+                            && self.tag_open_lines < 2
+                        {
+                            self.tag_open_lines + 1
+                        } else {
+                            0
+                        };
                         i = at + 1;
                         self.state = State::TagsLineStart;
                     }
@@ -451,6 +651,7 @@ impl<R: Read> GameSplitter<R> {
                                 if let Some(close) = self.next_of(from, |b| b == b'}') {
                                     i = close;
                                 } else {
+                                    self.after_brace_comment = State::Moves;
                                     self.state = State::BraceComment;
                                 }
                             }
@@ -471,7 +672,7 @@ impl<R: Read> GameSplitter<R> {
                     match self.next_of(from, |b| b == b'}') {
                         Some(at) => {
                             i = at + 1;
-                            self.state = State::Moves;
+                            self.state = self.after_brace_comment;
                         }
                         None => {
                             i = buf_len;
@@ -496,4 +697,13 @@ impl<R: Read> GameSplitter<R> {
         }
         self.scanned = i;
     }
+}
+
+/// Whether `text` ends with a game's result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing as a word.
+fn ends_with_result(text: &[u8]) -> bool {
+    let text = text.trim_ascii_end();
+    ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|result| {
+        text.strip_suffix(result.as_bytes())
+            .is_some_and(|before| before.last().is_none_or(|b| b.is_ascii_whitespace()))
+    })
 }

@@ -44,19 +44,23 @@ fn escape_tag(value: &str, out: &mut Vec<u8>) {
 impl Pgn {
     /// Appends one game (tags, blank line, movetext, blank line) to `out`.
     pub(crate) fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) {
+        // Export format: the Seven Tag Roster always, with the standard's placeholders for
+        // what is not known, and a Result that agrees with the movetext's end.
         for name in SEVEN_TAG_ROSTER {
-            if let Some(value) = game.tags.get(name) {
-                Self::tag(name, value, out);
-            }
+            let value = match (name, game.tags.get(name)) {
+                ("Result", _) => game.outcome().as_str(),
+                (_, Some(value)) => value,
+                ("Date", None) => "????.??.??",
+                (_, None) => "?",
+            };
+            Self::tag(name, value, out);
         }
         for (name, value) in game.tags.iter() {
             if !SEVEN_TAG_ROSTER.contains(&name) {
                 Self::tag(name, value, out);
             }
         }
-        if !game.tags.is_empty() {
-            out.push(b'\n');
-        }
+        out.push(b'\n');
         self.line_len = 0;
         self.line(&game.moves, game.start.position.clone(), out);
         self.token(game.outcome().as_str(), out);
@@ -115,7 +119,18 @@ impl Pgn {
             out.push(b'\n');
             self.line_len = 0;
         } else {
-            self.token(&format!("{{{}}}", comment.text), out);
+            // Wrapped at its spaces like the moves, so that no line passes 80 columns (a
+            // line break stands for one space; a word longer than a line stays whole).
+            let mut words = comment.text.split(' ');
+            let first = words.next().unwrap_or_default();
+            let mut pending = format!("{{{first}");
+            for word in words {
+                self.token(&pending, out);
+                pending.clear();
+                pending.push_str(word);
+            }
+            pending.push('}');
+            self.token(&pending, out);
         }
     }
 

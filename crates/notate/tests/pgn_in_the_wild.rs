@@ -1,0 +1,194 @@
+//! PGN as found in the wild (issue 17): every class of record that a careful reader accepts is
+//! read whole, and nothing is dropped, merged or cut short without an error. One minimal input
+//! of our own per class.
+
+use notate::chess::pgn::{self, GameSplitter, Keep, PieceLetters, ReadOptions};
+use notate::chess::{uci, ChessGame};
+
+/// Every game of `text`, as UCI moves (or the error's text), read in chunks of `chunk_bytes`
+/// and with `options`.
+fn games_with(text: &[u8], options: ReadOptions) -> Vec<Result<String, String>> {
+    pgn::Reader::with_options(text, options)
+        .map(|game| {
+            game.map(|g| uci::to_string(&g).unwrap().trim_end().to_string())
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+fn games(text: &str) -> Vec<Result<String, String>> {
+    games_with(text.as_bytes(), ReadOptions::default())
+}
+
+fn ok(moves: &[&str]) -> Vec<Result<String, String>> {
+    moves.iter().map(|m| Ok(m.to_string())).collect()
+}
+
+fn tag(game: &ChessGame, name: &str) -> Option<String> {
+    game.tags.get(name).map(str::to_string)
+}
+
+#[test]
+fn tags_and_movetext_on_one_line_are_read() {
+    let text = "[Event \"x\"] 1. e4 e5 *\n[Event \"y\"] [Site \"z\"] 1. d4 *\n";
+    assert_eq!(games(text), ok(&["e2e4 e7e5", "d2d4"]));
+    let read = pgn::read_str(text).unwrap();
+    assert_eq!(tag(&read[1], "Site").as_deref(), Some("z"));
+}
+
+#[test]
+fn games_without_results_whose_numbers_start_again_are_two_games() {
+    assert_eq!(
+        games("1. e4 e5\n\n1. d4 d5 *\n"),
+        ok(&["e2e4 e7e5", "d2d4 d7d5"])
+    );
+    // A black move number after a comment paragraph is the same game.
+    assert_eq!(
+        games("1. e4 {A long note.}\n\n1... e5 2. Nf3 *\n"),
+        ok(&["e2e4 e7e5 g1f3"])
+    );
+    // So is a comment paragraph before the first move of a tagged game.
+    assert_eq!(
+        games("[Event \"x\"]\n\n{Intro.}\n\n1. e4 *\n"),
+        ok(&["e2e4"])
+    );
+}
+
+#[test]
+fn a_move_in_other_piece_letters_fails_its_game_unless_asked_for() {
+    let text = "1. e4 e5 2. Sf3 Sc6 3. Lb5 a6 4. Lxc6 dxc6 5. O-O Dd6 *\n";
+    let read = games(text);
+    assert_eq!(read.len(), 1);
+    let error = read[0].as_ref().unwrap_err();
+    assert_eq!(
+        error,
+        "game 1, line 1, column 13, ply 3 \"Sf3\": not a move, result or annotation"
+    );
+    let german = ReadOptions {
+        piece_letters: PieceLetters::German,
+        ..ReadOptions::default()
+    };
+    assert_eq!(
+        games_with(text.as_bytes(), german),
+        ok(&["e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5c6 d7c6 e1g1 d8d6"])
+    );
+    let french = ReadOptions {
+        piece_letters: PieceLetters::French,
+        ..ReadOptions::default()
+    };
+    assert_eq!(
+        games_with(b"1. e4 d5 2. exd5 Dxd5 3. Cc3 Da5 4. Fc4 *", french),
+        ok(&["e2e4 d7d5 e4d5 d8d5 b1c3 d5a5 f1c4"])
+    );
+    // Kept in English: the game writes as standard PGN.
+    let game = pgn::Reader::with_options(&b"1. e4 e5 2. Sf3 *"[..], german)
+        .next()
+        .unwrap()
+        .unwrap();
+    assert!(pgn::to_string(&game).unwrap().contains("2. Nf3 *"));
+}
+
+#[test]
+fn blanks_inside_tag_brackets_and_tags_split_over_lines_are_read() {
+    let text = "[ Event \"x\" ]\n[Site\n \"y\"]\n[Round \"3\"\n]\n[White \"w\"]\n\n1. e4 *\n\n\
+                [Event \"z\"]\n\n1. d4 *\n";
+    let read = pgn::read_str(text).unwrap();
+    assert_eq!(read.len(), 2);
+    let first = &read[0];
+    assert_eq!(tag(first, "Event").as_deref(), Some("x"));
+    assert_eq!(tag(first, "Site").as_deref(), Some("y"));
+    assert_eq!(tag(first, "Round").as_deref(), Some("3"));
+    assert_eq!(tag(first, "White").as_deref(), Some("w"));
+    assert_eq!(tag(&read[1], "Event").as_deref(), Some("z"));
+}
+
+#[test]
+fn old_mac_line_endings_are_read() {
+    let text = "[Event \"a\"]\r\r1. e4 *\r\r[Event \"b\"]\r\r1. d4 2. Nf9 *\r";
+    let read = games(text);
+    assert_eq!(read[0], Ok("e2e4".into()));
+    // Lines are counted at each CR.
+    assert_eq!(
+        read[1],
+        Err("game 2, line 7, column 10, ply 2 \"Nf9\": not a move, result or annotation".into())
+    );
+    // Whatever the chunk size, a CR at a read's end included.
+    for chunk_bytes in [1, 2, 3, 7, 64] {
+        let mut splitter = GameSplitter::new(text.as_bytes(), chunk_bytes);
+        let mut ranges = 0;
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            assert!(!chunk.bytes.contains(&b'\r'), "{chunk_bytes}");
+            ranges += chunk.games.len();
+        }
+        assert_eq!(ranges, 2, "{chunk_bytes}");
+    }
+    // CR LF stays as it is.
+    assert_eq!(games("1. e4 *\r\n\r\n1. d4 *\r\n"), ok(&["e2e4", "d2d4"]));
+}
+
+#[test]
+fn a_comment_before_the_first_game_is_no_game() {
+    let read = pgn::read_str("; Exported by a program\n[Event \"a\"]\n\n1. e4 *\n").unwrap();
+    assert_eq!(read.len(), 1);
+    assert_eq!(tag(&read[0], "Event").as_deref(), Some("a"));
+    // Kept: a comment before the game's first move.
+    assert_eq!(read[0].moves.comments[0].text, " Exported by a program");
+    let read = pgn::read_str("{Intro}\n[Event \"a\"]\n\n1. e4 *\n").unwrap();
+    assert_eq!(read.len(), 1);
+    assert_eq!(read[0].moves.comments[0].text, "Intro");
+}
+
+#[test]
+fn forum_markers_are_not_tags() {
+    let text = "[pgn]\n[Event \"a\"]\n\n1. e4 *\n[/pgn]\n\n[PGN][Event \"b\"]\n1. d4 *[/PGN]\n";
+    let read = pgn::read_str(text).unwrap();
+    assert_eq!(read.len(), 2);
+    let written = pgn::to_string(&read[0]).unwrap();
+    assert!(!written.contains("pgn"), "{written}");
+}
+
+#[test]
+fn export_format_has_the_seven_tag_roster_and_80_columns() {
+    let long = "This comment is far longer than one line of eighty columns, so export format \
+                wraps it at its spaces like the moves around it.";
+    let text = format!("[White \"A\"]\n[ECO \"C20\"]\n\n1. e4 {{{long}}} e5 1-0\n");
+    let game = pgn::read_one(&text).unwrap();
+    let written = pgn::to_string(&game).unwrap();
+    assert!(
+        written.starts_with(
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n\
+             [Black \"?\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n1. e4 {This comment"
+        ),
+        "{written}"
+    );
+    assert!(
+        written.lines().all(|l| l.chars().count() <= 80),
+        "{written}"
+    );
+    let back = pgn::read_one(&written).unwrap();
+    assert_eq!(
+        back.moves.plies[0].comments[0].text.replace('\n', " "),
+        long
+    );
+}
+
+#[test]
+fn games_without_tags_stream_in_chunks() {
+    let one = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n";
+    let text = one.repeat(2000);
+    // Cut into games by the splitter, so that memory stays flat: never one range of all.
+    let mut splitter = GameSplitter::new(text.as_bytes(), 4096);
+    let mut ranges = 0;
+    while let Some(chunk) = splitter.next_chunk().unwrap() {
+        assert!(chunk.bytes.len() < 8192, "{}", chunk.bytes.len());
+        ranges += chunk.games.len();
+    }
+    assert_eq!(ranges, 2000);
+    let options = ReadOptions {
+        keep: Keep::Nothing,
+        ..ReadOptions::default()
+    };
+    assert_eq!(games_with(text.as_bytes(), options).len(), 2000);
+    // Results without blank lines between the games cut too.
+    assert_eq!(games("1. e4 1-0\n1. d4 0-1\n"), ok(&["e2e4", "d2d4"]));
+}
