@@ -192,3 +192,41 @@ fn games_without_tags_stream_in_chunks() {
     // Results without blank lines between the games cut too.
     assert_eq!(games("1. e4 1-0\n1. d4 0-1\n"), ok(&["e2e4", "d2d4"]));
 }
+
+#[test]
+fn a_tag_left_open_at_a_line_end_goes_on_over_the_next_lines() {
+    let text = "[White \"a\"]\n   [  Result  \"1-0\"  ] [\n   ECO\n   \"B01\"\n   ]\n\
+                [Black \"b\"]\n\n1. e4 d5 1-0\n";
+    let read = pgn::read_str(text).unwrap();
+    assert_eq!(read.len(), 1);
+    assert_eq!(tag(&read[0], "ECO").as_deref(), Some("B01"));
+    assert_eq!(tag(&read[0], "Black").as_deref(), Some("b"));
+}
+
+#[test]
+fn start_tags_in_any_case_and_variant_with_blanks() {
+    let text =
+        "[fEn \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n[Variant \" Standard  \"]\n\n1. Ra8# 1-0\n";
+    assert_eq!(games(text), ok(&["a1a8"]));
+    let options = ReadOptions {
+        keep: Keep::Nothing,
+        ..ReadOptions::default()
+    };
+    assert_eq!(games_with(text.as_bytes(), options).len(), 1);
+    assert!(games_with(text.as_bytes(), options)[0].is_ok());
+}
+
+#[test]
+fn byte_order_marks_inside_the_stream_and_typographic_dashes_are_read() {
+    let text =
+        "\n\u{feff}[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O\u{2011}O *\n\
+                \u{feff}[Event \"c\"]\n\n1. d4 *\n";
+    assert_eq!(
+        games(text),
+        ok(&["e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1", "d2d4"])
+    );
+    assert_eq!(
+        games("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. 0\u{2013}0 *"),
+        ok(&["e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1"])
+    );
+}

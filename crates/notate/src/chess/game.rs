@@ -498,8 +498,8 @@ impl StartPosition {
     /// read in X-FEN and Shredder-FEN. A `Variant` other than standard chess and Chess960 is
     /// an error.
     pub fn from_tags(tags: &Tags) -> Result<StartPosition, StartError> {
-        if let Some(variant) = tags.get("Variant") {
-            let v = variant.to_ascii_lowercase();
+        if let Some(variant) = start_tag(tags, "Variant") {
+            let v = variant.trim().to_ascii_lowercase();
             let known = v.is_empty()
                 || v == "standard"
                 || v == "normal"
@@ -510,7 +510,7 @@ impl StartPosition {
                 return Err(StartError::Variant(variant.to_string()));
             }
         }
-        let Some(text) = tags.get("FEN") else {
+        let Some(text) = start_tag(tags, "FEN") else {
             return Ok(StartPosition {
                 position: Chess::default(),
                 castling: castling_mode(tags, None),
@@ -533,9 +533,21 @@ pub type WrittenGame = Game<Written>;
 /// A replayed game: every move resolved and legal.
 pub type ChessGame = Game<Played>;
 
+/// A tag that decides the start position, its name in any case (`fEn`, as some programs
+/// write it: a reader that missed it would replay the game from the wrong position).
+fn start_tag<'t>(tags: &'t Tags, name: &str) -> Option<&'t str> {
+    tags.get(name).or_else(|| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v)
+    })
+}
+
 /// The castling mode of a game: Chess960 when its `Variant` tag says so or its FEN needs it.
 fn castling_mode(tags: &Tags, fen: Option<&Fen>) -> CastlingMode {
-    let variant = tags.get("Variant").unwrap_or("").to_ascii_lowercase();
+    let variant = start_tag(tags, "Variant")
+        .unwrap_or("")
+        .to_ascii_lowercase();
     if variant.contains("960") || variant.contains("fischer") {
         return CastlingMode::Chess960;
     }

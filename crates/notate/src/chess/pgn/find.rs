@@ -114,6 +114,19 @@ fn structural_bits_sse2(block: &[u8; 64]) -> u64 {
     bits
 }
 
+/// The most lines a tag runs on after its first (`[Site` ⏎ `"Here"]`); the splitter counts
+/// the same.
+pub(crate) const MAX_TAG_LINES: usize = 4;
+
+/// A byte-order mark, read as white space wherever it stands (files joined with `cat`).
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Whether tag text ends inside a tag: its last `[` stands after its last `]` (`[Site`,
+/// `[Event "x"] [`); the rest of that tag is on the next line.
+pub(crate) fn tag_left_open(text: &[u8]) -> bool {
+    memchr::memrchr(b'[', text) > memchr::memrchr(b']', text)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

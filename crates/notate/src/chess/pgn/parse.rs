@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use memchr::memchr;
 
-use super::find::find_any;
+use super::find::{find_any, tag_left_open, BOM, MAX_TAG_LINES};
 use super::split::{Keep, PieceLetters, ReadOptions};
 use crate::chess::error::FailedGame;
 use crate::{Error, ErrorKind};
@@ -58,10 +58,6 @@ fn decode_cow(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
         Err(_) => std::borrow::Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
 }
-
-/// The most lines a tag runs on after its first (`[Site` ⏎ `"Here"]`); the splitter counts
-/// the same.
-const MAX_TAG_LINES: usize = 2;
 
 /// The most plies reserved for a game's main line before reading it (a long game grows).
 const MAX_RESERVED_PLIES: usize = 512;
@@ -399,6 +395,7 @@ impl<'a> GameParser<'a> {
             match self.src[self.pos] {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
+                0xEF if self.src[self.pos..self.end].starts_with(BOM) => self.pos += BOM.len(),
                 b'[' => match forum_marker(&self.src[self.pos..self.end]) {
                     Some(len) => self.pos += len,
                     None => break,
@@ -434,13 +431,13 @@ impl<'a> GameParser<'a> {
         let line_start = self.pos;
         let mut line_end =
             find_any([b'\n'], &self.src[self.pos..self.end]).map_or(self.end, |n| self.pos + n);
-        // A tag split over lines (`[Site` ⏎ `"Here"]`) is read as one: while no `]` closes
-        // it, the next line belongs to it, unless that line starts a tag of its own.
+        // A tag split over lines (`[Site` ⏎ `"Here"]`) is read as one: while a tag is left
+        // open, the next line belongs to it, unless it is blank or starts a tag of its own.
         for _ in 0..MAX_TAG_LINES {
             let next = (line_end + 1).min(self.end);
             let next_end =
                 find_any([b'\n'], &self.src[next..self.end]).map_or(self.end, |n| next + n);
-            if memchr(b']', &self.src[line_start..line_end]).is_some()
+            if !tag_left_open(&self.src[line_start..line_end])
                 || matches!(
                     self.src[next..next_end].trim_ascii_start().first(),
                     None | Some(b'[')
@@ -480,7 +477,9 @@ impl<'a> GameParser<'a> {
             // Validating needs only the tags that replay and messages use: decoding the
             // others (a lichess game has 17) would be most of the cost of its tags.
             let keep = !self.limits.validates_only()
-                || matches!(name, b"FEN" | b"SetUp" | b"Variant")
+                || [&b"FEN"[..], b"SetUp", b"Variant"]
+                    .iter()
+                    .any(|kept| name.eq_ignore_ascii_case(kept))
                 || (self.keep_names && matches!(name, b"White" | b"Black"));
             let value = if i < line_end && line[i] == b'"' {
                 match tag_value(line, i + 1, line_end) {
@@ -670,6 +669,7 @@ impl<'a> GameParser<'a> {
             match self.src[start] {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
+                0xEF if self.src[start..self.end].starts_with(BOM) => self.pos += BOM.len(),
                 b'{' | b';' => {
                     if !self.limits.keeps_comments() {
                         self.comment_span()?;
@@ -841,6 +841,13 @@ impl<'a> GameParser<'a> {
             }
             word = &translated[..word.len()];
         }
+        let mut dashes = [0u8; 16];
+        if matches!(word.first(), Some(b'O' | b'0')) && memchr(0xE2, word).is_some() {
+            // Castling written with a typographic dash (`O‑O`, `0–0–0`: word processors,
+            // some sites): read as `-`.
+            let len = ascii_dashes(word, &mut dashes);
+            word = &dashes[..len];
+        }
         let mut offset = start;
         // The common case first: a plain move.
         if word[0].is_ascii_alphabetic() {
@@ -957,6 +964,22 @@ fn forum_marker(text: &[u8]) -> Option<usize> {
             .filter(|head| head.eq_ignore_ascii_case(marker))
             .map(|_| marker.len())
     })
+}
+
+/// Writes `word` into `out` with every Unicode dash (U+2010 to U+2015, U+2212) made `-`;
+/// the length written (a word too long for `out` is cut, and then reads as no move).
+fn ascii_dashes(word: &[u8], out: &mut [u8; 16]) -> usize {
+    let (mut i, mut len) = (0, 0);
+    while i < word.len() && len < out.len() {
+        let dash = matches!(
+            word[i..],
+            [0xE2, 0x80, 0x90..=0x95, ..] | [0xE2, 0x88, 0x92, ..]
+        );
+        out[len] = if dash { b'-' } else { word[i] };
+        i += if dash { 3 } else { 1 };
+        len += 1;
+    }
+    len
 }
 
 /// A termination marker, also `1/2` (a draw, as some old files write it).

@@ -10,7 +10,7 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
-use super::find::structural_bits;
+use super::find::{structural_bits, tag_left_open, BOM, MAX_TAG_LINES};
 use crate::chunk::Chunk;
 
 /// Where a scan stands between calls.
@@ -549,6 +549,13 @@ impl<R: Read> GameSplitter<R> {
                     let b = self.buf[i];
                     match b {
                         b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+                        // A byte-order mark inside the stream (files joined with `cat`) is
+                        // white space, as the parser reads it.
+                        0xEF if i + 3 > buf_len && !self.eof => {
+                            self.needs_more = true;
+                            break;
+                        }
+                        0xEF if self.buf[i..].starts_with(BOM) => i += 3,
                         b'\n' => {
                             self.tag_open_lines = 0;
                             // At a line start in the tag section, so this line was blank.
@@ -626,9 +633,8 @@ impl<R: Read> GameSplitter<R> {
                 State::TagLine => match self.next_of(i, |b| b == b'\n') {
                     Some(at) => {
                         let start = self.tag_line_start.min(at);
-                        self.tag_open_lines = if memchr::memchr(b']', &self.buf[start..at])
-                            .is_none()
-                            && self.tag_open_lines < 2
+                        self.tag_open_lines = if tag_left_open(&self.buf[start..at])
+                            && self.tag_open_lines < MAX_TAG_LINES
                         {
                             self.tag_open_lines + 1
                         } else {
