@@ -320,19 +320,24 @@ impl MoveSpec {
                 role,
                 file,
                 rank,
+                capture,
                 to,
                 promotion,
-                ..
             } => {
                 let role = role.unwrap_or(Role::Pawn);
                 // A pawn move names its file only when it captures; without one it stays on
-                // the target file (python-chess's rule, so `d5` is never `cxd5`).
-                let file = if role == Role::Pawn && file.is_none() {
+                // the target file (python-chess's rule, so `d5` is never `cxd5`). A capture
+                // written without its file (`xd5`, `Pxc6`, `4xd5`) is any pawn's that can.
+                let file = if role == Role::Pawn && file.is_none() && !capture {
                     Some(to.file())
                 } else {
                     file
                 };
-                if let Some(m) = quick_resolve(pos, role, file, rank, to, promotion) {
+                let quick = role != Role::Pawn || file.is_some();
+                if let Some(m) = quick
+                    .then(|| quick_resolve(pos, role, file, rank, to, promotion))
+                    .flatten()
+                {
                     return Ok(Some(m));
                 }
                 let mut found = None;
@@ -721,6 +726,21 @@ mod tests {
         assert_eq!(uci(&p, "d5"), Err(SanError::Illegal));
         // A capture mark onto an empty square is read as the move.
         assert_eq!(uci(&p, "Nxf3").as_deref(), Ok("g1f3"));
+        // A pawn capture without its file, or with `P` (hoover-chess-utils reads them).
+        for token in ["xd5", "Pxd5", "4xd5", "P4xd5"] {
+            assert_eq!(uci(&p, token).as_deref(), Ok("c4d5"), "{token}");
+        }
+        let two = pos("rnbqkbnr/ppp1pppp/8/3p4/2P1P3/8/PP1P1PPP/RNBQKBNR b KQkq - 0 2");
+        let two = {
+            let mut p = two;
+            p.play_unchecked(shakmaty::uci::UciMove::from_ascii(b"a7a6").unwrap().to_move(&p).unwrap());
+            p
+        };
+        assert_eq!(uci(&two, "xd5"), Err(SanError::Ambiguous));
+        let promote = pos("1b6/2P5/6k1/8/8/8/4K3/8 w - - 0 1");
+        for token in ["Pxb8=Q", "P7xb8=Q", "7xb8=Q", "xb8=Q"] {
+            assert_eq!(uci(&promote, token).as_deref(), Ok("c7b8q"), "{token}");
+        }
     }
 
     #[test]

@@ -45,11 +45,12 @@ impl Pgn {
     /// Appends one game (tags, blank line, movetext, blank line) to `out`.
     pub(crate) fn write(&mut self, game: &ChessGame, out: &mut Vec<u8>) {
         // Export format: the Seven Tag Roster always, with the standard's placeholders for
-        // what is not known, and a Result that agrees with the movetext's end.
+        // what is not known; a missing Result is the movetext's (a tag the game has is
+        // written as read: nothing of it is lost).
         for name in SEVEN_TAG_ROSTER {
             let value = match (name, game.tags.get(name)) {
-                ("Result", _) => game.outcome().as_str(),
                 (_, Some(value)) => value,
+                ("Result", None) => game.outcome().as_str(),
                 ("Date", None) => "????.??.??",
                 (_, None) => "?",
             };
