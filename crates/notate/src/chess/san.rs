@@ -730,12 +730,7 @@ mod tests {
         for token in ["xd5", "Pxd5", "4xd5", "P4xd5"] {
             assert_eq!(uci(&p, token).as_deref(), Ok("c4d5"), "{token}");
         }
-        let two = pos("rnbqkbnr/ppp1pppp/8/3p4/2P1P3/8/PP1P1PPP/RNBQKBNR b KQkq - 0 2");
-        let two = {
-            let mut p = two;
-            p.play_unchecked(shakmaty::uci::UciMove::from_ascii(b"a7a6").unwrap().to_move(&p).unwrap());
-            p
-        };
+        let two = pos("rnbqkbnr/ppp1pppp/8/3p4/2P1P3/8/PP1P1PPP/RNBQKBNR w KQkq - 0 3");
         assert_eq!(uci(&two, "xd5"), Err(SanError::Ambiguous));
         let promote = pos("1b6/2P5/6k1/8/8/8/4K3/8 w - - 0 1");
         for token in ["Pxb8=Q", "P7xb8=Q", "7xb8=Q", "xb8=Q"] {
