@@ -170,6 +170,13 @@ fn export_format_has_the_seven_tag_roster_and_80_columns() {
         back.moves.plies[0].comments[0].text.replace('\n', " "),
         long
     );
+    // A comment's own line break followed by a space keeps the space.
+    let game = pgn::read_one("1. e4 {Bad.\n ...Qf6 is a must.} e5 *").unwrap();
+    let back = pgn::read_one(&pgn::to_string(&game).unwrap()).unwrap();
+    assert_eq!(
+        back.moves.plies[0].comments[0].text,
+        "Bad.\n ...Qf6 is a must."
+    );
 }
 
 #[test]

@@ -79,6 +79,23 @@ pub fn same_line(a: &Line<Played>, b: &Line<Played>) -> bool {
         })
 }
 
+/// `have` (tags read back from PGN that notate wrote) without the Seven Tag Roster tags
+/// export format adds when the game (`want`) has none: placeholders, and a `Result` from the
+/// movetext (the outcome is compared apart).
+fn without_added_roster(
+    have: Vec<(String, String)>,
+    want: &[(String, String)],
+) -> Vec<(String, String)> {
+    have.into_iter()
+        .filter(|(name, value)| {
+            let added = name == "Result" || matches!(value.as_str(), "?" | "????.??.??");
+            !(pgn::SEVEN_TAG_ROSTER.contains(&name.as_str())
+                && added
+                && !want.iter().any(|(n, _)| n == name))
+        })
+        .collect()
+}
+
 pub fn pgn_and_json_round_trips_keep_every_game(sources: &[Source]) -> usize {
     let mut checked = 0;
     for source in sources {
@@ -110,7 +127,13 @@ pub fn pgn_and_json_round_trips_keep_every_game(sources: &[Source]) -> usize {
                 v.sort();
                 v
             };
-            assert_eq!(sorted(&a.tags), sorted(&b.tags), "{}", source.name);
+            let want = sorted(&a.tags);
+            assert_eq!(
+                without_added_roster(sorted(&b.tags), &want),
+                want,
+                "{}",
+                source.name
+            );
             assert_eq!(a.outcome(), b.outcome());
             assert!(
                 same_line(&a.moves, &b.moves),
@@ -228,7 +251,7 @@ pub fn egd_round_trip_keeps_tags_and_moves(sources: &[Source]) -> (usize, usize)
                 .collect();
             want.sort();
             have.sort();
-            assert_eq!(have, want, "{}", source.name);
+            assert_eq!(without_added_roster(have, &want), want, "{}", source.name);
             let moves = |g: &ChessGame| g.moves.plies.iter().map(|p| p.mv.mv).collect::<Vec<_>>();
             assert_eq!(
                 moves(again),

@@ -24,6 +24,8 @@ const MAX_LINE: usize = 80;
 pub struct Pgn {
     line_len: usize,
     open_paren: bool,
+    /// The next token follows the last with no separator (a comment's space already written).
+    glue: bool,
 }
 
 /// How PGN is written (nothing to choose yet: export format).
@@ -83,7 +85,7 @@ impl Pgn {
         // An open parenthesis is written glued to the token after it.
         let open = std::mem::take(&mut self.open_paren);
         let width = token.chars().count() + usize::from(open);
-        if self.line_len > 0 {
+        if self.line_len > 0 && !std::mem::take(&mut self.glue) {
             if self.line_len + 1 + width > MAX_LINE {
                 out.push(b'\n');
                 self.line_len = 0;
@@ -127,6 +129,12 @@ impl Pgn {
             let mut pending = format!("{{{first}");
             for word in words {
                 self.token(&pending, out);
+                if self.line_len == 0 {
+                    // The comment's own line break ended the line: its space stays.
+                    out.push(b' ');
+                    self.line_len = 1;
+                    self.glue = true;
+                }
                 pending.clear();
                 pending.push_str(word);
             }
