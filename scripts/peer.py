@@ -239,11 +239,11 @@ def winner_of(jkf, plies):
     # The side to move at the end: black after an even number of plies from a black start.
     start_black = jkf.get("initial", {}).get("data", {}).get("color", 0) == 0
     mover_black = (plies % 2 == 0) == start_black
-    if special in ("TORYO", "TIME_UP", "ILLEGAL_MOVE"):
+    # The side to move loses by resigning, time, an illegal move or being mated, and wins
+    # by declaring (KACHI).
+    if special in ("TORYO", "TIME_UP", "ILLEGAL_MOVE", "TSUMI"):
         return "w" if mover_black else "b"
-    if special in ("TSUMI",):
-        return "w" if mover_black else "b"
-    if special in ("KACHI",):
+    if special == "KACHI":
         return "b" if mover_black else "w"
     return "-"
 
@@ -360,15 +360,15 @@ def main():
     unlisted, stale = [], []
     seen = set()
     for suite, name, diff in results:
-        agree, deliberate, known = per_suite.setdefault(suite, [0, 0, 0]), 0, 0
+        counts = per_suite.setdefault(suite, [0, 0, 0])
         key = (suite, name)
         seen.add(key)
         if diff is None:
-            per_suite[suite][0] += 1
+            counts[0] += 1
             if key in listed:
                 stale.append(f"{suite}\t{name}: listed as a difference, but now agrees")
         elif key in listed:
-            per_suite[suite][1 if listed[key]["kind"] == "deliberate" else 2] += 1
+            counts[1 if listed[key]["kind"] == "deliberate" else 2] += 1
         else:
             unlisted.append(f"{suite}\t{name}\t{diff}")
     for key in listed:

@@ -208,8 +208,8 @@ pub fn read_str<F: ReadFormat>(text: &str) -> Result<Vec<F::Game>, Error> {
 pub fn read_one<F: ReadFormat>(text: &str) -> Result<F::Game, Error> {
     let options = F::ReadOptions::default();
     let mut splitter = F::splitter(text.as_bytes(), &options);
-    let mut first: Option<F::Game> = None;
-    let mut first_record: Option<(u64, usize)> = None;
+    // The first game, and where its record starts (chunk, offset).
+    let mut first: Option<(F::Game, u64, usize)> = None;
     let mut read = Vec::new();
     while let Some(mut chunk) = splitter.next_chunk()? {
         // Each record is read alone, so that a second game is placed where its record starts.
@@ -226,24 +226,23 @@ pub fn read_one<F: ReadFormat>(text: &str) -> Result<F::Game, Error> {
             let in_record = read.len();
             for result in read.drain(..) {
                 let game = result?;
-                let place = chunk.locator().place(range.start);
-                if first.is_none() {
-                    first = Some(game);
-                    first_record = Some((chunk.first_byte, range.start));
+                let Some((_, first_chunk, first_start)) = first else {
+                    first = Some((game, chunk.first_byte, range.start));
                     continue;
-                }
+                };
                 // A record of several games (a whole text of several JSON values, a CSA
                 // file of several records) is placed at its start; a second record at its own.
-                let message = if first_record == Some((chunk.first_byte, range.start)) {
+                let message = if (first_chunk, first_start) == (chunk.first_byte, range.start) {
                     format!("the text holds {in_record} games where one was expected")
                 } else {
                     "a second game starts here, where one was expected".to_string()
                 };
+                let place = chunk.locator().place(range.start);
                 return Err(Error::new(ErrorKind::Syntax, message).with_place(place));
             }
         }
     }
-    first.ok_or_else(|| {
+    first.map(|(game, _, _)| game).ok_or_else(|| {
         Error::new(ErrorKind::Syntax, "no game in the text").with_place(Place::locate(
             text.as_bytes(),
             0,

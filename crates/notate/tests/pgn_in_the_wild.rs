@@ -5,8 +5,7 @@
 use notate::chess::pgn::{self, GameSplitter, Keep, PieceLetters, ReadOptions};
 use notate::chess::{uci, ChessGame};
 
-/// Every game of `text`, as UCI moves (or the error's text), read in chunks of `chunk_bytes`
-/// and with `options`.
+/// Every game of `text`, as UCI moves (or the error's text), read with `options`.
 fn games_with(text: &[u8], options: ReadOptions) -> Vec<Result<String, String>> {
     pgn::Reader::with_options(text, options)
         .map(|game| {

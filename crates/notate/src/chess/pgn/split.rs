@@ -221,7 +221,7 @@ pub struct GameSplitter<R> {
     bits_block: Option<usize>,
     bits: u64,
     /// Where the tag line being scanned starts, and how many lines it has run on without a
-    /// `]` (a tag split over lines: see the parser's `MAX_TAG_LINES`).
+    /// `]` (a tag split over lines, up to `MAX_TAG_LINES`, as the parser reads it).
     tag_line_start: usize,
     tag_open_lines: usize,
     /// Whether the scan stopped at a line start to see more bytes than have been read.
@@ -305,7 +305,7 @@ impl<R: Read> GameSplitter<R> {
                 self.skip_oversized()?;
                 continue;
             }
-            let enough = self.games.last().is_some_and(|g| g.end >= self.chunk_bytes);
+            let enough = self.has_a_chunk();
             if enough || (self.eof && self.scanned == self.buf.len()) {
                 if self.eof && self.game_start < self.buf.len() {
                     let start = self.game_start;
@@ -346,6 +346,11 @@ impl<R: Read> GameSplitter<R> {
             }
             self.fill()?;
         }
+    }
+
+    /// Whether the games found so far make a chunk's worth.
+    fn has_a_chunk(&self) -> bool {
+        self.games.last().is_some_and(|g| g.end >= self.chunk_bytes)
     }
 
     /// Drops the body of an oversized game, up to the start of the next game.
@@ -573,7 +578,7 @@ impl<R: Read> GameSplitter<R> {
                             self.tag_line_start = i;
                             self.tag_open_lines = 0;
                             i += 1;
-                            if self.games.last().is_some_and(|g| g.end >= self.chunk_bytes) {
+                            if self.has_a_chunk() {
                                 // A chunk's worth: stop here (a read may bring many chunks).
                                 break;
                             }
@@ -617,7 +622,7 @@ impl<R: Read> GameSplitter<R> {
                                 && ends_with_result(&self.buf[self.game_start..i])
                             {
                                 self.start_game_at(i);
-                                if self.games.last().is_some_and(|g| g.end >= self.chunk_bytes) {
+                                if self.has_a_chunk() {
                                     self.state = State::Moves;
                                     i += 1;
                                     break;
