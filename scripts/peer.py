@@ -13,6 +13,7 @@ Suites:
 Prints the agreement per suite, then every difference. Fails (exit 1) on a panic, a hang
 (a run past 60 s), a difference not in peer/differences.tsv, or a listed difference that no
 longer occurs (the list stays true). Usage: scripts/peer.py NOTATE_BINARY
+(PEER_SHOW=1 also prints how each listed difference shows now.)
 """
 
 import csv
@@ -279,8 +280,11 @@ def tsshogi_check(expects, usi, jkf, path, fmt):
         if kind == "header" and len(e) == 2 and e[1] not in header.values():
             return f"no header with the value {short(e[1])}"
         if kind == "comment":
-            got = "\n".join(node(e[1]).get("comments", []))
-            if got != e[2].rstrip("\n"):
+            # tsshogi ends every comment line with a newline; a KIF `&` line is a bookmark
+            # to tsshogi, and a comment line that keeps its `&` to notate.
+            lines = [c for c in node(e[1]).get("comments", []) if not c.startswith("&")]
+            got = "".join(c + "\n" for c in lines)
+            if got != e[2]:
                 return f"ply {e[1]}: comment {short(got)} where {short(e[2])} was expected"
         if kind == "special" and node(e[1]).get("special") != e[2]:
             return f"ply {e[1]}: end {short(node(e[1]).get('special'))} where {e[2]} was expected"
@@ -390,6 +394,12 @@ def main():
             print(f"\n{title}:")
             for item in items:
                 print("  " + item)
+    if os.environ.get("PEER_SHOW"):
+        # Every listed difference as it occurs now, to work on them.
+        print("\nlisted differences as they occur:")
+        for suite, name, diff in results:
+            if diff is not None and (suite, name) in listed:
+                print(f"  {suite}\t{name}\t{diff}")
     return 1 if crashes or unlisted or stale else 0
 
 

@@ -46,6 +46,9 @@ pub enum EncodingArg {
         alias = "cp932"
     )]
     ShiftJis,
+    /// EUC-JP (read, and written on request; neither KIF nor CSA allows it)
+    #[value(name = "euc-jp", alias = "eucjp")]
+    EucJp,
 }
 
 impl EncodingArg {
@@ -53,6 +56,7 @@ impl EncodingArg {
         match self {
             EncodingArg::Utf8 => Encoding::Utf8,
             EncodingArg::ShiftJis => Encoding::ShiftJis,
+            EncodingArg::EucJp => Encoding::EucJp,
         }
     }
 }
@@ -235,14 +239,15 @@ impl FamilyStage<Vec<u8>> for ShogiStage {
             });
             let write = |record: &Record, out: &mut Vec<u8>| {
                 self.write(record, out)?;
-                // What the output cannot hold is said, not dropped in silence.
-                Ok(match job {
-                    Job::Convert(to) => lost(record, to)
-                        .map(|note| Error::new(ErrorKind::Unwritable, note))
-                        .into_iter()
-                        .collect(),
-                    _ => Vec::new(),
-                })
+                // What the reader noticed, and what the output cannot hold, is said, not
+                // dropped in silence.
+                let mut notes = record.warnings.clone();
+                if let Job::Convert(to) = job {
+                    notes.extend(
+                        lost(record, to).map(|note| Error::new(ErrorKind::Unwritable, note)),
+                    );
+                }
+                Ok(notes)
             };
             fates.push(Fate::of_game(record, out, write, players));
         }

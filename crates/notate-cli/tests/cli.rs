@@ -802,3 +802,40 @@ fn piece_letters_of_another_language_on_request() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn several_shogi_records_round_trip_through_kif_ki2_and_jkf() {
+    let two = "V2.2\nN+a\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nV2.2\nN+c\nPI\n+\n+2726FU\n%CHUDAN\n";
+    for to in ["kif", "ki2", "jkf"] {
+        let out = notate(&["convert", "--from", "csa", "--to", to], two);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let back = notate(
+            &["convert", "--from", to, "--to", "usi"],
+            &text(&out.stdout),
+        );
+        assert_eq!(back.status.code(), Some(0), "{to}: {}", text(&back.stderr));
+        assert_eq!(
+            text(&back.stdout),
+            "position startpos moves 7g7f 3c3d\nposition startpos moves 2g2f\n",
+            "{to}"
+        );
+        assert!(
+            text(&back.stderr).contains("converted 2 games, 0 failed"),
+            "{to}"
+        );
+    }
+}
+
+#[test]
+fn a_shogi_reader_warning_names_its_place() {
+    // A repeated move number is read in order, and said.
+    let kif = "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   1 ３四歩(33)\n";
+    let out = notate(&["convert", "--from", "kif", "--to", "usi"], kif);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "position startpos moves 7g7f 3c3d\n");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("<stdin>:4:4: game 1 \"   1 ３四歩(33)\": move number 1, expected 2: read as move 2 (warning)"),
+        "{err}"
+    );
+}

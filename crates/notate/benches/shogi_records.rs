@@ -51,7 +51,7 @@ fn random_game(rng: &mut Rng, max_plies: usize) -> Record {
     } else {
         EndingKind::Mate
     };
-    record.ending = Some(Ending { kind, time: None });
+    record.ending = Some(Ending::new(kind));
     record
 }
 

@@ -53,8 +53,14 @@ const KEYS: [(&str, &str); 8] = [
 /// assert_eq!(record.moves[0].time.unwrap().spent_ms, 5000);
 /// ```
 pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
-    match encoding::decode(bytes, encoding) {
-        Ok(text) => read_all(&text),
+    match encoding::decode_noting(bytes, encoding) {
+        Ok((text, warning)) => {
+            let mut records = read_all(&text);
+            if let Some(Ok(first)) = records.first_mut() {
+                first.warnings.extend(warning);
+            }
+            records
+        }
         Err(e) => vec![Err(e)],
     }
 }
@@ -156,14 +162,24 @@ impl CsaReader {
         Ok(())
     }
 
+    /// A `'` remark: `'*` lines are the record's comments (kept on the last move, on the
+    /// ending once there is one, or before the first move); other remarks are the file's
+    /// own notes, as CSA defines them.
+    fn remark(&mut self, line: &str) {
+        let Some(c) = line.strip_prefix("'*") else {
+            return;
+        };
+        let comments = match (self.record.ending.as_mut(), self.record.moves.last_mut()) {
+            (Some(e), _) => &mut e.comments,
+            (None, Some(m)) => &mut m.comments,
+            (None, None) => &mut self.record.comments,
+        };
+        comments.push(c.to_string());
+    }
+
     fn line(&mut self, line: &str, number: usize) -> Result<(), Error> {
         if line.starts_with('\'') {
-            if let Some(c) = line.strip_prefix("'*") {
-                match self.record.moves.last_mut() {
-                    Some(m) => m.comments.push(c.to_string()),
-                    None => self.record.comments.push(c.to_string()),
-                }
-            }
+            self.remark(line);
             return Ok(());
         }
         // Names and information keep their commas.
@@ -175,6 +191,11 @@ impl CsaReader {
         }
         let mut at = 0;
         for part in line.split(',') {
+            if part.starts_with('\'') {
+                // A remark ends the line, commas and all (`%KACHI,'* -5000 win`).
+                self.remark(&line[at..]);
+                break;
+            }
             self.statement(part, line, at, number)?;
             at += part.len() + 1;
         }
@@ -250,13 +271,21 @@ impl CsaReader {
             }
             b'%' => {
                 self.settle(number, line)?;
-                if self.ended {
-                    return Err(fail(0, "a second ending"));
-                }
                 let side = self.pos.side_to_move();
                 let kind = EndingKind::from_csa(&s[1..], side)
                     .ok_or_else(|| fail(0, "unknown special move"))?;
-                self.record.ending = Some(Ending { kind, time: None });
+                if self.ended {
+                    // Floodgate repeats a `%KACHI` after the player's own: the same ending
+                    // again is read once, and said; another ending is an error.
+                    if self.record.ending.as_ref().map(|e| e.kind) == Some(kind) {
+                        self.record
+                            .warnings
+                            .push(fail(0, "the ending is repeated: read once"));
+                        return Ok(());
+                    }
+                    return Err(fail(0, "a second ending"));
+                }
+                self.record.ending = Some(Ending::new(kind));
                 self.ended = true;
                 Ok(())
             }
@@ -295,34 +324,40 @@ impl CsaReader {
             }
             Some(&r @ b'1'..=b'9') => {
                 let row = r - b'1';
-                let cells = &s[2..];
-                let cells = format!("{cells:<27}");
-                let cells = cells.as_bytes();
-                if cells.len() != 27 {
-                    return Err(fail(2, "a rank line has 9 cells of 3 characters"));
+                // Cells are ` * ` or `+FU` in three columns (V2.2), or blank-separated
+                // (`P2 * -HI * * * * * -KA *`, as V3.0 files are also written): read as
+                // tokens, blanks skipped, so both layouts read.
+                let mut at = 2;
+                for col in 0..9u8 {
+                    while bytes.get(at) == Some(&b' ') {
+                        at += 1;
+                    }
+                    let sq = Square::from_index((row * 9 + col) as usize).expect("9×9");
+                    match bytes.get(at) {
+                        Some(b'*') => {
+                            self.pos.set_piece(sq, None);
+                            at += 1;
+                        }
+                        Some(&c @ (b'+' | b'-')) => {
+                            let color = if c == b'+' {
+                                Color::Black
+                            } else {
+                                Color::White
+                            };
+                            let kind = bytes
+                                .get(at + 1..at + 3)
+                                .and_then(PieceKind::from_csa)
+                                .ok_or_else(|| fail(at + 1, "unknown piece code"))?;
+                            self.pos.set_piece(sq, Some(Piece::new(color, kind)));
+                            at += 3;
+                        }
+                        _ => return Err(fail(at, "expected ` * `, `+FU` or `-FU`")),
+                    }
+                }
+                if !s[at..].trim().is_empty() {
+                    return Err(fail(at, "a rank line has 9 cells"));
                 }
                 self.board_given = true;
-                for col in 0..9u8 {
-                    let cell = &cells[col as usize * 3..col as usize * 3 + 3];
-                    let sq = Square::from_index((row * 9 + col) as usize).expect("9×9");
-                    if cell == b" * " {
-                        self.pos.set_piece(sq, None);
-                        continue;
-                    }
-                    let color = match cell[0] {
-                        b'+' => Color::Black,
-                        b'-' => Color::White,
-                        _ => {
-                            return Err(fail(
-                                2 + col as usize * 3,
-                                "expected ` * `, `+FU` or `-FU`",
-                            ))
-                        }
-                    };
-                    let kind = PieceKind::from_csa(&cell[1..])
-                        .ok_or_else(|| fail(3 + col as usize * 3, "unknown piece code"))?;
-                    self.pos.set_piece(sq, Some(Piece::new(color, kind)));
-                }
                 Ok(())
             }
             Some(&c @ (b'+' | b'-')) => {
@@ -623,6 +658,9 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
             let _ = writeln!(out, "%{word}");
             if let Some(t) = e.time {
                 write_time(&mut out, t);
+            }
+            for c in &e.comments {
+                let _ = writeln!(out, "'*{c}");
             }
         }
     }

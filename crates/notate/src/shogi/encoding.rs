@@ -1,10 +1,16 @@
 //! Text encodings of KIF, KI2 and CSA files: UTF-8 and Shift_JIS (CP932), told by a byte
 //! order mark, a `#KIF version=… encoding=…` or `'CSA encoding=…` line, or, with no marker,
-//! UTF-8 when the bytes are valid UTF-8 and Shift_JIS otherwise.
+//! UTF-8 when the bytes are valid UTF-8 and Shift_JIS otherwise; EUC-JP, which old Unix
+//! tools wrote, is told from Shift_JIS by its bytes.
+//!
+//! A marker that does not fit the bytes (a file saved as UTF-8 that still says
+//! `encoding=Shift_JIS`, or the other way round) is not believed: the text is read in the
+//! encoding its bytes are in, with a warning that names the marker's line.
 
 use std::borrow::Cow;
 
 use super::error::{self, Error};
+use crate::{ErrorKind, Place};
 
 /// How a shogi record is read (every shogi format takes the same options).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -35,6 +41,8 @@ pub enum Encoding {
     Utf8,
     /// Shift_JIS as Windows writes it (CP932; `.kif`, `.ki2`, CSA V2.2).
     ShiftJis,
+    /// EUC-JP, as old Unix tools wrote CSA files (neither KIF nor CSA V3.0 allows it).
+    EucJp,
 }
 
 impl Encoding {
@@ -43,18 +51,28 @@ impl Encoding {
         match self {
             Encoding::Utf8 => "UTF-8",
             Encoding::ShiftJis => "Shift_JIS",
+            Encoding::EucJp => "EUC-JP",
+        }
+    }
+
+    fn codec(self) -> &'static encoding_rs::Encoding {
+        match self {
+            Encoding::Utf8 => encoding_rs::UTF_8,
+            Encoding::ShiftJis => encoding_rs::SHIFT_JIS,
+            Encoding::EucJp => encoding_rs::EUC_JP,
         }
     }
 }
 
-/// The encoding a marker in the first lines names, if any.
-fn marked(bytes: &[u8]) -> Option<Encoding> {
+/// The encoding a marker in the first lines names, if any, and the marker's line (0 for a
+/// byte order mark).
+fn marked(bytes: &[u8]) -> Option<(Encoding, usize)> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
-        return Some(Encoding::Utf8);
+        return Some((Encoding::Utf8, 0));
     }
     // Markers are ASCII and sit in the first two lines.
     let head = &bytes[..bytes.len().min(256)];
-    for line in head.split(|&b| b == b'\n').take(2) {
+    for (index, line) in head.split(|&b| b == b'\n').take(2).enumerate() {
         let line = line.to_ascii_lowercase();
         let is_marker = line.starts_with(b"#kif") || line.starts_with(b"'csa");
         if !is_marker {
@@ -63,7 +81,7 @@ fn marked(bytes: &[u8]) -> Option<Encoding> {
         if let Some(at) = find(&line, b"encoding=") {
             let value = &line[at + 9..];
             if value.starts_with(b"utf-8") || value.starts_with(b"utf8") {
-                return Some(Encoding::Utf8);
+                return Some((Encoding::Utf8, index + 1));
             }
             if value.starts_with(b"shift_jis")
                 || value.starts_with(b"shift-jis")
@@ -71,7 +89,10 @@ fn marked(bytes: &[u8]) -> Option<Encoding> {
                 || value.starts_with(b"cp932")
                 || value.starts_with(b"windows-31j")
             {
-                return Some(Encoding::ShiftJis);
+                return Some((Encoding::ShiftJis, index + 1));
+            }
+            if value.starts_with(b"euc-jp") || value.starts_with(b"euc_jp") {
+                return Some((Encoding::EucJp, index + 1));
             }
         }
     }
@@ -82,26 +103,110 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
-/// The encoding of `bytes`: a marker, else UTF-8 when valid, else Shift_JIS.
+/// The encoding of `bytes`: a marker that fits them, else UTF-8 when valid, else Shift_JIS
+/// or EUC-JP, whichever the bytes are.
 ///
 /// ```
 /// use notate::shogi::encoding::{detect, Encoding};
 /// assert_eq!(detect("手合割：平手".as_bytes()), Encoding::Utf8);
 /// assert_eq!(detect(&[0x95, 0xBD, 0x8E, 0xE8]), Encoding::ShiftJis); // 平手
+/// assert_eq!(detect(&[0xCA, 0xBF, 0xBC, 0xEA]), Encoding::EucJp); // 平手
 /// ```
 pub fn detect(bytes: &[u8]) -> Encoding {
-    marked(bytes).unwrap_or(if std::str::from_utf8(bytes).is_ok() {
-        Encoding::Utf8
+    sniff(bytes).0
+}
+
+/// The encoding of `bytes`, and the warning to give when it is not what the text declares
+/// or not one a shogi format allows.
+fn sniff(bytes: &[u8]) -> (Encoding, Option<Error>) {
+    let marker = marked(bytes);
+    let utf8 = std::str::from_utf8(bytes).is_ok();
+    let warn = |line: usize, message: String| {
+        Some(Error::new(ErrorKind::Encoding, message).with_place(Place::at_line(line as u64, 0)))
+    };
+    match marker {
+        Some((Encoding::Utf8, line)) if !utf8 => {
+            let actual = legacy(bytes);
+            let message = format!(
+                "the text declares UTF-8 but is not; read as {}",
+                actual.name()
+            );
+            (actual, warn(line.max(1), message))
+        }
+        // Valid UTF-8 with characters beyond ASCII is UTF-8: Japanese text in Shift_JIS or
+        // EUC-JP is practically never valid UTF-8 as well.
+        Some((declared @ (Encoding::ShiftJis | Encoding::EucJp), line))
+            if utf8 && !bytes.is_ascii() =>
+        {
+            let message = format!(
+                "the text declares {} but is UTF-8; read as UTF-8",
+                declared.name()
+            );
+            (Encoding::Utf8, warn(line, message))
+        }
+        Some((declared, _)) => (declared, None),
+        None if utf8 => (Encoding::Utf8, None),
+        None => match legacy(bytes) {
+            Encoding::EucJp => (
+                Encoding::EucJp,
+                warn(
+                    1,
+                    "the text is EUC-JP, which KIF and CSA do not allow (UTF-8 or Shift_JIS); \
+                     read as EUC-JP"
+                        .to_string(),
+                ),
+            ),
+            other => (other, None),
+        },
+    }
+}
+
+/// Shift_JIS or EUC-JP, for bytes that are not UTF-8: the one that decodes without an error
+/// and without half-width katakana (which records never hold, and which EUC-JP bytes become
+/// when read as Shift_JIS); Shift_JIS when neither does.
+fn legacy(bytes: &[u8]) -> Encoding {
+    let fits = |encoding: Encoding| {
+        let (text, had_errors) = encoding
+            .codec()
+            .decode_without_bom_handling_and_without_replacement(bytes)
+            .map_or((Cow::Borrowed(""), true), |t| (t, false));
+        !had_errors && !text.chars().any(|c| ('\u{FF61}'..='\u{FF9F}').contains(&c))
+    };
+    if !fits(Encoding::ShiftJis) && fits(Encoding::EucJp) {
+        Encoding::EucJp
     } else {
         Encoding::ShiftJis
-    })
+    }
 }
 
 /// Decodes `bytes` in `encoding` (detected when `None`); a byte order mark is dropped.
 /// Bytes that are not text in the encoding are an error naming the line.
 pub fn decode(bytes: &[u8], encoding: Option<Encoding>) -> Result<Cow<'_, str>, Error> {
-    let encoding = encoding.unwrap_or_else(|| detect(bytes));
-    match encoding {
+    decode_noting(bytes, encoding).map(|(text, _)| text)
+}
+
+/// [`decode`], with the warning to give when the text is read in another encoding than it
+/// declares, or in one its format does not allow (EUC-JP).
+///
+/// ```
+/// use notate::shogi::encoding::decode_noting;
+/// let bytes = b"#KIF version=2.0 encoding=UTF-8\n\x95\xbd\x8e\xe8\n"; // 平手 in Shift_JIS
+/// let (text, warning) = decode_noting(bytes, None).unwrap();
+/// assert!(text.ends_with("平手\n"));
+/// assert_eq!(
+///     warning.unwrap().to_string(),
+///     "line 1: the text declares UTF-8 but is not; read as Shift_JIS"
+/// );
+/// ```
+pub fn decode_noting(
+    bytes: &[u8],
+    encoding: Option<Encoding>,
+) -> Result<(Cow<'_, str>, Option<Error>), Error> {
+    let (encoding, warning) = match encoding {
+        Some(e) => (e, None),
+        None => sniff(bytes),
+    };
+    let text = match encoding {
         Encoding::Utf8 => {
             let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
             std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|e| {
@@ -110,10 +215,10 @@ pub fn decode(bytes: &[u8], encoding: Option<Encoding>) -> Result<Cow<'_, str>, 
                     .filter(|&&b| b == b'\n')
                     .count();
                 error::encoding(line, encoding.name())
-            })
+            })?
         }
-        Encoding::ShiftJis => {
-            let (text, had_errors) = encoding_rs::SHIFT_JIS.decode_without_bom_handling(bytes);
+        Encoding::ShiftJis | Encoding::EucJp => {
+            let (text, had_errors) = encoding.codec().decode_without_bom_handling(bytes);
             if had_errors {
                 let bad = text.find('\u{FFFD}').unwrap_or(0);
                 return Err(error::encoding(
@@ -121,28 +226,29 @@ pub fn decode(bytes: &[u8], encoding: Option<Encoding>) -> Result<Cow<'_, str>, 
                     encoding.name(),
                 ));
             }
-            Ok(text)
+            text
         }
-    }
+    };
+    Ok((text, warning))
 }
 
 /// Encodes `text` in `encoding`; a character Shift_JIS cannot hold is an error.
 pub fn encode(text: &str, encoding: Encoding) -> Result<Cow<'_, [u8]>, Error> {
     match encoding {
         Encoding::Utf8 => Ok(Cow::Borrowed(text.as_bytes())),
-        Encoding::ShiftJis => {
-            let (bytes, _, had_errors) = encoding_rs::SHIFT_JIS.encode(text);
+        Encoding::ShiftJis | Encoding::EucJp => {
+            let (bytes, _, had_errors) = encoding.codec().encode(text);
             if had_errors {
                 let bad = text
                     .chars()
                     .find(|c| {
                         let mut buf = [0u8; 4];
-                        encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut buf)).2
+                        encoding.codec().encode(c.encode_utf8(&mut buf)).2
                     })
                     .unwrap_or('?');
                 return Err(error::unwritable(
-                    "Shift_JIS",
-                    format!("{bad:?} has no Shift_JIS code"),
+                    encoding.name(),
+                    format!("{bad:?} has no {} code", encoding.name()),
                 ));
             }
             Ok(bytes)

@@ -198,7 +198,11 @@ impl RecordReader {
 
     /// Ends the current line.
     pub fn end(&mut self, kind: EndingKind, time: Option<MoveTime>) {
-        let ending = Some(Ending { kind, time });
+        let ending = Some(Ending {
+            kind,
+            time,
+            comments: Vec::new(),
+        });
         match self.line {
             0 => self.record.ending = ending,
             i => self.record.variations[i - 1].ending = ending,
@@ -207,10 +211,18 @@ impl RecordReader {
     }
 
     fn comment(&mut self, text: String) {
-        let moves = match self.line {
-            0 => &mut self.record.moves,
-            i => &mut self.record.variations[i - 1].moves,
+        let (moves, ending) = match self.line {
+            0 => (&mut self.record.moves, &mut self.record.ending),
+            i => {
+                let v = &mut self.record.variations[i - 1];
+                (&mut v.moves, &mut v.ending)
+            }
         };
+        // A comment after the ending (`投了`, or KI2's summary) belongs to it.
+        if let Some(e) = ending.as_mut().filter(|_| self.ended) {
+            e.comments.push(text);
+            return;
+        }
         match moves.last_mut() {
             Some(m) => m.comments.push(text),
             None if self.line == 0 => self.record.comments.push(text),
@@ -275,7 +287,130 @@ impl RecordReader {
     }
 }
 
-/// Reads KIF or KI2 text; `style` says how move lines look.
+/// What a line of a KIF or KI2 text is, as far as cutting the text into records goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineClass {
+    Blank,
+    /// A move line, `手数----`, a summary `まで…` or `変化`: the record's moves.
+    Moves,
+    /// A board diagram's frame or rank.
+    Diagram,
+    /// A line a record may start with: a header `key：value`, a `#` line, a diagram's hand.
+    Opening,
+    Other,
+}
+
+fn classify(line: &str, style: Style) -> LineClass {
+    let trimmed = line.trim_matches([' ', '\t', '　', '\r', '\n']);
+    if trimmed.is_empty() {
+        return LineClass::Blank;
+    }
+    if line.starts_with(['*', '&']) {
+        return LineClass::Other;
+    }
+    let is_move = match style {
+        Style::Kif => trimmed.as_bytes()[0].is_ascii_digit(),
+        Style::Ki2 => trimmed.starts_with(['▲', '△', '☗', '☖', '▽']),
+    };
+    if is_move
+        || ["手数----", "まで", "変化"]
+            .iter()
+            .any(|p| trimmed.starts_with(p))
+    {
+        return LineClass::Moves;
+    }
+    if trimmed.starts_with(['+', '|']) {
+        return LineClass::Diagram;
+    }
+    let opens = line.starts_with('#')
+        || ["後手の持駒", "上手の持駒", "先手の持駒", "下手の持駒"]
+            .iter()
+            .any(|p| trimmed.starts_with(p))
+        || split_header(line).is_some();
+    if opens {
+        LineClass::Opening
+    } else {
+        LineClass::Other
+    }
+}
+
+/// Cuts a KIF or KI2 text into its records, each with the index of its first line. A record
+/// ends where, once its moves began, a blank line is followed by a line a record opens with
+/// (a header, a `#` line, a diagram's hand) and moves or a diagram follow: so several records
+/// written one after another read back as several, while a header after a record's moves
+/// with nothing after it (`終了日時：…`) stays in that record.
+fn split_records(text: &str, style: Style) -> Vec<(usize, &str)> {
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0, |at, line| {
+            let start = *at;
+            *at += line.len();
+            Some((start, line))
+        })
+        .collect();
+    let classes: Vec<LineClass> = lines.iter().map(|(_, l)| classify(l, style)).collect();
+    let mut cuts = vec![0usize];
+    let (mut began, mut blank) = (false, false);
+    for (i, &class) in classes.iter().enumerate() {
+        match class {
+            LineClass::Blank => {
+                blank = true;
+                continue;
+            }
+            LineClass::Opening if began && blank => {
+                let more = classes[i..]
+                    .iter()
+                    .any(|&c| matches!(c, LineClass::Moves | LineClass::Diagram));
+                if more {
+                    cuts.push(i);
+                    began = false;
+                }
+            }
+            LineClass::Moves => began = true,
+            _ => {}
+        }
+        blank = false;
+    }
+    cuts.iter()
+        .enumerate()
+        .map(|(k, &first)| {
+            let start = lines.get(first).map_or(text.len(), |l| l.0);
+            let end = cuts.get(k + 1).map_or(text.len(), |&next| lines[next].0);
+            (first, &text[start..end])
+        })
+        .collect()
+}
+
+/// Reads every record of a KIF or KI2 text (see [`split_records`]); `warning` (from decoding)
+/// goes with the first. Error and warning lines count from the text's first line.
+pub(super) fn read_all(
+    text: &str,
+    style: Style,
+    warning: Option<Error>,
+    read_move_line: fn(&mut RecordReader, &str, usize) -> Result<(), Error>,
+) -> Vec<Result<Record, Error>> {
+    let mut warning = warning;
+    split_records(text, style)
+        .into_iter()
+        .map(|(first_line, part)| {
+            let shift = |e: &mut Error| {
+                if let Some(place) = e.place.as_mut().filter(|p| p.line > 0) {
+                    place.line += first_line as u64;
+                }
+            };
+            let mut result = read_japanese(part, style, read_move_line);
+            match &mut result {
+                Ok(record) => {
+                    record.warnings.iter_mut().for_each(shift);
+                    record.warnings.splice(0..0, warning.take());
+                }
+                Err(e) => shift(e),
+            }
+            result
+        })
+        .collect()
+}
+
 /// Reads a KIF or KI2 record: everything but the move lines, which `read_move_line` reads.
 pub(super) fn read_japanese(
     text: &str,
@@ -297,17 +432,20 @@ pub(super) fn read_japanese(
     let mut summary: Option<(usize, String)> = None;
     for (i, raw) in text.lines().enumerate() {
         let number = i + 1;
-        let line = raw.trim_end_matches(['\r', ' ', '\t', '　']);
+        // Comments and header values keep their trailing blanks (`平手　　`, a comment line
+        // ending in spaces): only the line end goes.
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let line = raw.trim_end_matches([' ', '\t', '　']);
         let trimmed = line.trim_start_matches([' ', '\t', '　']);
-        if trimmed.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(c) = line.strip_prefix('*') {
+        if let Some(c) = raw.strip_prefix('*') {
             r.comment(c.to_string());
             continue;
         }
-        if line.starts_with('&') {
-            r.comment(line.to_string());
+        if trimmed.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if raw.starts_with('&') {
+            r.comment(raw.to_string());
             continue;
         }
         if let Some(rest) = trimmed.strip_prefix("変化") {
@@ -374,7 +512,7 @@ pub(super) fn read_japanese(
             read_move_line(&mut r, line, number)?;
             continue;
         }
-        if let Some((key, value)) = split_header(line) {
+        if let Some((key, value)) = split_header(raw) {
             r.record.header.push((key.to_string(), value.to_string()));
             continue;
         }
@@ -411,7 +549,7 @@ fn split_header(line: &str) -> Option<(&str, &str)> {
     }
     let (key, value) = line.split_once('：').or_else(|| line.split_once(':'))?;
     let key = key.trim();
-    (!key.is_empty()).then_some((key, value.trim()))
+    (!key.is_empty()).then_some((key, value))
 }
 
 /// Reads a line of a board diagram (or its hands, side or frame); `false` if it is none.
@@ -583,9 +721,10 @@ pub(super) fn read_mark(rest: &str) -> (bool, bool, &str) {
     }
 }
 
-/// The ending a summary line (`まで10手で後手の勝ち`) names.
+/// The ending a summary line (`まで10手で後手の勝ち`, `まで49手詰`) names.
 pub(super) fn parse_summary(text: &str) -> Option<EndingKind> {
-    let tail = text.split_once("手で").map(|(_, t)| t)?;
+    let tail = text.strip_prefix("まで")?.split_once('手')?.1;
+    let tail = tail.strip_prefix('で').unwrap_or(tail).trim();
     Some(if tail.contains("時間切れ") || tail.contains("切れ負け") {
         EndingKind::TimeUp
     } else if tail.ends_with("反則勝ち") {
@@ -600,6 +739,9 @@ pub(super) fn parse_summary(text: &str) -> Option<EndingKind> {
         EndingKind::DefaultLoss
     } else if tail.ends_with("の勝ち") {
         EndingKind::Resign
+    } else if tail == "詰" {
+        // Problem collections write `まで49手詰` (and `まで3手で詰`) for 詰み.
+        EndingKind::Mate
     } else {
         EndingKind::from_kif(tail.trim())?
     })
@@ -667,12 +809,14 @@ pub(super) fn width(text: &str) -> usize {
 pub(super) fn write_head(out: &mut String, record: &Record) {
     let preset = preset_of(&record.start);
     let mut placed = false;
-    let place = |out: &mut String, had_key: bool| match preset {
+    let place = |out: &mut String, had: Option<&str>| match preset {
+        // The value as read when it names the start (`平手　　` keeps its blanks).
         Some((name, _)) => {
-            let _ = writeln!(out, "手合割：{name}");
+            let value = had.filter(|v| v.trim() == name).unwrap_or(name);
+            let _ = writeln!(out, "手合割：{value}");
         }
         None => {
-            if had_key {
+            if had.is_some() {
                 out.push_str("手合割：その他\n");
             }
             write_diagram(out, &record.start);
@@ -681,7 +825,7 @@ pub(super) fn write_head(out: &mut String, record: &Record) {
     for (key, value) in &record.header {
         if key == "手合割" {
             if !placed {
-                place(out, true);
+                place(out, Some(value));
                 placed = true;
             }
             continue;
@@ -689,7 +833,7 @@ pub(super) fn write_head(out: &mut String, record: &Record) {
         let _ = writeln!(out, "{key}：{value}");
     }
     if !placed {
-        place(out, false);
+        place(out, None);
     }
     for c in &record.comments {
         write_comment(out, c);

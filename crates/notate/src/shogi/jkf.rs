@@ -28,7 +28,52 @@ use super::square::Square;
 /// assert_eq!(record.moves[0].mv.to_string(), "7g7f");
 /// ```
 pub(crate) fn read(text: &str) -> Result<Record, Error> {
-    let doc = error::parse_json(text)?;
+    from_value(&error::parse_json(text)?)
+}
+
+/// Reads every JKF document of a text: one, or several one after another (one per line, as
+/// notate writes them, or indented). A syntax error ends the reading (where the next
+/// document starts is not known); a document that is JSON but not a record is its own
+/// error, placed at its start, and the next is read.
+pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
+    let mut out = Vec::new();
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    loop {
+        let start = stream.byte_offset();
+        match stream.next() {
+            None => break,
+            Some(Ok(doc)) => out.push(from_value(&doc).map_err(|mut e| {
+                if start > 0 && e.place.is_none() {
+                    let start = start + text[start..].len() - text[start..].trim_start().len();
+                    e.place = Some(crate::Place {
+                        line: 0,
+                        column: 0,
+                        offset: Some(start),
+                    });
+                }
+                e
+            })),
+            Some(Err(e)) => {
+                out.push(Err(crate::Error::new(
+                    crate::ErrorKind::Syntax,
+                    e.to_string(),
+                )
+                .with_place(crate::Place::at_line(
+                    e.line() as u64,
+                    e.column() as u64,
+                ))));
+                break;
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(read(text));
+    }
+    out
+}
+
+/// Reads a JKF document already parsed.
+fn from_value(doc: &Value) -> Result<Record, Error> {
     let top = doc
         .as_object()
         .ok_or_else(|| error::json("$", "a JKF document is an object"))?;
@@ -275,10 +320,11 @@ fn read_line(
                     format!("unknown special {special:?}"),
                 )
             })?;
-            *ending = Some(Ending { kind, time });
-            if let Some(last) = out.last_mut() {
-                last.comments.extend(comments);
-            }
+            *ending = Some(Ending {
+                kind,
+                time,
+                comments,
+            });
             continue;
         }
         let m = entry
@@ -460,6 +506,9 @@ fn write_line(
         let side = pos.side_to_move();
         let special = e.kind.csa(side).unwrap_or("CHUDAN");
         entry.insert("special".into(), json!(special));
+        if !e.comments.is_empty() {
+            entry.insert("comments".into(), json!(e.comments));
+        }
         if let Some(t) = e.time {
             totals[side.index()] += t.spent_ms;
             entry.insert("time".into(), time_value(t, totals[side.index()]));
@@ -569,7 +618,10 @@ pub struct WriteOptions {
 }
 
 read_format!(Jkf, Record, "JKF", ReadOptions, whole, |record, options| {
-    vec![encoding::decode(record, options.encoding).and_then(|text| read(&text))]
+    match encoding::decode(record, options.encoding) {
+        Ok(text) => read_all(&text),
+        Err(e) => vec![Err(e)],
+    }
 });
 
 impl WriteFormat for Jkf {

@@ -11,27 +11,26 @@ use super::encoding::{self, Encoding};
 use super::error::{self, Error};
 use super::japanese::{
     self, direction, push_destination, read_destination, read_mark, relative_words, rightness,
-    straight, width, write_head, write_summary, RecordReader, Style,
+    straight, width, write_comment, write_head, write_summary, RecordReader, Style,
 };
 use super::piece::{Color, PieceKind};
 use super::position::{Move, Position};
-use super::record::{Record, RecordMove};
+use super::record::{EndingKind, Record, RecordMove};
 use super::square::Square;
 
-/// Reads a KI2 record from text.
+/// Reads the KI2 records of bytes in `encoding` (detected when `None`): several records
+/// written one after another read as several.
 ///
 /// ```
 /// use notate::shogi::ki2;
 /// let record = ki2::read_one("▲７六歩    △３四歩    ▲２二角不成  △同　銀\n").unwrap();
 /// assert_eq!(record.moves[3].mv.to_string(), "3a2b");
 /// ```
-pub(crate) fn read(text: &str) -> Result<Record, Error> {
-    japanese::read_japanese(text, Style::Ki2, read_move_line)
-}
-
-/// Reads a KI2 record from bytes in `encoding` (detected when `None`).
-pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Error> {
-    read(&encoding::decode(bytes, encoding)?)
+pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
+    match encoding::decode_noting(bytes, encoding) {
+        Ok((text, warning)) => japanese::read_all(&text, Style::Ki2, warning, read_move_line),
+        Err(e) => vec![Err(e)],
+    }
 }
 
 /// Reads the moves of a KI2 line (one or more).
@@ -53,6 +52,14 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
             }
         };
         rest = chars.as_str();
+        // An ending written as a move (`△投了`, `▲千日手`), as Shogi DB2 writes them. The
+        // mark is not checked: Shogi DB2 may give the side that moved last.
+        let word_end = rest.find([' ', '\t', '　']).unwrap_or(rest.len());
+        if let Some(kind) = EndingKind::from_kif(&rest[..word_end]) {
+            r.end(kind, None);
+            rest = rest[word_end..].trim_start_matches([' ', '\t', '　']);
+            continue;
+        }
         let (to, len) = read_destination(r, rest, line, number)?;
         rest = &rest[len..];
         let (kind, len) = PieceKind::parse_kanji(rest).ok_or_else(|| {
@@ -212,6 +219,9 @@ pub(crate) fn write(record: &Record) -> String {
             e.kind,
             end.side_to_move(),
         );
+        for c in &e.comments {
+            write_comment(&mut out, c);
+        }
     }
     for i in record.listing_order() {
         let v = &record.variations[i];
@@ -221,6 +231,9 @@ pub(crate) fn write(record: &Record) -> String {
         if let Some(e) = &v.ending {
             let plies = v.first_ply as usize - 1 + v.moves.len();
             write_summary(&mut out, record, plies, e.kind, end.side_to_move());
+            for c in &e.comments {
+                write_comment(&mut out, c);
+            }
         }
     }
     out
@@ -253,7 +266,7 @@ impl Default for WriteOptions {
 }
 
 read_format!(Ki2, Record, "KI2", ReadOptions, whole, |record, options| {
-    vec![read_bytes(record, options.encoding)]
+    read_bytes(record, options.encoding)
 });
 
 impl WriteFormat for Ki2 {

@@ -44,7 +44,8 @@ impl Default for WriteOptions {
     }
 }
 
-/// Reads a KIF record from text.
+/// Reads the KIF records of bytes in `encoding` (detected when `None`): several records
+/// written one after another read as several.
 ///
 /// ```
 /// use notate::shogi::kif;
@@ -52,13 +53,11 @@ impl Default for WriteOptions {
 /// assert_eq!(record.moves[0].mv.to_string(), "7g7f");
 /// assert_eq!(record.moves[0].time.unwrap().spent_ms, 5000);
 /// ```
-pub(crate) fn read(text: &str) -> Result<Record, Error> {
-    japanese::read_japanese(text, Style::Kif, read_move_line)
-}
-
-/// Reads a KIF record from bytes in `encoding` (detected when `None`).
-pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Result<Record, Error> {
-    read(&encoding::decode(bytes, encoding)?)
+pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
+    match encoding::decode_noting(bytes, encoding) {
+        Ok((text, warning)) => japanese::read_all(&text, Style::Kif, warning, read_move_line),
+        Err(e) => vec![Err(e)],
+    }
 }
 
 /// Reads `( 0:05/00:00:05)` (or `(0:05)`) from the start of `text`: spent and total.
@@ -131,12 +130,24 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
         .map_err(|_| error::line(number, line, 0, "a move number too large"))?;
     let body = trimmed[digits..].trim_start_matches([' ', '\t', '　']);
     let expected = r.next_ply();
-    if ply != expected {
+    if ply > expected {
+        // A move is missing: never skipped in silence.
         return Err(error::line(
             number,
             line,
             line.len() - trimmed.len(),
             format!("move number {ply}, expected {expected}"),
+        ));
+    }
+    if ply < expected {
+        // A number repeated (`5`, `5`): a slip of the writer, since the moves go on in
+        // order. The move is read where it stands, as other KIF readers do, and the slip
+        // is said.
+        r.record.warnings.push(error::line(
+            number,
+            line,
+            line.len() - trimmed.len(),
+            format!("move number {ply}, expected {expected}: read as move {expected}"),
         ));
     }
     let word_end = body.find([' ', '\t', '(', '　', '+']).unwrap_or(body.len());
@@ -155,7 +166,9 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
             "expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
         )
     })?;
-    let (promote, drop, mut rest) = read_mark(&rest[len..]);
+    let (promote, drop, rest) = read_mark(&rest[len..]);
+    // Some writers pad the piece to a fixed width before the origin (`同銀　(79)`).
+    let mut rest = rest.trim_start_matches(['　', ' ']);
     let mv = if drop {
         Move::Drop { kind, to }
     } else {
@@ -273,6 +286,9 @@ fn write_line(
             write_time(out, t, totals[side]);
         }
         out.push('\n');
+        for c in &e.comments {
+            write_comment(out, c);
+        }
     }
 }
 
@@ -331,7 +347,7 @@ pub struct Kif {
 }
 
 read_format!(Kif, Record, "KIF", ReadOptions, whole, |record, options| {
-    vec![read_bytes(record, options.encoding)]
+    read_bytes(record, options.encoding)
 });
 
 impl WriteFormat for Kif {

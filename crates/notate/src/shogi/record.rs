@@ -17,7 +17,7 @@ use super::square::Square;
 ///     "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"
 /// );
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Record {
     /// Header lines in the order read, with KIF's Japanese keys (`開始日時`, `先手`,
     /// `棋戦` …; CSA's `N+`, `$EVENT` … are mapped to them, unknown `$KEY`s kept as `$KEY`).
@@ -33,7 +33,24 @@ pub struct Record {
     pub ending: Option<Ending>,
     /// Variations, each branching off the main line or an earlier variation.
     pub variations: Vec<Variation>,
+    /// What the reader noticed and read anyway (a text in another encoding than it
+    /// declares, a move number out of order), with places. Not part of the game: two
+    /// records compare equal whatever their warnings.
+    pub warnings: Vec<Error>,
 }
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Record) -> bool {
+        self.header == other.header
+            && self.start == other.start
+            && self.comments == other.comments
+            && self.moves == other.moves
+            && self.ending == other.ending
+            && self.variations == other.variations
+    }
+}
+
+impl Eq for Record {}
 
 /// A move of a record with what the record says about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +90,24 @@ pub struct Ending {
     pub kind: EndingKind,
     /// Time the side to move spent before it, if recorded.
     pub time: Option<MoveTime>,
+    /// Comments after it (a CSA `'*` line after `%TORYO`, a KIF `*` line after `投了`).
+    pub comments: Vec<String>,
+}
+
+impl Ending {
+    /// An ending without time or comments.
+    ///
+    /// ```
+    /// use notate::shogi::{Ending, EndingKind};
+    /// assert_eq!(Ending::new(EndingKind::Resign).kind.kif(), "投了");
+    /// ```
+    pub fn new(kind: EndingKind) -> Ending {
+        Ending {
+            kind,
+            time: None,
+            comments: Vec::new(),
+        }
+    }
 }
 
 /// The endings of KIF, CSA and JKF.
@@ -95,6 +130,10 @@ pub enum EndingKind {
     IllegalWin,
     /// The side to move loses by its foul (反則負け, `%ILLEGAL_MOVE`).
     IllegalLoss,
+    /// The side to move loses by an illegal action (CSA `%+ILLEGAL_ACTION` when Black is to
+    /// move, `%-ILLEGAL_ACTION` when White is; 反則負け in KIF). Kept apart from
+    /// [`EndingKind::IllegalLoss`] so that CSA and JKF write back the special they read.
+    IllegalAction,
     /// The side to move declares an entering-king win (入玉勝ち, `%KACHI`).
     EnteringKing,
     /// Draw (引き分け, `%HIKIWAKE`).
@@ -109,6 +148,9 @@ pub enum EndingKind {
     DefaultLoss,
     /// An error stopped the game (`%ERROR`).
     Error,
+    /// The game was adjourned with a sealed move (封じ手; CSA and JKF have no word for it
+    /// and write `CHUDAN`, as json-kifu-format reads it).
+    Sealed,
 }
 
 impl EndingKind {
@@ -123,7 +165,7 @@ impl EndingKind {
             Mate => "詰み",
             TimeUp => "切れ負け",
             IllegalWin => "反則勝ち",
-            IllegalLoss => "反則負け",
+            IllegalLoss | IllegalAction => "反則負け",
             EnteringKing => "入玉勝ち",
             Draw => "引き分け",
             NoMate => "不詰",
@@ -131,6 +173,7 @@ impl EndingKind {
             DefaultWin => "不戦勝",
             DefaultLoss => "不戦敗",
             Error => "エラー",
+            Sealed => "封じ手",
         }
     }
 
@@ -153,6 +196,7 @@ impl EndingKind {
             DefaultWin,
             DefaultLoss,
             Error,
+            Sealed,
         ]
         .into_iter()
         .find(|k| k.kif() == word)
@@ -168,7 +212,7 @@ impl EndingKind {
         use EndingKind::*;
         Some(match self {
             Resign => "TORYO",
-            Abort => "CHUDAN",
+            Abort | Sealed => "CHUDAN",
             Repetition => "SENNICHITE",
             Impasse => "JISHOGI",
             Mate => "TSUMI",
@@ -178,6 +222,10 @@ impl EndingKind {
                 Color::White => "+ILLEGAL_ACTION",
             },
             IllegalLoss => "ILLEGAL_MOVE",
+            IllegalAction => match side {
+                Color::Black => "+ILLEGAL_ACTION",
+                Color::White => "-ILLEGAL_ACTION",
+            },
             EnteringKing => "KACHI",
             Draw => "HIKIWAKE",
             NoMate => "FUZUMI",
@@ -198,9 +246,9 @@ impl EndingKind {
             "TSUMI" => Mate,
             "TIME_UP" => TimeUp,
             "ILLEGAL_MOVE" => IllegalLoss,
-            "+ILLEGAL_ACTION" if side == Color::Black => IllegalLoss,
+            "+ILLEGAL_ACTION" if side == Color::Black => IllegalAction,
             "+ILLEGAL_ACTION" => IllegalWin,
-            "-ILLEGAL_ACTION" if side == Color::White => IllegalLoss,
+            "-ILLEGAL_ACTION" if side == Color::White => IllegalAction,
             "-ILLEGAL_ACTION" => IllegalWin,
             "KACHI" => EnteringKing,
             "HIKIWAKE" => Draw,
@@ -215,7 +263,7 @@ impl EndingKind {
     pub fn winner(self, side: Color) -> Option<Color> {
         use EndingKind::*;
         match self {
-            Resign | Mate | TimeUp | IllegalLoss | DefaultLoss => Some(side.flip()),
+            Resign | Mate | TimeUp | IllegalLoss | IllegalAction | DefaultLoss => Some(side.flip()),
             IllegalWin | EnteringKing | DefaultWin => Some(side),
             _ => None,
         }
@@ -330,12 +378,16 @@ pub(crate) fn play_checked(
 }
 
 /// Finds the line a variation starting at `first_ply` branches off, as KIF means it: the
-/// latest line (variations newest first, then the main line) that has a move at that ply;
-/// a line that itself starts at that ply is a sibling, so its parent is taken.
+/// latest line (variations newest first, then the main line) that has a move, or its ending
+/// (a variation may replace `中断`), at that ply; a line that itself starts at that ply is a
+/// sibling, so its parent is taken.
 pub(crate) fn branch_parent(record: &Record, first_ply: u32) -> Option<usize> {
-    let covers = |start: u32, len: usize| start <= first_ply && first_ply < start + len as u32;
+    let covers = |start: u32, len: usize, ended: bool| {
+        let end = start + len as u32 + u32::from(ended);
+        start <= first_ply && first_ply < end
+    };
     for (i, v) in record.variations.iter().enumerate().rev() {
-        if covers(v.first_ply, v.moves.len()) {
+        if covers(v.first_ply, v.moves.len(), v.ending.is_some()) {
             return Some(if v.first_ply == first_ply {
                 v.parent
             } else {
@@ -343,7 +395,7 @@ pub(crate) fn branch_parent(record: &Record, first_ply: u32) -> Option<usize> {
             });
         }
     }
-    covers(1, record.moves.len()).then_some(0)
+    covers(1, record.moves.len(), record.ending.is_some()).then_some(0)
 }
 
 impl Record {

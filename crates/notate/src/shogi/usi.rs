@@ -108,7 +108,7 @@ fn read_line(line: &str, number: usize) -> Result<Record, Error> {
             _ => None,
         };
         if let Some(kind) = kind {
-            record.ending = Some(Ending { kind, time: None });
+            record.ending = Some(Ending::new(kind));
             continue;
         }
         let mv = parse_move(w).map_err(|m| fail(at, &m))?;

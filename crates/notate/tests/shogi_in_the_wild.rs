@@ -1,0 +1,338 @@
+//! Shogi records as real programs write them (issue "records as found in the wild"): one
+//! minimal input of our own per class, read without losing anything, and written back.
+
+use notate::shogi::encoding::{Encoding, ReadOptions};
+use notate::shogi::{csa, jkf, ki2, kif, usi, EndingKind, Record};
+
+fn kif_bytes(bytes: &[u8]) -> Vec<Result<Record, notate::Error>> {
+    notate::format::read_bytes::<kif::Kif>(bytes, ReadOptions::default())
+}
+
+fn usi_moves(record: &Record) -> String {
+    record
+        .moves
+        .iter()
+        .map(|m| m.mv.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+const OPENING: &str = "手合割：平手\n手数----指手---------消費時間--\n";
+
+#[test]
+fn a_sealed_move_line_is_the_ending_with_its_time() {
+    let text = format!(
+        "{OPENING}   1 ７六歩(77)   ( 0:05/00:00:05)\n   2 封じ手       (25:00/04:07:00)\n"
+    );
+    let record = kif::read_one(&text).unwrap();
+    let ending = record.ending.as_ref().unwrap();
+    assert_eq!(ending.kind, EndingKind::Sealed);
+    assert_eq!(ending.time.unwrap().spent_ms, 25 * 60_000);
+    // KIF keeps the word; CSA and JKF have none and write CHUDAN, as json-kifu-format reads it.
+    assert!(kif::to_string(&record)
+        .unwrap()
+        .contains("   2 封じ手       (25:00/04:07:00)\n"));
+    assert!(jkf::to_string(&record)
+        .unwrap()
+        .contains(r#""special":"CHUDAN""#));
+    assert!(csa::to_string(&record).unwrap().contains("%CHUDAN\n"));
+    assert_eq!(
+        kif::read_one(&kif::to_string(&record).unwrap()).unwrap(),
+        record
+    );
+}
+
+#[test]
+fn ki2_endings_written_as_moves_end_the_game() {
+    let resign = ki2::read_one("▲７六歩 △３四歩 ▲２六歩 △投了\nまで3手で先手の勝ち\n").unwrap();
+    assert_eq!(usi_moves(&resign), "7g7f 3c3d 2g2f");
+    assert_eq!(resign.ending.unwrap().kind, EndingKind::Resign);
+    // Shogi DB2 may mark the ending with the side that moved last: read all the same.
+    let draw = ki2::read_one("▲７六歩 △３四歩 △千日手\nまで2手で千日手\n").unwrap();
+    assert_eq!(draw.moves.len(), 2);
+    assert_eq!(draw.ending.unwrap().kind, EndingKind::Repetition);
+    // A move after the ending is still an error.
+    let err = ki2::read_one("▲７六歩 △３四歩 △投了 ▲２六歩\n").unwrap_err();
+    assert!(err.to_string().contains("after the end"), "{err}");
+}
+
+#[test]
+fn problem_summaries_say_mate() {
+    for summary in ["まで3手で詰", "まで3手詰", "まで3手で詰み"] {
+        let text = format!("▲７六歩 △３四歩 ▲２二角成\n{summary}\n");
+        let record = ki2::read_one(&text).unwrap();
+        assert_eq!(record.ending.unwrap().kind, EndingKind::Mate, "{summary}");
+    }
+}
+
+#[test]
+fn a_variation_may_branch_from_the_ending() {
+    let text =
+        format!("{OPENING}   1 ７六歩(77)\n   2 中断\n\n変化：2手\n   2 ３四歩(33)\n   3 投了\n");
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(record.ending.as_ref().unwrap().kind, EndingKind::Abort);
+    assert_eq!(record.variations.len(), 1);
+    let v = &record.variations[0];
+    assert_eq!((v.parent, v.first_ply), (0, 2));
+    assert_eq!(v.moves[0].mv.to_string(), "3c3d");
+    assert_eq!(v.ending.as_ref().unwrap().kind, EndingKind::Resign);
+    // Written and read back in the two formats that hold variations.
+    assert_eq!(
+        kif::read_one(&kif::to_string(&record).unwrap()).unwrap(),
+        record
+    );
+    let json = jkf::to_string(&record).unwrap();
+    assert!(
+        json.contains(r#"{"special":"CHUDAN","forks":[[{"move""#),
+        "{json}"
+    );
+    assert_eq!(jkf::read_one(&json).unwrap(), record);
+}
+
+#[test]
+fn a_full_width_space_after_the_piece() {
+    let text = format!(
+        "{OPENING}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成　(88)\n   4 同銀　(31)   ( 0:01/00:00:01)\n"
+    );
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(usi_moves(&record), "7g7f 3c3d 8h2b+ 3a2b");
+    assert_eq!(record.moves[3].time.unwrap().spent_ms, 1000);
+}
+
+#[test]
+fn a_move_number_out_of_order_is_read_in_order_with_a_warning() {
+    let text = format!("{OPENING}   1 ７六歩(77)\n   1 ３四歩(33)\n   3 ２六歩(27)\n");
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(usi_moves(&record), "7g7f 3c3d 2g2f");
+    assert_eq!(record.warnings.len(), 1);
+    assert_eq!(
+        record.warnings[0].to_string(),
+        "line 4, column 4 \"   1 ３四歩(33)\": move number 1, expected 2: read as move 2"
+    );
+    // A number that jumps ahead means a move is missing: that stays an error.
+    let gap = format!("{OPENING}   1 ７六歩(77)\n   3 ２六歩(27)\n");
+    let err = kif::read_one(&gap).unwrap_err();
+    assert!(
+        err.to_string().contains("move number 3, expected 2"),
+        "{err}"
+    );
+}
+
+const CSA_HEAD: &str = "V2.2\nN+a\nN-b\nPI\n+\n";
+
+#[test]
+fn a_csa_comment_after_a_special_on_its_line_or_after_it_stays_with_the_ending() {
+    let text = format!("{CSA_HEAD}+7776FU\n-3334FU\n%KACHI,'* -5000 win, or so\nT10\n'*after\n");
+    let record = csa::read_one(&text).unwrap();
+    let ending = record.ending.as_ref().unwrap();
+    assert_eq!(ending.kind, EndingKind::EnteringKing);
+    assert_eq!(ending.comments, [" -5000 win, or so", "after"]);
+    assert_eq!(ending.time.unwrap().spent_ms, 10_000);
+    assert!(record.moves[1].comments.is_empty());
+    // Every format with comments keeps them after the ending.
+    let csa_text = csa::to_string(&record).unwrap();
+    assert!(
+        csa_text.ends_with("%KACHI\nT10\n'* -5000 win, or so\n'*after\n"),
+        "{csa_text}"
+    );
+    assert_eq!(csa::read_one(&csa_text).unwrap(), record);
+    let kif_text = kif::to_string(&record).unwrap();
+    assert!(kif_text.contains("入玉勝ち"));
+    assert!(
+        kif_text.contains("\n* -5000 win, or so\n*after\n"),
+        "{kif_text}"
+    );
+    assert_eq!(
+        kif::read_one(&kif_text).unwrap().ending.unwrap().comments,
+        ending.comments
+    );
+    let json = jkf::to_string(&record).unwrap();
+    assert!(
+        json.contains(r#""special":"KACHI","comments":[" -5000 win, or so","after"]"#),
+        "{json}"
+    );
+    // JKF also writes the running total of time: the rest reads back the same.
+    assert_eq!(
+        jkf::read_one(&json).unwrap().ending.unwrap().comments,
+        ending.comments
+    );
+}
+
+#[test]
+fn a_repeated_ending_is_read_once_with_a_warning() {
+    let text = format!("{CSA_HEAD}+7776FU\n-3334FU\n%KACHI\n%KACHI\n");
+    let record = csa::read_one(&text).unwrap();
+    assert_eq!(record.ending.unwrap().kind, EndingKind::EnteringKing);
+    assert_eq!(
+        record.warnings[0].to_string(),
+        "line 9, column 1 \"%KACHI\": the ending is repeated: read once"
+    );
+    let err = csa::read_one(&format!("{CSA_HEAD}+7776FU\n%TORYO\n%KACHI\n")).unwrap_err();
+    assert!(err.to_string().contains("a second ending"), "{err}");
+}
+
+#[test]
+fn an_illegal_action_keeps_its_side() {
+    let text = format!("{CSA_HEAD}+7776FU\n-3334FU\n%+ILLEGAL_ACTION\n");
+    let record = csa::read_one(&text).unwrap();
+    assert_eq!(
+        record.ending.as_ref().unwrap().kind,
+        EndingKind::IllegalAction
+    );
+    assert!(csa::to_string(&record)
+        .unwrap()
+        .contains("%+ILLEGAL_ACTION\n"));
+    assert!(jkf::to_string(&record)
+        .unwrap()
+        .contains(r#""special":"+ILLEGAL_ACTION""#));
+    assert!(kif::to_string(&record).unwrap().contains("反則負け"));
+    // The side that acted is the side to move: it loses.
+    let other = csa::read_one(&format!("{CSA_HEAD}+7776FU\n-3334FU\n%-ILLEGAL_ACTION\n")).unwrap();
+    assert_eq!(other.ending.unwrap().kind, EndingKind::IllegalWin);
+}
+
+#[test]
+fn comments_and_header_values_keep_their_trailing_blanks() {
+    let text = "手合割：平手　　\n棋戦：名人戦 \n*two spaces  \n*\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*after　\n";
+    let record = kif::read_one(text).unwrap();
+    assert_eq!(record.header_value("手合割"), Some("平手　　"));
+    assert_eq!(record.header_value("棋戦"), Some("名人戦 "));
+    assert_eq!(record.comments, ["two spaces  ", ""]);
+    assert_eq!(record.moves[0].comments, ["after　"]);
+    assert_eq!(
+        kif::read_one(&kif::to_string(&record).unwrap()).unwrap(),
+        record
+    );
+}
+
+#[test]
+fn a_csa_board_with_blank_separated_cells() {
+    let board = "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI * * * * * -KA *\nP3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n\
+                 P4 * * * * * * * * *\nP5 * * * * * * * * *\nP6 * * * * * * * * *\n\
+                 P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA * * * * * +HI *\nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n";
+    let record = csa::read_one(&format!("V3.0\n{board}+\n+7776FU\n")).unwrap();
+    assert_eq!(
+        record.start,
+        usi::read_one("position startpos").unwrap().start
+    );
+    let err = csa::read_one("V3.0\nP2 * -HI * * * * * -KA * *\n+\n").unwrap_err();
+    assert!(err.to_string().contains("9 cells"), "{err}");
+}
+
+/// `平手` and `７六歩` in Shift_JIS and EUC-JP (bytes from the encodings' tables).
+const HIRATE_SJIS: &[u8] = &[0x95, 0xBD, 0x8E, 0xE8];
+const HIRATE_EUC: &[u8] = &[0xCA, 0xBF, 0xBC, 0xEA];
+
+fn kif_in(encoding: &'static encoding_rs::Encoding, marker: &str) -> Vec<u8> {
+    let text = format!("{marker}手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n");
+    encoding.encode(&text).0.into_owned()
+}
+
+#[test]
+fn a_text_in_another_encoding_than_it_declares_is_read_with_a_warning() {
+    let sjis = kif_in(encoding_rs::SHIFT_JIS, "#KIF version=2.0 encoding=UTF-8\n");
+    assert!(sjis.windows(4).any(|w| w == HIRATE_SJIS));
+    let record = kif_bytes(&sjis).remove(0).unwrap();
+    assert_eq!(record.moves.len(), 1);
+    assert_eq!(
+        record.warnings[0].to_string(),
+        "line 1: the text declares UTF-8 but is not; read as Shift_JIS"
+    );
+    let utf8 = kif_in(encoding_rs::UTF_8, "#KIF version=2.0 encoding=Shift_JIS\n");
+    let record = kif_bytes(&utf8).remove(0).unwrap();
+    assert_eq!(record.header_value("手合割"), Some("平手"));
+    assert_eq!(
+        record.warnings[0].to_string(),
+        "line 1: the text declares Shift_JIS but is UTF-8; read as UTF-8"
+    );
+    // Told, the encoding is believed: the bytes then fail where they stop fitting it.
+    let forced = notate::format::read_bytes::<kif::Kif>(
+        &sjis,
+        ReadOptions {
+            encoding: Some(Encoding::Utf8),
+        },
+    );
+    assert!(forced[0]
+        .as_ref()
+        .unwrap_err()
+        .to_string()
+        .contains("not valid UTF-8"));
+}
+
+#[test]
+fn euc_jp_is_detected_and_read_with_a_warning() {
+    let euc = kif_in(encoding_rs::EUC_JP, "");
+    assert!(euc.windows(4).any(|w| w == HIRATE_EUC));
+    let record = kif_bytes(&euc).remove(0).unwrap();
+    assert_eq!(record.header_value("手合割"), Some("平手"));
+    assert_eq!(usi_moves(&record), "7g7f");
+    assert!(record.warnings[0]
+        .to_string()
+        .contains("EUC-JP, which KIF and CSA do not allow"));
+    let csa_text = "V2.2\nN+\u{5e73}\u{624b}\nPI\n+\n+7776FU\n";
+    let bytes = encoding_rs::EUC_JP.encode(csa_text).0.into_owned();
+    let records = notate::format::read_bytes::<csa::Csa>(&bytes, ReadOptions::default());
+    let record = records[0].as_ref().unwrap();
+    assert_eq!(record.header_value("先手"), Some("平手"));
+    assert_eq!(record.warnings.len(), 1);
+}
+
+fn two_games() -> Vec<Record> {
+    let first = csa::read_one(&format!(
+        "{CSA_HEAD}+7776FU\n'*a comment\n-3334FU\n%TORYO\n"
+    ))
+    .unwrap();
+    let mut second = usi::read_one("position startpos moves 2g2f 8c8d 2f2e").unwrap();
+    second.header.push(("先手".into(), "c".into()));
+    second.ending = Some(notate::shogi::Ending::new(EndingKind::Abort));
+    vec![first, second]
+}
+
+#[test]
+fn several_games_read_back_as_several_in_kif_ki2_and_jkf() {
+    let games = two_games();
+    // Written one after another as the command line writes them: a blank line between
+    // KIF or KI2 records, one JKF document per line.
+    let join = |write: &dyn Fn(&Record) -> String, between: &str| {
+        games.iter().map(write).collect::<Vec<_>>().join(between)
+    };
+    let kif_text = join(&|r| kif::to_string(r).unwrap(), "\n");
+    let mut back = kif::read_str(&kif_text).unwrap();
+    // KIF always states the 手合割; the rest reads back the same.
+    for record in &mut back {
+        record.header.retain(|(key, _)| key != "手合割");
+    }
+    assert_eq!(back, games);
+    let ki2_text = join(&|r| ki2::to_string(r).unwrap(), "\n");
+    let back = ki2::read_str(&ki2_text).unwrap();
+    assert_eq!(back.len(), 2);
+    assert_eq!(
+        back.iter().map(usi_moves).collect::<Vec<_>>(),
+        ["7g7f 3c3d", "2g2f 8c8d 2f2e"]
+    );
+    assert_eq!(back[1].ending.as_ref().unwrap().kind, EndingKind::Abort);
+    let jkf_text = join(&|r| jkf::to_string(r).unwrap(), "");
+    assert_eq!(jkf::read_str(&jkf_text).unwrap(), games);
+    let pretty = join(
+        &|r| jkf::to_string_with(r, jkf::WriteOptions { pretty: true }).unwrap(),
+        "\n",
+    );
+    assert_eq!(jkf::read_str(&pretty).unwrap(), games);
+}
+
+#[test]
+fn a_header_after_the_moves_with_nothing_after_it_stays_in_the_record() {
+    let text = format!("{OPENING}   1 ７六歩(77)\n   2 投了\n\n終了日時：2024/01/01\n");
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(record.header_value("終了日時"), Some("2024/01/01"));
+}
+
+#[test]
+fn errors_of_a_second_record_name_its_line_in_the_text() {
+    let text = format!("{OPENING}   1 ７六歩(77)\n\n先手：b\n{OPENING}   1 ７七歩(76)\n");
+    let results = notate::format::read_bytes::<kif::Kif>(text.as_bytes(), ReadOptions::default());
+    assert_eq!(results.len(), 2);
+    assert!(results[0].is_ok());
+    let err = results[1].as_ref().unwrap_err();
+    assert_eq!(err.place.unwrap().line, 8, "{err}");
+}
