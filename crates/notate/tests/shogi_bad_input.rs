@@ -229,3 +229,45 @@ fn an_odd_csa_header_survives_every_format() {
     let jkf = jkf::read_one(&jkf::to_string(&record).unwrap()).unwrap();
     assert_eq!(header(&jkf), header(&record));
 }
+
+/// Found by fuzzing: a KIF move line with a time (`1 ７六歩(77) ( 0:16/00:00:16)`) was read by
+/// the KI2 reader as a header keyed `1 ７六歩(77) ( 0`, which KIF then wrote back as a move
+/// line that does not read. A header key never starts with a digit; and a header or comment
+/// a format cannot hold is refused when written, never written so that it reads otherwise.
+#[test]
+fn a_kif_move_line_is_no_ki2_header_and_unwritable_headers_are_refused() {
+    let kif_lines = "手合割：平手\n1 ７六歩(77) ( 0:16/00:00:16)\n";
+    let err = ki2::read_one(kif_lines).unwrap_err();
+    assert!(err.to_string().contains("not a KIF line"), "{err}");
+    let mut record = usi::read_one("position startpos moves 7g7f").unwrap();
+    for (key, value) in [
+        ("1 手", "x"),
+        ("a", "two\nlines"),
+        ("*a", "x"),
+        ("a：b", "x"),
+    ] {
+        record.header = vec![(key.to_string(), value.to_string())];
+        for e in [
+            kif::to_string(&record).unwrap_err(),
+            ki2::to_string(&record).unwrap_err(),
+        ] {
+            assert_eq!(e.kind, ErrorKind::Unwritable, "{key:?}");
+            assert!(e.to_string().contains("would not read back"), "{e}");
+        }
+    }
+    record.header = vec![("a".into(), "two\nlines".into())];
+    assert_eq!(
+        csa::to_string(&record).unwrap_err().kind,
+        ErrorKind::Unwritable
+    );
+    // A comment with line breaks is written one line a line, and reads back line by line.
+    record.header.clear();
+    record.moves[0].comments = vec!["one\ntwo".into()];
+    let text = kif::to_string(&record).unwrap();
+    assert!(text.contains("*one\n*two\n"), "{text}");
+    assert_eq!(
+        kif::read_one(&text).unwrap().moves[0].comments,
+        ["one", "two"]
+    );
+    assert!(csa::to_string(&record).unwrap().contains("'*one\n'*two\n"));
+}

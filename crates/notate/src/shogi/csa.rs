@@ -595,6 +595,28 @@ fn write_position(out: &mut String, pos: &Position) {
     out.push('\n');
 }
 
+/// Refuses a header CSA cannot hold: a line break, or a `:` in a key (it would split there).
+fn check_header(record: &Record) -> Result<(), Error> {
+    for (key, value) in &record.header {
+        let csa_name = KEYS.iter().any(|(_, kif)| kif == key);
+        let key_breaks = !csa_name && (key.contains(':') || key.is_empty());
+        if key_breaks || key.contains(['\n', '\r']) || value.contains(['\n', '\r']) {
+            return Err(error::unwritable(
+                "CSA",
+                format!("the header {key:?}: {value:?} would not read back as one"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Writes a CSA comment: one `'*` line per line of it.
+fn write_comment(out: &mut String, comment: &str) {
+    for line in comment.split('\n') {
+        let _ = writeln!(out, "'*{}", line.strip_suffix('\r').unwrap_or(line));
+    }
+}
+
 /// Writes a record as CSA. CSA has no variations: only the main line is written.
 ///
 /// ```
@@ -638,7 +660,7 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
         }
     }
     for c in &record.comments {
-        let _ = writeln!(out, "'*{c}");
+        write_comment(&mut out, c);
     }
     write_position(&mut out, &record.start);
     let mut pos = record.start.clone();
@@ -649,7 +671,7 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
             write_time(&mut out, t);
         }
         for c in &m.comments {
-            let _ = writeln!(out, "'*{c}");
+            write_comment(&mut out, c);
         }
         pos.play_unchecked(m.mv);
     }
@@ -660,7 +682,7 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
                 write_time(&mut out, t);
             }
             for c in &e.comments {
-                let _ = writeln!(out, "'*{c}");
+                write_comment(&mut out, c);
             }
         }
     }
@@ -697,11 +719,13 @@ impl WriteFormat for Csa {
     }
 
     fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        check_header(record)?;
         out.extend_from_slice(&write_bytes(record, &self.options)?);
         Ok(())
     }
 
     fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        check_header(record)?;
         out.extend_from_slice(write(record, &self.options).as_bytes());
         Ok(())
     }

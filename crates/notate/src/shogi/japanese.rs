@@ -549,7 +549,10 @@ fn split_header(line: &str) -> Option<(&str, &str)> {
     }
     let (key, value) = line.split_once('：').or_else(|| line.split_once(':'))?;
     let key = key.trim();
-    (!key.is_empty()).then_some((key, value))
+    // A key never starts with a digit: such a line is a KIF move line (`1 ７六歩 ( 0:16)`),
+    // and a KI2 reader must not take it for a header.
+    let misread = key.is_empty() || key.starts_with(|c: char| c.is_ascii_digit());
+    (!misread).then_some((key, value))
 }
 
 /// Reads a line of a board diagram (or its hands, side or frame); `false` if it is none.
@@ -840,12 +843,50 @@ pub(super) fn write_head(out: &mut String, record: &Record) {
     }
 }
 
+/// Writes a comment as `*` lines: one per line of it, so that a comment holding line breaks
+/// (JKF allows them) cannot turn into lines of another kind.
 pub(super) fn write_comment(out: &mut String, comment: &str) {
-    if !comment.starts_with('&') {
-        out.push('*');
+    for (i, line) in comment.split('\n').enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if i > 0 || !line.starts_with('&') {
+            out.push('*');
+        }
+        out.push_str(line);
+        out.push('\n');
     }
-    out.push_str(comment);
-    out.push('\n');
+}
+
+/// Refuses a header that KIF or KI2 text cannot hold: a line break in a key or value, or a
+/// key that would read back as another kind of line (a move, a comment, a diagram, the move
+/// section) or split at another colon. Written anyway, the record would not read back.
+pub(super) fn check_header(record: &Record, format: &str) -> Result<(), Error> {
+    const OTHER_LINES: [&str; 11] = [
+        "変化",
+        "まで",
+        "手数",
+        "先手の持駒",
+        "後手の持駒",
+        "下手の持駒",
+        "上手の持駒",
+        "+",
+        "|",
+        "９",
+        "#",
+    ];
+    for (key, value) in &record.header {
+        let misread = key.is_empty()
+            || key.trim_matches([' ', '\t', '　']) != key
+            || key.contains(['：', '\n', '\r'])
+            || key.starts_with(|c: char| c.is_ascii_digit() || "*&▲△☗☖▽".contains(c))
+            || OTHER_LINES.iter().any(|p| key.starts_with(p));
+        if misread || value.contains(['\n', '\r']) {
+            return Err(error::unwritable(
+                format,
+                format!("the header {key:?}: {value:?} would not read back as one"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A board diagram (BOD) of `pos`.

@@ -187,7 +187,7 @@ fn write_moves(
             on_line = 0;
             count = 0;
             for c in &m.comments {
-                let _ = writeln!(out, "*{c}");
+                write_comment(out, c);
             }
         }
         pos.play_unchecked(m.mv);
@@ -278,11 +278,13 @@ impl WriteFormat for Ki2 {
     }
 
     fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        japanese::check_header(record, "KI2")?;
         out.extend_from_slice(&write_bytes(record, self.options.encoding)?);
         Ok(())
     }
 
     fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        japanese::check_header(record, "KI2")?;
         out.extend_from_slice(write(record).as_bytes());
         Ok(())
     }
