@@ -1126,7 +1126,8 @@ fn write_tags(game: &Game, sep: &str, out: &mut String) -> Result<(), Error> {
                 "tag key {key:?} cannot be written in ICN"
             )));
         }
-        if value.contains("\"]") || value.contains(['\n', '\r']) {
+        // The reader ends a value at its first `"`.
+        if value.contains(['"', '\n', '\r']) {
             return Err(error::unwritable(format!(
                 "the value of tag {key} cannot be written in ICN: {value:?}"
             )));
