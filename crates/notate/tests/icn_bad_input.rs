@@ -443,6 +443,11 @@ fn what_the_site_refuses_is_refused_with_its_place() {
             "{text:?}"
         );
     }
+    let e = short::read_one("w K1,1 1,1>2,2{}").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 15 \"{}\": an empty comment `{}`"
+    );
     // What the site accepts, notate too: a counter at its limit, `0` itself, a zero ray.
     for text in [
         "w 100/100 1 K1,1|k5,5",

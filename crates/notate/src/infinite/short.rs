@@ -776,6 +776,10 @@ impl<'a> Parser<'a> {
                     else {
                         return Err(self.err("this comment is never closed with `}`"));
                     };
+                    if close == open + 1 {
+                        // The site's converter refuses it too.
+                        return Err(self.err("an empty comment `{}`"));
+                    }
                     let text = std::str::from_utf8(&self.s[open + 1..close])
                         .map_err(|_| self.err("the comment is not UTF-8"))?;
                     add_comment(last, text).map_err(|m| self.err_at(open, m))?;
@@ -1411,17 +1415,19 @@ fn push_notes(mv: &Move, dialect: Dialect, comments: bool, out: &mut String) {
         out.push(' ');
         out.push_str(&notes.annotation);
     }
-    if comments && (notes.comment.is_some() || notes.clock_ms.is_some()) {
+    // An empty comment is none: `{}` does not read.
+    let comment = notes.comment.as_deref().filter(|c| !c.is_empty());
+    if comments && (comment.is_some() || notes.clock_ms.is_some()) {
         out.push_str(" {");
         if let Some(ms) = notes.clock_ms {
             out.push_str("[%clk ");
             push_clock(ms, dialect, out);
             out.push(']');
-            if notes.comment.is_some() {
+            if comment.is_some() {
                 out.push(' ');
             }
         }
-        if let Some(c) = &notes.comment {
+        if let Some(c) = comment {
             // A `}` would end the comment early.
             out.push_str(&c.replace('}', ")"));
         }
@@ -1498,7 +1504,8 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
                 "tag key {key:?}: the 2025 dialect allows letters only"
             )));
         }
-        if value.is_empty() || value.chars().count() > 200 || value.contains(['"', '\n', '\r']) {
+        // What the site's reader takes back (it writes longer values, and `"`, unchecked).
+        if value.is_empty() || value.chars().count() > 200 || value.contains('"') {
             return Err(error::unwritable(format!(
                 "tag {key}: the 2025 dialect needs 1 to 200 characters without `\"`, not {value:?}"
             )));
