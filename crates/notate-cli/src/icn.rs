@@ -30,6 +30,30 @@ pub struct IcnArgs {
     /// icn-json: moves as the reference's legacy objects (type, captured, castle, …)
     #[arg(long)]
     pub legacy_moves: bool,
+    /// ICN 2025: blanks between a move's parts and around `|` (default: pretty moves only)
+    #[arg(long, overrides_with = "no_spaces")]
+    pub spaces: bool,
+    /// ICN 2025: no blanks within moves
+    #[arg(long, overrides_with = "spaces")]
+    pub no_spaces: bool,
+    /// ICN 2025: number the moves (default: pretty moves only)
+    #[arg(long, overrides_with = "no_move_numbers")]
+    pub move_numbers: bool,
+    /// ICN 2025: no move numbers
+    #[arg(long, overrides_with = "move_numbers")]
+    pub no_move_numbers: bool,
+    /// ICN: leave out comments and clock stamps
+    #[arg(long)]
+    pub no_comments: bool,
+}
+
+/// `--flag` / `--no-flag`: `Some` when either is given.
+fn either(yes: bool, no: bool) -> Option<bool> {
+    match (yes, no) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    }
 }
 
 /// `--moves`.
@@ -75,6 +99,9 @@ impl IcnArgs {
             single_line: self.single_line,
             position: !self.no_position,
             dialect: self.dialect(),
+            spaces: either(self.spaces, self.no_spaces),
+            move_numbers: either(self.move_numbers, self.no_move_numbers),
+            comments: !self.no_comments,
         }
     }
 

@@ -53,6 +53,12 @@ fn exercise(text: &str) {
                             ..WriteOptions::default()
                         };
                         match short::to_string_with(&game, options) {
+                            // A game with nothing to say is an empty 2024 text (as the
+                            // reference writes it), which reads as an error, as on the site.
+                            Ok(out) if out.trim().is_empty() => {
+                                assert_eq!(dialect, Dialect::V2024, "{game:?}");
+                                assert!(short::read_one(&out).is_err());
+                            }
                             Ok(out) => {
                                 let back = short::read_one(&out)
                                     .unwrap_or_else(|e| panic!("{out:?}: {e}"));
@@ -291,4 +297,226 @@ fn a_second_game_where_one_was_expected_is_placed() {
     let e = short::read_one("w K1,1|k5,5\n\nw K1,1|k5,5\n").unwrap_err();
     check_error(&e);
     assert_eq!(e.place.map(|p| p.line), Some(3), "{e}");
+}
+
+/// What infinitechess.org's converter refuses (checked with it) is refused, with its line,
+/// column and text, where notate used to read something: a tag value holding `"` swallowed
+/// the next tag, the empty text read as `w 1`, `01` and `-0` read as numbers, full move 0 and
+/// a move-rule counter above its limit were kept.
+#[test]
+fn what_the_site_refuses_is_refused_with_its_place() {
+    for (text, line, column, token, message) in [
+        (
+            "[Event \"x\"9] [Variant \"Omega\"] w K1,1|k5,5",
+            1,
+            11,
+            "9]",
+            "expected `]` after the tag's value (a value holds no `\"`)",
+        ),
+        (
+            "[Event \"a\"b\"]\nw K1,1",
+            1,
+            11,
+            "b\"]",
+            "expected `]` after the tag's value (a value holds no `\"`)",
+        ),
+        ("", 1, 1, "end of input", "the ICN is empty"),
+        (
+            "w K01,1|k5,5",
+            1,
+            4,
+            "01,1|k5,5",
+            "a number is written without leading zeros",
+        ),
+        (
+            "w K1,01|k5,5",
+            1,
+            6,
+            "01|k5,5",
+            "a number is written without leading zeros",
+        ),
+        ("w K-0,1|k5,5", 1, 4, "-0,1|k5,5", "`-0` is written 0"),
+        ("w 1 -0,1,2,3 K1,1", 1, 5, "-0,1,2,3", "`-0` is written 0"),
+        (
+            "w 0 K1,1|k5,5",
+            1,
+            3,
+            "0",
+            "the full-move number starts at 1",
+        ),
+        (
+            "w 0/100 01 K1,1",
+            1,
+            9,
+            "01",
+            "a number is written without leading zeros",
+        ),
+        (
+            "w 101/100 1 K1,1|k5,5",
+            1,
+            3,
+            "101/100",
+            "the move rule's counter 101 is above its limit 100",
+        ),
+        (
+            "w 01/100 1 K1,1",
+            1,
+            3,
+            "01/100",
+            "a number is written without leading zeros",
+        ),
+        (
+            "w 0/0 1 K1,1",
+            1,
+            5,
+            "0",
+            "the move rule's limit is at least 1",
+        ),
+        (
+            "w (08|1) K1,1",
+            1,
+            4,
+            "08|1)",
+            "a number is written without leading zeros",
+        ),
+        (
+            "w 03,4 K1,1",
+            1,
+            3,
+            "03,4",
+            "a number is written without leading zeros",
+        ),
+        (
+            "w 1 5,_,0 K1,1",
+            1,
+            5,
+            "5,_,0",
+            "a world border is `left,right,bottom,top`",
+        ),
+        (
+            "w Squares:1,01 K1,1",
+            1,
+            13,
+            "01",
+            "a number is written without leading zeros",
+        ),
+        (
+            "w Squares:1,1 Squares:2,2 K1,1",
+            1,
+            15,
+            "Squares:2,2",
+            "the `Squares:` section is given twice",
+        ),
+        (
+            "w Rays:1,1 K1,1",
+            1,
+            11,
+            " ",
+            "expected `>` between a ray's start and its step",
+        ),
+        (
+            "w K1,1 Rays:1,1>0,1",
+            1,
+            8,
+            "Rays:1,1>0,1",
+            "the `Rays:` section must come before the position",
+        ),
+        (
+            "w K1,1|k5,5 1,1>2,2|5,5>05,4",
+            1,
+            25,
+            "05,4",
+            "a number is written without leading zeros",
+        ),
+    ] {
+        let e = short::read_one(text).unwrap_err();
+        check_error(&e);
+        let place = e.place.unwrap();
+        assert_eq!(
+            (
+                place.line,
+                place.column,
+                e.token.as_deref(),
+                e.message.as_str()
+            ),
+            (line, column, Some(token), message),
+            "{text:?}"
+        );
+    }
+    let e = short::read_one("w K1,1 1,1>2,2{}").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 15 \"{}\": an empty comment `{}`"
+    );
+    // What the site accepts, notate too: a counter at its limit, `0` itself, a zero ray.
+    for text in [
+        "w 100/100 1 K1,1|k5,5",
+        "w 0/1 1 K0,0|k-1,0",
+        "w 1 Rays:1,1>0,0 K1,1",
+        "[Event \"x\"] [Variant \"Omega\"] w K1,1|k5,5",
+    ] {
+        short::read_one(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    }
+}
+
+/// The 2025 world border and presets, in any header order, kept in both forms; the 2024
+/// dialect cannot write them and says so.
+#[test]
+fn world_border_and_presets_are_read_kept_and_written() {
+    let site = "[Variant \"Omega_Squared\"] b 3,6 0/100 7 (8|1) 5,_,0,0 royalcapture Squares:-42,76|16,86 Rays:23,94>-1,0|17,88>0,1 K51,94|k46,80";
+    let shuffled = "[Variant \"Omega_Squared\"] Rays:23,94>-1,0|17,88>0,1 5,_,0,0 royalcapture 7 Squares:-42,76|16,86 0/100 (8|1) b 3,6 K51,94|k46,80";
+    let options = WriteOptions {
+        moves: MoveStyle::Minimal,
+        single_line: true,
+        dialect: Dialect::V2025,
+        ..WriteOptions::default()
+    };
+    for text in [site, shuffled] {
+        let game = short::read_one(text).unwrap();
+        let border = game.world_border.as_ref().unwrap();
+        assert_eq!(
+            (&border.left, &border.right, &border.bottom, &border.top),
+            (
+                &Some(Int::from(5)),
+                &None,
+                &Some(Int::from(0)),
+                &Some(Int::from(0))
+            )
+        );
+        assert_eq!(
+            short::to_string_with(&game, options).unwrap(),
+            format!("{site}\n")
+        );
+        let json = long::to_string_with(
+            &game,
+            long::WriteOptions {
+                pretty: false,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            json.contains(r#""presetAnnotes":{"squares":[[-42,76],[16,86]],"rays":[{"start":[23,94],"vector":[-1,0]},{"start":[17,88],"vector":[0,1]}]}"#),
+            "{json}"
+        );
+        assert!(json.contains(r#""worldBorder":[5,null,0,0]"#), "{json}");
+        let back = long::read_one(&json).unwrap();
+        assert_eq!(
+            (&back.presets, &back.world_border),
+            (&game.presets, &game.world_border)
+        );
+        let e = short::to_string(&game).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unwritable, "{e}");
+    }
+    // A world border right after the turn, as the issue has it.
+    let game = short::read_one("w 5,_,0,0 K1,1").unwrap();
+    assert_eq!(
+        short::to_string_with(&game, options).unwrap(),
+        "w 1 5,_,0,0 K1,1\n"
+    );
+    let game = short::read_one("w _,-5,_,10000000000000000000000000000000000000000 K1,1").unwrap();
+    assert_eq!(
+        short::to_string_with(&game, options).unwrap(),
+        "w 1 _,-5,_,10000000000000000000000000000000000000000 K1,1\n"
+    );
 }

@@ -36,6 +36,8 @@ pub struct Game {
     pub extra_rules: serde_json::Map<String, serde_json::Value>,
     /// 2025 dialect: the edges of the playable area.
     pub world_border: Option<WorldBorder>,
+    /// 2025 dialect: squares and rays the board highlights (`Squares:`, `Rays:`).
+    pub presets: Option<Presets>,
     /// The pieces, with their special rights.
     pub position: Option<Position>,
     /// The moves played from the position; `Some(vec![])` is an empty move list.
@@ -178,6 +180,34 @@ pub struct WorldBorder {
     pub bottom: Option<Int>,
     /// Largest y.
     pub top: Option<Int>,
+}
+
+/// The highlights a variant presets (the site's `presetAnnotes`; Omega² uses them): marked
+/// squares and rays. Each list is `None` when the record has no such section.
+///
+/// ```
+/// use notate::infinite::{short, Coord};
+/// let game = short::read_one("b 1 Squares:-42,76|16,86 Rays:23,94>-1,0 K51,94|k46,80").unwrap();
+/// let presets = game.presets.unwrap();
+/// assert_eq!(presets.squares.unwrap(), [Coord::new(-42, 76), Coord::new(16, 86)]);
+/// let rays = presets.rays.unwrap();
+/// assert_eq!((&rays[0].start, &rays[0].vector), (&Coord::new(23, 94), &Coord::new(-1, 0)));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Presets {
+    /// Highlighted squares, in order.
+    pub squares: Option<Vec<Coord>>,
+    /// Highlighted rays, in order.
+    pub rays: Option<Vec<Ray>>,
+}
+
+/// A ray from `start` in the direction `vector` (`23,94>-1,0`; the site accepts a zero vector).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ray {
+    /// The first square.
+    pub start: Coord,
+    /// The step (`dx,dy`).
+    pub vector: Coord,
 }
 
 /// A move: from one square to another, with what the record says about it.
@@ -471,17 +501,19 @@ pub enum TopKey {
     StartingPosition,
     ShortPosition,
     Moves,
+    PresetAnnotes,
 }
 
 impl TopKey {
     /// Every key, in the order the ICN parser finds them.
-    pub const ALL: [TopKey; 10] = [
+    pub const ALL: [TopKey; 11] = [
         TopKey::GameRules,
         TopKey::Metadata,
         TopKey::Turn,
         TopKey::EnPassant,
         TopKey::MoveRule,
         TopKey::FullMove,
+        TopKey::PresetAnnotes,
         TopKey::SpecialRights,
         TopKey::StartingPosition,
         TopKey::ShortPosition,
@@ -501,6 +533,7 @@ impl TopKey {
             TopKey::StartingPosition => "startingPosition",
             TopKey::ShortPosition => "shortposition",
             TopKey::Moves => "moves",
+            TopKey::PresetAnnotes => "presetAnnotes",
         }
     }
 }

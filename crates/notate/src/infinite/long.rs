@@ -15,8 +15,8 @@ use serde_json::value::RawValue;
 use super::coord::{Coord, Int};
 use super::error::{self, Error};
 use super::game::{
-    Game, Layout, Move, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey,
-    WinCondition, WinConditions, WorldBorder,
+    Game, Layout, Move, MoveRule, Position, Presets, PromotionRule, Promotions, Ray, RuleKey,
+    TopKey, WinCondition, WinConditions, WorldBorder,
 };
 use super::piece::{Piece, PieceKind, Player};
 use super::replay;
@@ -234,6 +234,10 @@ fn read_game(object: Object) -> Result<Game, Error> {
                 let _: &str = parse(raw, &path, "a string")?;
                 TopKey::ShortPosition
             }
+            "presetAnnotes" => {
+                game.presets = Some(read_presets(raw, &path)?);
+                TopKey::PresetAnnotes
+            }
             "moves" => {
                 let items: Vec<&RawValue> = parse(raw, &path, "an array of moves")?;
                 let mut moves = Vec::with_capacity(items.len());
@@ -264,6 +268,49 @@ fn read_game(object: Object) -> Result<Game, Error> {
         }
     }
     Ok(game)
+}
+
+/// The site's `presetAnnotes`: `{"squares": [[x, y], …], "rays": [{"start": [x, y],
+/// "vector": [dx, dy]}, …]}`, each list optional.
+fn read_presets(raw: &RawValue, path: &str) -> Result<Presets, Error> {
+    let mut presets = Presets::default();
+    for (key, v) in object(raw, path)?.0 {
+        let p = format!("{path}.{key}");
+        match key.as_str() {
+            "squares" => {
+                let items: Vec<&RawValue> = parse(v, &p, "an array of squares")?;
+                let squares = items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| coords(item, &format!("{p}[{i}]")))
+                    .collect::<Result<_, _>>()?;
+                presets.squares = Some(squares);
+            }
+            "rays" => {
+                let items: Vec<&RawValue> = parse(v, &p, "an array of rays")?;
+                let mut rays = Vec::with_capacity(items.len());
+                for (i, item) in items.into_iter().enumerate() {
+                    let p = format!("{p}[{i}]");
+                    let (mut start, mut vector) = (None, None);
+                    for (k, v) in object(item, &p)?.0 {
+                        let p = format!("{p}.{k}");
+                        match k.as_str() {
+                            "start" => start = Some(coords(v, &p)?),
+                            "vector" => vector = Some(coords(v, &p)?),
+                            _ => return Err(error::json(p, format!("unknown key {k:?}"))),
+                        }
+                    }
+                    let (Some(start), Some(vector)) = (start, vector) else {
+                        return Err(error::json(p, "a ray needs \"start\" and \"vector\""));
+                    };
+                    rays.push(Ray { start, vector });
+                }
+                presets.rays = Some(rays);
+            }
+            _ => return Err(error::json(p, format!("unknown key {key:?}"))),
+        }
+    }
+    Ok(presets)
 }
 
 fn read_position(raw: &RawValue, path: &str) -> Result<Position, Error> {
@@ -629,6 +676,12 @@ pub(crate) fn to_json(game: &Game, options: &WriteOptions) -> Result<String, Err
                     write_moves(moves, legacy.as_deref(), options, &mut json);
                 }
             }
+            TopKey::PresetAnnotes => {
+                if let Some(presets) = &game.presets {
+                    json.key("presetAnnotes");
+                    write_presets(presets, &mut json);
+                }
+            }
         }
     }
     json.close('}');
@@ -663,7 +716,35 @@ fn has_top(game: &Game, key: TopKey) -> bool {
         TopKey::StartingPosition => game.position.is_some(),
         TopKey::ShortPosition => false,
         TopKey::Moves => game.moves.is_some(),
+        TopKey::PresetAnnotes => game.presets.is_some(),
     }
+}
+
+/// The site's `presetAnnotes` object.
+fn write_presets(presets: &Presets, json: &mut JsonWriter) {
+    json.open('{');
+    if let Some(squares) = &presets.squares {
+        json.key("squares");
+        json.open('[');
+        for square in squares {
+            json.coords(square);
+        }
+        json.close(']');
+    }
+    if let Some(rays) = &presets.rays {
+        json.key("rays");
+        json.open('[');
+        for ray in rays {
+            json.open('{');
+            json.key("start");
+            json.coords(&ray.start);
+            json.key("vector");
+            json.coords(&ray.vector);
+            json.close('}');
+        }
+        json.close(']');
+    }
+    json.close('}');
 }
 
 fn write_rules(game: &Game, json: &mut JsonWriter) {

@@ -27,7 +27,7 @@ pub mod short;
 pub use coord::{Coord, Int, ParseIntError};
 
 pub use game::{
-    Game, Layout, Move, MoveNotes, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey,
-    WinCondition, WinConditions, WorldBorder,
+    Game, Layout, Move, MoveNotes, MoveRule, Position, Presets, PromotionRule, Promotions, Ray,
+    RuleKey, TopKey, WinCondition, WinConditions, WorldBorder,
 };
 pub use piece::{Piece, PieceKind, Player};

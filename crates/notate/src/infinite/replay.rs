@@ -257,6 +257,7 @@ pub fn position_after(game: &Game, plies: Option<usize>) -> Result<Game, Error> 
         win_conditions: game.win_conditions.clone(),
         extra_rules: game.extra_rules.clone(),
         world_border: game.world_border.clone(),
+        presets: game.presets.clone(),
         position: None,
         moves: None,
         layout: game.layout.clone(),

@@ -9,8 +9,8 @@
 use super::coord::{Coord, Int};
 use super::error::{self, Error};
 use super::game::{
-    Game, Move, MoveRule, Position, PromotionRule, Promotions, RuleKey, TopKey, WinCondition,
-    WinConditions, WorldBorder,
+    Game, Move, MoveRule, Position, Presets, PromotionRule, Promotions, Ray, RuleKey, TopKey,
+    WinCondition, WinConditions, WorldBorder,
 };
 use super::piece::{Piece, PieceKind, Player};
 use crate::format::{read_format, utf8, write_verbs, WriteFormat};
@@ -18,9 +18,11 @@ use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 /// Reads an ICN string of either dialect (2024 reference or 2025 site converter).
 ///
 /// The header sections (turn, en passant, move rule, full move, promotions, world border,
-/// win conditions, JSON rules) may come in any order, each at most once, after the tags and
-/// before the position and the moves. Anything the grammar does not know is an error that
-/// names its line and column.
+/// win conditions, JSON rules, `Squares:` and `Rays:` presets) may come in any order, each at
+/// most once, after the tags and before the position and the moves. Anything the grammar does
+/// not know is an error that names its line and column, and so is what the site's converter
+/// refuses: an empty text, a tag whose value holds `"`, a number with leading zeros or `-0`,
+/// full move 0, a move-rule counter above its limit.
 ///
 /// ```
 /// use notate::infinite::{short, Coord};
@@ -140,6 +142,10 @@ impl<'a> Parser<'a> {
             self.pos = 3;
         }
         self.skip_blanks();
+        if self.pos == self.s.len() {
+            // The site: "ICN is empty." (notate once read it as `w 1`).
+            return Err(self.err("the ICN is empty"));
+        }
         while self.peek() == Some(b'[') {
             self.parse_tag()?;
             self.skip_blanks();
@@ -163,7 +169,9 @@ impl<'a> Parser<'a> {
                         continue;
                     }
                     let word = &self.s[start..start + letters];
-                    if (word == b"w" || word == b"b")
+                    if next == Some(b':') && (word == b"Squares" || word == b"Rays") {
+                        self.parse_presets(word == b"Squares")?;
+                    } else if (word == b"w" || word == b"b")
                         && next.is_none_or(|c| is_blank(c) || c == b':')
                     {
                         self.parse_turn()?;
@@ -180,6 +188,11 @@ impl<'a> Parser<'a> {
                         self.parse_moves()?;
                     } else if digits > 0 && after.is_none_or(is_blank) {
                         self.parse_full_move()?;
+                    } else if Int::parse_prefix(&self.s[start..])
+                        .is_some_and(|(_, len)| self.s[start + len..].starts_with(b",_"))
+                    {
+                        // `5,_,0,0`: a world border with an unbounded right edge.
+                        self.parse_world_border()?;
                     } else {
                         // A square: en passant, a world border or the first move.
                         let Some((_, len)) = Coord::parse_prefix(&self.s[start..]) else {
@@ -262,11 +275,19 @@ impl<'a> Parser<'a> {
             return Err(self.err_at(i, "expected `\"` before the tag's value"));
         }
         let value_start = i + 1;
-        let Some(value_end) =
-            memchr::memmem::find(&self.s[value_start..], b"\"]").map(|j| value_start + j)
+        // The value ends at the next `"`, which `]` must follow: a value with a `"` in it
+        // (`[Event "x"9] [Site "y"]`) would otherwise swallow the next tag, and the site's
+        // converter refuses it.
+        let Some(value_end) = memchr::memchr(b'"', &self.s[value_start..]).map(|j| value_start + j)
         else {
-            return Err(self.err_at(value_start, "this tag's value never ends with `\"]`"));
+            return Err(self.err_at(value_start, "this tag's value never ends with `\"`"));
         };
+        if self.s.get(value_end + 1) != Some(&b']') {
+            return Err(self.err_at(
+                value_end + 1,
+                "expected `]` after the tag's value (a value holds no `\"`)",
+            ));
+        }
         let value = self.utf8(value_start, value_end)?;
         self.push_tag(open, key, value)?;
         self.pos = value_end + 2;
@@ -330,14 +351,14 @@ impl<'a> Parser<'a> {
         if self.game.en_passant.is_some() {
             return Err(self.err("the en passant square is given twice"));
         }
-        let (square, len) = Coord::parse_prefix(&self.s[self.pos..]).expect("checked by caller");
-        self.pos += len;
+        let square = self.parse_square()?;
         self.game.en_passant = Some(square);
         self.game.layout.add(TopKey::EnPassant);
         Ok(())
     }
 
     fn parse_u64(&mut self) -> Result<u64, Error> {
+        self.check_int(self.pos)?;
         let len = self.digits_len(self.pos);
         let text = std::str::from_utf8(&self.s[self.pos..self.pos + len]).expect("digits");
         let n = text
@@ -352,12 +373,23 @@ impl<'a> Parser<'a> {
         if self.game.move_rule.is_some() {
             return Err(self.err("the move rule is given twice"));
         }
+        let start = self.pos;
         let counter = self.parse_u64()?;
         self.pos += 1; // '/'
         if self.digits_len(self.pos) == 0 {
             return Err(self.err("expected the move rule's limit after `/`"));
         }
+        let limit_at = self.pos;
         let limit = self.parse_u64()?;
+        if limit == 0 {
+            return Err(self.err_at(limit_at, "the move rule's limit is at least 1"));
+        }
+        if counter > limit {
+            return Err(self.err_at(
+                start,
+                format!("the move rule's counter {counter} is above its limit {limit}"),
+            ));
+        }
         self.game.move_rule = Some(MoveRule { counter, limit });
         self.game.layout.add(TopKey::MoveRule);
         Ok(())
@@ -368,7 +400,12 @@ impl<'a> Parser<'a> {
         if self.game.full_move.is_some() {
             return Err(self.err("the full-move number is given twice"));
         }
-        self.game.full_move = Some(self.parse_u64()?);
+        let start = self.pos;
+        let n = self.parse_u64()?;
+        if n == 0 {
+            return Err(self.err_at(start, "the full-move number starts at 1"));
+        }
+        self.game.full_move = Some(n);
         self.game.layout.add(TopKey::FullMove);
         Ok(())
     }
@@ -412,11 +449,10 @@ impl<'a> Parser<'a> {
         }
         let mut ranks = Vec::new();
         loop {
-            let Some((rank, len)) = Int::parse_prefix(&self.s[self.pos..]) else {
+            let Some(rank) = self.int()? else {
                 return Err(self.err("expected a promotion rank"));
             };
             ranks.push(rank);
-            self.pos += len;
             if self.peek() == Some(b',') {
                 self.pos += 1;
             } else {
@@ -539,8 +575,7 @@ impl<'a> Parser<'a> {
             if self.peek() == Some(b'_') {
                 self.pos += 1;
                 edges.push(None);
-            } else if let Some((n, len)) = Int::parse_prefix(&self.s[self.pos..]) {
-                self.pos += len;
+            } else if let Some(n) = self.int()? {
                 edges.push(Some(n));
             } else {
                 return Err(self.err("expected a number or `_` in the world border"));
@@ -579,11 +614,83 @@ impl<'a> Parser<'a> {
         Ok(piece)
     }
 
-    fn parse_square(&mut self) -> Result<Coord, Error> {
-        let (square, len) = Coord::parse_prefix(&self.s[self.pos..])
-            .ok_or_else(|| self.err("expected a square `x,y`"))?;
+    /// A number has no leading zeros and is not `-0`, as the site's converter requires (the
+    /// 2024 reference kept such text as it was, so `01,1` and `1,1` were two squares).
+    fn check_int(&self, at: usize) -> Result<(), Error> {
+        let digits = at + usize::from(self.s.get(at) == Some(&b'-'));
+        if self.s.get(digits) != Some(&b'0') {
+            return Ok(());
+        }
+        if self.s.get(digits + 1).is_some_and(|b| b.is_ascii_digit()) {
+            return Err(self.err_at(at, "a number is written without leading zeros"));
+        }
+        if digits > at {
+            return Err(self.err_at(at, "`-0` is written 0"));
+        }
+        Ok(())
+    }
+
+    /// An integer here, if there is one.
+    fn int(&mut self) -> Result<Option<Int>, Error> {
+        let Some((n, len)) = Int::parse_prefix(&self.s[self.pos..]) else {
+            return Ok(None);
+        };
+        self.check_int(self.pos)?;
         self.pos += len;
-        Ok(square)
+        Ok(Some(n))
+    }
+
+    fn parse_square(&mut self) -> Result<Coord, Error> {
+        let start = self.pos;
+        let x = self.int()?;
+        let y = if x.is_some() && self.peek() == Some(b',') {
+            self.pos += 1;
+            self.int()?
+        } else {
+            None
+        };
+        match (x, y) {
+            (Some(x), Some(y)) => Ok(Coord { x, y }),
+            _ => Err(self.err_at(start, "expected a square `x,y`")),
+        }
+    }
+
+    /// `Squares:x,y|x,y` or `Rays:x,y>dx,dy|x,y>dx,dy` (2025): highlights of the board.
+    fn parse_presets(&mut self, squares: bool) -> Result<(), Error> {
+        let name = if squares { "Squares:" } else { "Rays:" };
+        self.before_position(&format!("the `{name}` section"))?;
+        let presets = self.game.presets.get_or_insert_with(Presets::default);
+        if (squares && presets.squares.is_some()) || (!squares && presets.rays.is_some()) {
+            return Err(self.err(format!("the `{name}` section is given twice")));
+        }
+        self.pos += name.len();
+        let (mut found, mut rays) = (Vec::new(), Vec::new());
+        loop {
+            let start = self.parse_square()?;
+            if squares {
+                found.push(start);
+            } else {
+                if self.peek() != Some(b'>') {
+                    return Err(self.err("expected `>` between a ray's start and its step"));
+                }
+                self.pos += 1;
+                let vector = self.parse_square()?;
+                rays.push(Ray { start, vector });
+            }
+            if self.peek() == Some(b'|') {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        let presets = self.game.presets.get_or_insert_with(Presets::default);
+        if squares {
+            presets.squares = Some(found);
+        } else {
+            presets.rays = Some(rays);
+        }
+        self.game.layout.add(TopKey::PresetAnnotes);
+        Ok(())
     }
 
     /// A position token, or the first move when what follows the first square is a move.
@@ -669,6 +776,10 @@ impl<'a> Parser<'a> {
                     else {
                         return Err(self.err("this comment is never closed with `}`"));
                     };
+                    if close == open + 1 {
+                        // The site's converter refuses it too.
+                        return Err(self.err("an empty comment `{}`"));
+                    }
                     let text = std::str::from_utf8(&self.s[open + 1..close])
                         .map_err(|_| self.err("the comment is not UTF-8"))?;
                     add_comment(last, text).map_err(|m| self.err_at(open, m))?;
@@ -876,6 +987,9 @@ pub enum MoveStyle {
 }
 
 /// How ICN is written.
+///
+/// The 2025 writer reaches every style of the site's converter; [`SiteStyle`] converts its
+/// options into these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WriteOptions {
     /// How moves are written.
@@ -886,6 +1000,14 @@ pub struct WriteOptions {
     pub position: bool,
     /// Which notation.
     pub dialect: Dialect,
+    /// 2025: blanks between the parts of a move (`P4,2 > 4,4`) and around the `|` between
+    /// moves; `None`: as `moves` says (only [`MoveStyle::Pretty`] is spaced).
+    pub spaces: Option<bool>,
+    /// 2025: a number before each pair of moves (`1. `); `None`: as `moves` says (only
+    /// [`MoveStyle::Pretty`] is numbered).
+    pub move_numbers: Option<bool>,
+    /// Write comments and clock stamps (`{[%clk 0:09:56.7] fine}`).
+    pub comments: bool,
 }
 
 impl Default for WriteOptions {
@@ -895,6 +1017,62 @@ impl Default for WriteOptions {
             single_line: false,
             position: true,
             dialect: Dialect::V2024,
+            spaces: None,
+            move_numbers: None,
+            comments: true,
+        }
+    }
+}
+
+/// The options of the site's `LongToShort_Format`, by their names there; each style it
+/// writes is a [`WriteOptions`] of the 2025 dialect.
+///
+/// `compact` writes moves as coordinates only ([`MoveStyle::Minimal`]); otherwise with
+/// piece codes, `x`, `+` and `#` ([`MoveStyle::Compact`]).
+///
+/// ```
+/// use notate::infinite::short::{self, SiteStyle, WriteOptions};
+/// let game = short::read_one("w K5,1|k5,8 K5,1>5,2{[%clk 0:01:00.0] fine}|k5,8x5,7+").unwrap();
+/// let copy_game = SiteStyle { compact: false, ..SiteStyle::default() };
+/// assert_eq!(short::to_string_with(&game, copy_game.into()).unwrap(), "w 1 K5,1|k5,8 K5,1>5,2|k5,8x5,7+\n");
+/// let pretty = SiteStyle { compact: false, spaces: true, comments: true, move_numbers: true, make_new_lines: true, skip_position: false };
+/// assert_eq!(
+///     short::to_string_with(&game, WriteOptions::from(pretty)).unwrap(),
+///     "w 1 K5,1|k5,8\n\n1. K5,1 > 5,2 {[%clk 0:01:00.0] fine} | k5,8 x 5,7 +\n"
+/// );
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SiteStyle {
+    /// Coordinates only (`4,2>4,4=Q`).
+    pub compact: bool,
+    /// Blanks between a move's parts and around `|`.
+    pub spaces: bool,
+    /// Comments and clock stamps.
+    pub comments: bool,
+    /// `1. ` before each pair of moves.
+    pub move_numbers: bool,
+    /// Tags on lines of their own, sections apart by a blank line, numbered pairs on lines
+    /// of their own.
+    pub make_new_lines: bool,
+    /// Leave the position out (the site requires `Variant`, `UTCDate` and `UTCTime` then;
+    /// notate does not).
+    pub skip_position: bool,
+}
+
+impl From<SiteStyle> for WriteOptions {
+    fn from(style: SiteStyle) -> WriteOptions {
+        WriteOptions {
+            moves: if style.compact {
+                MoveStyle::Minimal
+            } else {
+                MoveStyle::Compact
+            },
+            single_line: !style.make_new_lines,
+            position: !style.skip_position,
+            dialect: Dialect::V2025,
+            spaces: Some(style.spaces),
+            move_numbers: Some(style.move_numbers),
+            comments: style.comments,
         }
     }
 }
@@ -952,7 +1130,8 @@ fn write_tags(game: &Game, sep: &str, out: &mut String) -> Result<(), Error> {
                 "tag key {key:?} cannot be written in ICN"
             )));
         }
-        if value.contains("\"]") || value.contains(['\n', '\r']) {
+        // The reader ends a value at its first `"`.
+        if value.contains(['"', '\n', '\r']) {
             return Err(error::unwritable(format!(
                 "the value of tag {key} cannot be written in ICN: {value:?}"
             )));
@@ -1099,6 +1278,11 @@ fn write_2024(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
             "the 2024 dialect has no world border (use --dialect 2025)".into(),
         ));
     }
+    if game.presets.is_some() {
+        return Err(error::unwritable(
+            "the 2024 dialect has no `Squares:` or `Rays:` presets (use --dialect 2025)".into(),
+        ));
+    }
     if options.position {
         if let Some(position) = &game.position {
             push_position(position, out);
@@ -1134,7 +1318,7 @@ fn write_moves(game: &Game, moves: &[Move], options: &WriteOptions, out: &mut St
                     push_minimal(mv, options.dialect, out);
                 } else {
                     push_compact(mv, out);
-                    push_notes(mv, options.dialect, out);
+                    push_notes(mv, options.dialect, options.comments, out);
                 }
             }
         }
@@ -1154,7 +1338,7 @@ fn write_moves(game: &Game, moves: &[Move], options: &WriteOptions, out: &mut St
                 }
                 let move_start = out.len();
                 push_pretty(mv, out);
-                push_notes(mv, options.dialect, out);
+                push_notes(mv, options.dialect, options.comments, out);
                 out.truncate(move_start + out[move_start..].trim_end().len());
                 if black {
                     number += 1;
@@ -1223,24 +1407,27 @@ fn push_pretty(mv: &Move, out: &mut String) {
     }
 }
 
-/// The annotation and the comment (with its clock) after a pretty or compact move.
-fn push_notes(mv: &Move, dialect: Dialect, out: &mut String) {
+/// The annotation and the comment (with its clock, when `comments`) after a 2024 pretty or
+/// compact move.
+fn push_notes(mv: &Move, dialect: Dialect, comments: bool, out: &mut String) {
     let Some(notes) = &mv.notes else { return };
     if !notes.annotation.is_empty() {
         out.push(' ');
         out.push_str(&notes.annotation);
     }
-    if notes.comment.is_some() || notes.clock_ms.is_some() {
+    // An empty comment is none: `{}` does not read.
+    let comment = notes.comment.as_deref().filter(|c| !c.is_empty());
+    if comments && (comment.is_some() || notes.clock_ms.is_some()) {
         out.push_str(" {");
         if let Some(ms) = notes.clock_ms {
             out.push_str("[%clk ");
             push_clock(ms, dialect, out);
             out.push(']');
-            if notes.comment.is_some() {
+            if comment.is_some() {
                 out.push(' ');
             }
         }
-        if let Some(c) = &notes.comment {
+        if let Some(c) = comment {
             // A `}` would end the comment early.
             out.push_str(&c.replace('}', ")"));
         }
@@ -1298,13 +1485,15 @@ const KNOWN_TAGS_2025: [&str; 17] = [
     "Termination",
 ];
 
-/// The site's converter: tags (letters only; values of 1 to 200 characters without `"`),
-/// then one line of header and position, then the moves, parts separated by a blank line.
+/// The site's converter (`LongToShort_Format`), byte for byte: tags (letters only; values
+/// of 1 to 200 characters without `"`), then one line of header and position, then the
+/// moves; parts apart by a blank line, or a blank when on one line.
 fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(), Error> {
     let mut parts: Vec<String> = Vec::with_capacity(3);
     let mut tags = String::new();
     let tag_sep = if options.single_line { " " } else { "\n" };
     let known = |k: &str| KNOWN_TAGS_2025.contains(&k);
+    // The site refuses other tags; notate writes them after the ones it knows.
     let ordered = KNOWN_TAGS_2025
         .iter()
         .filter_map(|k| game.metadata.iter().find(|(key, _)| key == k))
@@ -1315,7 +1504,8 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
                 "tag key {key:?}: the 2025 dialect allows letters only"
             )));
         }
-        if value.is_empty() || value.chars().count() > 200 || value.contains(['"', '\n', '\r']) {
+        // What the site's reader takes back (it writes longer values, and `"`, unchecked).
+        if value.is_empty() || value.chars().count() > 200 || value.contains('"') {
             return Err(error::unwritable(format!(
                 "tag {key}: the 2025 dialect needs 1 to 200 characters without `\"`, not {value:?}"
             )));
@@ -1374,11 +1564,43 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
             }
         }
     }
-    let mut win = String::new();
-    write_win_conditions(game, &mut win);
-    if !win.is_empty() {
-        header.push(' ');
-        header.push_str(win.trim_end());
+    if let Some(win) = &game.win_conditions {
+        // The site compares the lists as written: the same lists in the same order are
+        // written once, bare, and left out when that is `checkmate`.
+        if win.white == win.black {
+            if win.white != [WinCondition::Checkmate] {
+                header.push(' ');
+                write_win_list(&win.white, &mut header);
+            }
+        } else {
+            header.push_str(" (");
+            write_win_list(&win.white, &mut header);
+            header.push('|');
+            write_win_list(&win.black, &mut header);
+            header.push(')');
+        }
+    }
+    if let Some(presets) = &game.presets {
+        if let Some(squares) = &presets.squares {
+            header.push_str(" Squares:");
+            for (i, square) in squares.iter().enumerate() {
+                if i > 0 {
+                    header.push('|');
+                }
+                square.write_to(&mut header);
+            }
+        }
+        if let Some(rays) = &presets.rays {
+            header.push_str(" Rays:");
+            for (i, ray) in rays.iter().enumerate() {
+                if i > 0 {
+                    header.push('|');
+                }
+                ray.start.write_to(&mut header);
+                header.push('>');
+                ray.vector.write_to(&mut header);
+            }
+        }
     }
     if options.position {
         if let Some(position) = game.position.as_ref().filter(|p| !p.is_empty()) {
@@ -1388,46 +1610,119 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
     }
     parts.push(header);
     if let Some(moves) = game.moves.as_deref().filter(|m| !m.is_empty()) {
+        let style = SiteMoves::new(options, moves);
         let mut text = String::with_capacity(moves.len() * 16);
-        let style = if moves[0].piece.is_none() {
-            MoveStyle::Minimal
-        } else {
-            options.moves
-        };
-        let mut number = game.full_move.unwrap_or(1);
-        for (i, mv) in moves.iter().enumerate() {
-            match style {
-                MoveStyle::Pretty => {
-                    if i % 2 == 0 {
-                        if i > 0 {
-                            text.push_str(if options.single_line { " " } else { "\n" });
-                        }
-                        push_number(number, &mut text);
-                        number += 1;
-                    } else {
-                        text.push_str(" | ");
-                    }
-                    let start = text.len();
-                    push_pretty(mv, &mut text);
-                    text.truncate(start + text[start..].trim_end().len());
-                }
-                MoveStyle::Compact | MoveStyle::Minimal => {
+        if style.numbers {
+            // Numbered by rounds of the turn order (two players), from the full move, whoever
+            // moves first; rounds apart by a line break (or a blank), moves within by ` | `.
+            let mut number = game.full_move.unwrap_or(1);
+            for (i, mv) in moves.iter().enumerate() {
+                if i % 2 == 0 {
                     if i > 0 {
-                        text.push('|');
+                        text.push_str(if options.single_line { " " } else { "\n" });
                     }
-                    if style == MoveStyle::Compact {
-                        push_compact(mv, &mut text);
-                    } else {
-                        push_minimal(mv, Dialect::V2025, &mut text);
-                    }
+                    push_number(number, &mut text);
+                    number += 1;
+                } else {
+                    text.push_str(" | ");
                 }
+                style.push(mv, &mut text);
             }
-            push_notes(mv, Dialect::V2025, &mut text);
+        } else {
+            for (i, mv) in moves.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(if style.spaces { " | " } else { "|" });
+                }
+                style.push(mv, &mut text);
+            }
         }
         parts.push(text);
     }
     out.push_str(&parts.join(if options.single_line { " " } else { "\n\n" }));
     Ok(())
+}
+
+/// How the 2025 writer writes each move: the site's `getShortFormMoveFromMove` options.
+struct SiteMoves {
+    /// Coordinates only: no piece code, `>` for captures too, no `+`, `#` or annotation.
+    compact: bool,
+    spaces: bool,
+    comments: bool,
+    numbers: bool,
+}
+
+impl SiteMoves {
+    fn new(options: &WriteOptions, moves: &[Move]) -> SiteMoves {
+        // Moves read from plain strings know no pieces: written in the interface form, as
+        // the 2024 writer does (the site's converter refuses them in its non-compact styles).
+        let style = if moves.iter().any(|m| m.piece.is_none()) {
+            MoveStyle::Minimal
+        } else {
+            options.moves
+        };
+        SiteMoves::of_style(style, options)
+    }
+
+    fn of_style(style: MoveStyle, options: &WriteOptions) -> SiteMoves {
+        let pretty = style == MoveStyle::Pretty;
+        SiteMoves {
+            compact: style == MoveStyle::Minimal,
+            spaces: options.spaces.unwrap_or(pretty),
+            comments: options.comments,
+            numbers: options.move_numbers.unwrap_or(pretty),
+        }
+    }
+
+    /// One move: its parts joined by a blank when `spaces`, else touching, comment included
+    /// (`P1,7 x 2,8 =Q + {[%clk 0:09:56.7] fine}`, `P1,7x2,8=Q+{fine}`).
+    fn push(&self, mv: &Move, out: &mut String) {
+        let sep = if self.spaces { " " } else { "" };
+        if !self.compact {
+            if let Some(p) = mv.piece {
+                out.push_str(p.code());
+            }
+        }
+        mv.from.write_to(out);
+        out.push_str(sep);
+        out.push(if !self.compact && mv.capture {
+            'x'
+        } else {
+            '>'
+        });
+        out.push_str(sep);
+        mv.to.write_to(out);
+        if let Some(p) = mv.promotion {
+            out.push_str(sep);
+            out.push('=');
+            out.push_str(p.code());
+        }
+        if !self.compact && (mv.mate || mv.check) {
+            out.push_str(sep);
+            out.push(if mv.mate { '#' } else { '+' });
+        }
+        let Some(notes) = &mv.notes else { return };
+        // The site's model has no annotation, but its reader takes one here (and drops it).
+        if !self.compact && !notes.annotation.is_empty() {
+            out.push_str(sep);
+            out.push_str(&notes.annotation);
+        }
+        let comment = notes.comment.as_deref().map(str::trim).unwrap_or_default();
+        if self.comments && (notes.clock_ms.is_some() || !comment.is_empty()) {
+            out.push_str(sep);
+            out.push('{');
+            if let Some(ms) = notes.clock_ms {
+                out.push_str("[%clk ");
+                push_clock(ms, Dialect::V2025, out);
+                out.push(']');
+                if !comment.is_empty() {
+                    out.push(' ');
+                }
+            }
+            // A `}` would end the comment early (the site writes it, and cannot read it back).
+            out.push_str(&comment.replace('}', ")"));
+            out.push('}');
+        }
+    }
 }
 
 /// Writes one move alone (no move number).
@@ -1439,18 +1734,27 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
 /// assert_eq!(short::write_move(&mv, MoveStyle::Minimal, Dialect::V2025), "2,7>1,8=Q");
 /// assert_eq!(short::write_move(&mv, MoveStyle::Compact, Dialect::V2024), "P2,7x1,8=Q+");
 /// assert_eq!(short::write_move(&mv, MoveStyle::Pretty, Dialect::V2024), "P2,7 x 1,8 =Q+");
+/// assert_eq!(short::write_move(&mv, MoveStyle::Pretty, Dialect::V2025), "P2,7 x 1,8 =Q +");
 /// ```
 pub fn write_move(mv: &Move, style: MoveStyle, dialect: Dialect) -> String {
     let mut out = String::with_capacity(24);
+    if dialect == Dialect::V2025 {
+        let options = WriteOptions {
+            dialect,
+            ..WriteOptions::default()
+        };
+        SiteMoves::of_style(style, &options).push(mv, &mut out);
+        return out;
+    }
     match style {
         MoveStyle::Minimal => push_minimal(mv, dialect, &mut out),
         MoveStyle::Compact => {
             push_compact(mv, &mut out);
-            push_notes(mv, dialect, &mut out);
+            push_notes(mv, dialect, true, &mut out);
         }
         MoveStyle::Pretty => {
             push_pretty(mv, &mut out);
-            push_notes(mv, dialect, &mut out);
+            push_notes(mv, dialect, true, &mut out);
         }
     }
     out.truncate(out.trim_end().len());
