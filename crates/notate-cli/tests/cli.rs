@@ -315,7 +315,8 @@ fn icn_converts_both_ways_and_replays() {
     );
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
-        "[Variant \"Classical\"] w 0/100 1 (8|1) K5,1+|R8,1+|P4,2+|k5,8+|p3,4 4,2>4,4|3,4>4,3 {[%clk 0:09:56.7] en passant}|5,1>7,1 ?!\n"
+        // The site's compact style: no blank before a comment, no `?!`.
+        "[Variant \"Classical\"] w 0/100 1 (8|1) K5,1+|R8,1+|P4,2+|k5,8+|p3,4 4,2>4,4|3,4>4,3{[%clk 0:09:56.7] en passant}|5,1>7,1\n"
     );
 }
 
