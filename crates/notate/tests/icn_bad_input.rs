@@ -520,3 +520,21 @@ fn world_border_and_presets_are_read_kept_and_written() {
         "w 1 _,-5,_,10000000000000000000000000000000000000000 K1,1\n"
     );
 }
+
+/// Found by fuzzing: a long-form game with nothing in it (`{"metadata": {}}`) was written as
+/// an empty short text, which the reader refuses (as the site does): the writer refuses it.
+#[test]
+fn a_game_with_nothing_to_write_is_refused_not_written_empty() {
+    let game = long::read_one("{\n  \"metadata\": {}\n}").unwrap();
+    let options = |dialect| WriteOptions {
+        dialect,
+        ..WriteOptions::default()
+    };
+    let err = short::to_string_with(&game, options(Dialect::V2024)).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unwritable, "{err}");
+    assert!(err.to_string().contains("would be empty"), "{err}");
+    // The 2025 dialect always writes the turn and full move, as the site does.
+    let text = short::to_string_with(&game, options(Dialect::V2025)).unwrap();
+    assert_eq!(text, "w 1\n");
+    assert!(short::read_one(&text).is_ok());
+}

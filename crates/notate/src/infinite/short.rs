@@ -1111,6 +1111,15 @@ pub(crate) fn write(game: &Game, options: &WriteOptions) -> Result<String, Error
         Dialect::V2025 => write_2025(game, options, &mut out)?,
     }
     out.truncate(out.trim_end().len());
+    // A game with nothing ICN writes (no tags, turn, position or moves) would be an empty
+    // text, which the reader refuses as the site does: refused here too (found by fuzzing).
+    if out.is_empty() {
+        return Err(error::unwritable(
+            "the game has nothing ICN writes (no tags, turn, position or moves): its text \
+             would be empty, and an empty text is no game"
+                .to_string(),
+        ));
+    }
     Ok(out)
 }
 
