@@ -4,7 +4,13 @@
 
 use libfuzzer_sys::fuzz_target;
 use notate::infinite::short::{self, Dialect, MoveStyle, WriteOptions};
-use notate::infinite::{long, replay};
+use notate::infinite::{long, replay, Position};
+
+/// The position's pieces: a position with no pieces (the long form's `"specialRights": {}`
+/// alone) writes as no position in the short form, and means the same board.
+fn pieces(position: &Option<Position>) -> Option<&Position> {
+    position.as_ref().filter(|p| !p.is_empty())
+}
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -25,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
                 };
                 if let Ok(out) = short::to_string_with(&game, options) {
                     let back = short::read_one(&out).expect("written ICN reads back");
-                    assert_eq!(back.position, game.position);
+                    assert_eq!(pieces(&back.position), pieces(&game.position));
                 }
             }
             let options = long::WriteOptions {
