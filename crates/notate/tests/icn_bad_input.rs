@@ -538,3 +538,25 @@ fn a_game_with_nothing_to_write_is_refused_not_written_empty() {
     assert_eq!(text, "w 1\n");
     assert!(short::read_one(&text).is_ok());
 }
+
+/// Found by fuzzing: win conditions with an empty side (`"white": []`) were written
+/// `(|allpiecescaptured)`, which the reader took for promotions and refused. Both sides
+/// empty or not, the text reads back to the same conditions.
+#[test]
+fn win_conditions_with_an_empty_side_read_back() {
+    for (white, black) in [("[]", "[\"allpiecescaptured\"]"), ("[\"checkmate\"]", "[]")] {
+        let json = format!(
+            "{{\"metadata\":{{}},\"turn\":\"white\",\"gameRules\":{{\"winConditions\":{{\"white\":{white},\"black\":{black}}}}},\"startingPosition\":{{\"5,1\":\"kingsW\",\"5,8\":\"kingsB\"}}}}"
+        );
+        let game = long::read_one(&json).unwrap();
+        for dialect in [Dialect::V2024, Dialect::V2025] {
+            let options = WriteOptions {
+                dialect,
+                ..WriteOptions::default()
+            };
+            let text = short::to_string_with(&game, options).unwrap();
+            let back = short::read_one(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(back.win_conditions, game.win_conditions, "{text}");
+        }
+    }
+}

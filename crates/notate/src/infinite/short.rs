@@ -413,7 +413,12 @@ impl<'a> Parser<'a> {
     /// `(8;Q,R|1;q,r)` promotions or `(checkmate|koth)` win conditions: promotion parts are
     /// empty or start with a rank, win-condition parts with a letter.
     fn parse_parenthesised(&mut self) -> Result<(), Error> {
-        let first = self.peek_at(1);
+        // A side with no win condition is empty (`(|allpiecescaptured)`, as notate writes
+        // it): then Black's part tells (found by fuzzing).
+        let first = match self.peek_at(1) {
+            Some(b'|') => self.peek_at(2),
+            other => other,
+        };
         if first.is_some_and(|b| b.is_ascii_alphabetic()) {
             self.parse_win_conditions()
         } else {
@@ -518,6 +523,10 @@ impl<'a> Parser<'a> {
         loop {
             let len = self.letters_len(self.pos);
             let name = std::str::from_utf8(&self.s[self.pos..self.pos + len]).expect("ASCII");
+            if len == 0 && list.is_empty() && matches!(self.peek(), Some(b'|' | b')')) {
+                // An empty side of `(…|…)`: that side has no way to win.
+                return Ok(list);
+            }
             let Some(condition) = WinCondition::from_name(name) else {
                 return Err(self.err(if len == 0 {
                     "expected a win condition".to_string()
