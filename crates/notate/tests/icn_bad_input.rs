@@ -560,3 +560,29 @@ fn win_conditions_with_an_empty_side_read_back() {
         }
     }
 }
+
+/// Found by fuzzing: the long form took `"fullMove": 0` (and a move rule over its limit),
+/// which the short form refuses, so the short text written from it did not read back. The
+/// long form refuses them too, naming the key.
+#[test]
+fn the_long_form_refuses_what_the_short_form_refuses() {
+    for (key, value, message) in [
+        ("fullMove", "0", "the full-move number starts at 1"),
+        (
+            "moveRule",
+            "\"101/100\"",
+            "the move rule's counter 101 is above its limit 100",
+        ),
+        ("moveRule", "\"0/0\"", "the move rule's limit is at least 1"),
+    ] {
+        let json = format!("{{\"metadata\":{{}},\"turn\":\"white\",\"{key}\":{value}}}");
+        let err = long::read_one(&json).unwrap_err();
+        assert_eq!(
+            err.path.as_deref(),
+            Some(format!("$.{key}").as_str()),
+            "{err}"
+        );
+        assert!(err.to_string().contains(message), "{err}");
+    }
+    assert!(long::read_one("{\"metadata\":{},\"fullMove\":1,\"moveRule\":\"100/100\"}").is_ok());
+}

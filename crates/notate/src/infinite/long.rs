@@ -203,10 +203,30 @@ fn read_game(object: Object) -> Result<Game, Error> {
                             error::json(&path, format!("expected \"N/M\", not {text:?}"))
                         })?,
                 );
+                // As the short form (and the site) refuse them, so that what reads writes
+                // short text that reads back (found by fuzzing).
+                if let Some(rule) = &game.move_rule {
+                    if rule.limit == 0 {
+                        return Err(error::json(&path, "the move rule's limit is at least 1"));
+                    }
+                    if rule.counter > rule.limit {
+                        return Err(error::json(
+                            &path,
+                            format!(
+                                "the move rule's counter {} is above its limit {}",
+                                rule.counter, rule.limit
+                            ),
+                        ));
+                    }
+                }
                 TopKey::MoveRule
             }
             "fullMove" => {
-                game.full_move = Some(parse(raw, &path, "a whole number")?);
+                let n: u64 = parse(raw, &path, "a whole number")?;
+                if n == 0 {
+                    return Err(error::json(&path, "the full-move number starts at 1"));
+                }
+                game.full_move = Some(n);
                 TopKey::FullMove
             }
             "gameRules" => {
