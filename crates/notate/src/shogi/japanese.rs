@@ -300,6 +300,23 @@ enum LineClass {
     Other,
 }
 
+/// The labels of a board diagram's hands, and whose hand each is.
+const HAND_LABELS: [(&str, Color); 4] = [
+    ("先手の持駒", Color::Black),
+    ("下手の持駒", Color::Black),
+    ("後手の持駒", Color::White),
+    ("上手の持駒", Color::White),
+];
+
+/// Whether a (trimmed, non-empty) line is a move line of `style`: a KIF move starts with its
+/// number, KI2 moves with the side's mark.
+fn is_move_line(trimmed: &str, style: Style) -> bool {
+    match style {
+        Style::Kif => trimmed.as_bytes()[0].is_ascii_digit(),
+        Style::Ki2 => trimmed.starts_with(['▲', '△', '☗', '☖', '▽']),
+    }
+}
+
 fn classify(line: &str, style: Style) -> LineClass {
     let trimmed = line.trim_matches([' ', '\t', '　', '\r', '\n']);
     if trimmed.is_empty() {
@@ -308,11 +325,7 @@ fn classify(line: &str, style: Style) -> LineClass {
     if line.starts_with(['*', '&']) {
         return LineClass::Other;
     }
-    let is_move = match style {
-        Style::Kif => trimmed.as_bytes()[0].is_ascii_digit(),
-        Style::Ki2 => trimmed.starts_with(['▲', '△', '☗', '☖', '▽']),
-    };
-    if is_move
+    if is_move_line(trimmed, style)
         || ["手数----", "まで", "変化"]
             .iter()
             .any(|p| trimmed.starts_with(p))
@@ -323,9 +336,7 @@ fn classify(line: &str, style: Style) -> LineClass {
         return LineClass::Diagram;
     }
     let opens = line.starts_with('#')
-        || ["後手の持駒", "上手の持駒", "先手の持駒", "下手の持駒"]
-            .iter()
-            .any(|p| trimmed.starts_with(p))
+        || HAND_LABELS.iter().any(|(p, _)| trimmed.starts_with(p))
         || split_header(line).is_some();
     if opens {
         LineClass::Opening
@@ -502,12 +513,7 @@ pub(super) fn read_japanese(
         if !r.started && read_diagram_line(&mut r, line, number)? {
             continue;
         }
-        let first = trimmed.as_bytes()[0];
-        let is_move = match style {
-            Style::Kif => first.is_ascii_digit(),
-            Style::Ki2 => trimmed.starts_with(['▲', '△', '☗', '☖', '▽']),
-        };
-        if is_move {
+        if is_move_line(trimmed, style) {
             r.start(number, line)?;
             read_move_line(&mut r, line, number)?;
             continue;
@@ -558,12 +564,7 @@ fn split_header(line: &str) -> Option<(&str, &str)> {
 /// Reads a line of a board diagram (or its hands, side or frame); `false` if it is none.
 fn read_diagram_line(r: &mut RecordReader, line: &str, number: usize) -> Result<bool, Error> {
     let trimmed = line.trim_start();
-    for (prefix, color) in [
-        ("先手の持駒", Color::Black),
-        ("下手の持駒", Color::Black),
-        ("後手の持駒", Color::White),
-        ("上手の持駒", Color::White),
-    ] {
+    for (prefix, color) in HAND_LABELS {
         if let Some(rest) = trimmed.strip_prefix(prefix) {
             let rest = rest.trim_start_matches(['：', ':']);
             r.bod_hands[color.index()] =
@@ -860,25 +861,14 @@ pub(super) fn write_comment(out: &mut String, comment: &str) {
 /// key that would read back as another kind of line (a move, a comment, a diagram, the move
 /// section) or split at another colon. Written anyway, the record would not read back.
 pub(super) fn check_header(record: &Record, format: &str) -> Result<(), Error> {
-    const OTHER_LINES: [&str; 11] = [
-        "変化",
-        "まで",
-        "手数",
-        "先手の持駒",
-        "後手の持駒",
-        "下手の持駒",
-        "上手の持駒",
-        "+",
-        "|",
-        "９",
-        "#",
-    ];
+    const OTHER_LINES: [&str; 7] = ["変化", "まで", "手数", "+", "|", "９", "#"];
     for (key, value) in &record.header {
         let misread = key.is_empty()
             || key.trim_matches([' ', '\t', '　']) != key
             || key.contains(['：', '\n', '\r'])
             || key.starts_with(|c: char| c.is_ascii_digit() || "*&▲△☗☖▽".contains(c))
-            || OTHER_LINES.iter().any(|p| key.starts_with(p));
+            || OTHER_LINES.iter().any(|p| key.starts_with(p))
+            || HAND_LABELS.iter().any(|(p, _)| key.starts_with(p));
         if misread || value.contains(['\n', '\r']) {
             return Err(error::unwritable(
                 format,
