@@ -123,6 +123,7 @@ fn lines<F: ReadFormat<Game = ChessGame>, O>(
 pub struct GameWriter {
     job: Job,
     pgn: Pgn,
+    json: Json,
     egd: Egd,
     tracks: Tracks,
     uci: Uci,
@@ -139,6 +140,7 @@ impl GameWriter {
         GameWriter {
             job,
             pgn: Pgn::default(),
+            json: Json::default(),
             egd: Egd::new(egd),
             tracks: Tracks::default(),
             uci: Uci::default(),
@@ -154,7 +156,7 @@ impl WriteGame<Vec<u8>> for GameWriter {
             Job::Check | Job::Load => Ok(()),
             Job::Convert(to) => match to {
                 OutputFormat::Pgn => self.pgn.write_game(game, out),
-                OutputFormat::Json => Json.write_game(game, out),
+                OutputFormat::Json => self.json.write_game(game, out),
                 OutputFormat::Egd => self.egd.write_game(game, out),
                 OutputFormat::Tracks => self.tracks.write_game(game, out),
                 OutputFormat::Jsonchess => Jsonchess.write_game(game, out),

@@ -64,6 +64,9 @@ impl<R: Read + Send> Split for LineSplitter<R> {
 /// ```
 pub struct WholeSplitter<R> {
     input: Option<R>,
+    /// What has been read so far: kept across a read that fails for now (a
+    /// [`crate::format::Feed`] waiting for more bytes), so that a later call goes on.
+    bytes: Vec<u8>,
     max_bytes: usize,
     size_hint: usize,
 }
@@ -73,6 +76,7 @@ impl<R: Read> WholeSplitter<R> {
     pub fn new(input: R, max_bytes: usize) -> Self {
         WholeSplitter {
             input: Some(input),
+            bytes: Vec::new(),
             max_bytes,
             size_hint: 16 << 10,
         }
@@ -87,13 +91,17 @@ impl<R: Read> WholeSplitter<R> {
 
     /// The one chunk of the stream, then `None`.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        let Some(input) = self.input.take() else {
+        let Some(input) = self.input.as_mut() else {
             return Ok(None);
         };
-        // Most whole texts are records of a few kilobytes.
-        let mut bytes = Vec::with_capacity(self.size_hint);
-        let limit = self.max_bytes as u64 + 1;
-        input.take(limit).read_to_end(&mut bytes)?;
+        if self.bytes.capacity() == 0 {
+            // Most whole texts are records of a few kilobytes.
+            self.bytes.reserve(self.size_hint);
+        }
+        let limit = (self.max_bytes + 1).saturating_sub(self.bytes.len()) as u64;
+        input.take(limit).read_to_end(&mut self.bytes)?;
+        self.input = None;
+        let mut bytes = std::mem::take(&mut self.bytes);
         let oversized = bytes.len() > self.max_bytes;
         bytes.truncate(self.max_bytes);
         Ok(Some(Chunk {

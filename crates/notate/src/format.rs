@@ -180,6 +180,125 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
     }
 }
 
+/// Reads games from bytes handed over as they arrive, for callers that are given bytes
+/// rather than asking for them (a browser's `ReadableStream`, a socket's messages): each
+/// [`Feed::push`] gives back the games completed so far, [`Feed::finish`] the rest. Games,
+/// numbers and error places are those a [`Reader`] gives over the same bytes, and memory holds
+/// about one chunk of the format, however much is pushed.
+///
+/// ```
+/// use notate::chess::pgn::Pgn;
+/// use notate::format::Feed;
+/// let mut feed = Feed::<Pgn>::new();
+/// assert!(feed.push(b"[White \"a\"]\n\n1. e4 *\n\n[Whi").is_empty());
+/// let games = feed.push(b"te \"b\"]\n\n1. d4 Nf6 *\n");
+/// assert!(games.is_empty()); // the second game may go on: only the end tells
+/// let games = feed.finish();
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[1].as_ref().unwrap().moves.plies.len(), 2);
+/// ```
+pub struct Feed<F: ReadFormat> {
+    queue: std::sync::Arc<std::sync::Mutex<FeedQueue>>,
+    splitter: F::Splitter<FeedInput>,
+    options: F::ReadOptions,
+    games: u64,
+    done: bool,
+}
+
+/// The bytes pushed into a [`Feed`] and not yet taken by its splitter.
+#[derive(Default)]
+struct FeedQueue {
+    bytes: VecDeque<u8>,
+    finished: bool,
+}
+
+/// What a [`Feed`]'s splitter reads from: the pushed bytes, then "would block" until more
+/// come (every splitter keeps its state across a failed read and goes on at the next call),
+/// or the end once the feed is finished.
+pub struct FeedInput(std::sync::Arc<std::sync::Mutex<FeedQueue>>);
+
+impl Read for FeedInput {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut queue = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if queue.bytes.is_empty() && !queue.finished {
+            return Err(io::ErrorKind::WouldBlock.into());
+        }
+        queue.bytes.read(buf)
+    }
+}
+
+impl<F: ReadFormat> Default for Feed<F> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<F: ReadFormat> Feed<F> {
+    /// A feed with the format's default options.
+    pub fn new() -> Self {
+        Self::with_options(F::ReadOptions::default())
+    }
+
+    /// A feed with these options.
+    pub fn with_options(options: F::ReadOptions) -> Self {
+        let queue = std::sync::Arc::new(std::sync::Mutex::new(FeedQueue::default()));
+        Feed {
+            splitter: F::splitter(FeedInput(queue.clone()), &options),
+            queue,
+            options,
+            games: 0,
+            done: false,
+        }
+    }
+
+    /// Hands over the next bytes of the stream; gives back the games they completed.
+    pub fn push(&mut self, bytes: &[u8]) -> Vec<Result<F::Game, Error>> {
+        if self.done {
+            return vec![Err(Error::new(
+                ErrorKind::Io,
+                "bytes pushed after the end of the stream",
+            ))];
+        }
+        self.lock().bytes.extend(bytes);
+        self.drain()
+    }
+
+    /// Says the stream has ended; gives back the games not given yet.
+    pub fn finish(&mut self) -> Vec<Result<F::Game, Error>> {
+        self.lock().finished = true;
+        self.drain()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, FeedQueue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn drain(&mut self) -> Vec<Result<F::Game, Error>> {
+        let mut out = Vec::new();
+        while !self.done {
+            match self.splitter.next_chunk() {
+                Ok(Some(chunk)) => {
+                    F::read_chunk(&chunk, &self.options, &mut out);
+                    self.splitter.recycle(chunk.bytes);
+                }
+                Ok(None) => self.done = true,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) => {
+                    self.done = true;
+                    out.push(Err(Error::from(e)));
+                }
+            }
+        }
+        for result in &mut out {
+            self.games += 1;
+            if let Err(error) = result {
+                error.game = Some(self.games);
+            }
+        }
+        out
+    }
+}
+
 /// Every game of `bytes` read with `options`, each a game or its error: for bytes in another
 /// encoding than UTF-8 (a Shift_JIS KIF), or to go on past a bad game.
 ///

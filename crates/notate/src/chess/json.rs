@@ -66,6 +66,9 @@ struct JsonMove {
     uci: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     written: Option<String>,
+    /// The position after the move, when the writer is asked for it ([`WriteOptions::fens`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    fen: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     nags: Vec<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -98,13 +101,18 @@ fn comments_out(comments: &[Comment]) -> Vec<JsonComment> {
         .collect()
 }
 
-fn line_out(line: &Line<Played>, mut pos: Chess, mode: shakmaty::CastlingMode) -> JsonLine {
+fn line_out(
+    line: &Line<Played>,
+    mut pos: Chess,
+    mode: shakmaty::CastlingMode,
+    fens: bool,
+) -> JsonLine {
     let mut moves = Vec::with_capacity(line.plies.len());
     for ply in &line.plies {
         let variations = ply
             .variations
             .iter()
-            .map(|v| line_out(v, pos.clone(), mode))
+            .map(|v| line_out(v, pos.clone(), mode, fens))
             .collect();
         let (san, uci) = match ply.mv.mv {
             Some(m) => {
@@ -120,10 +128,12 @@ fn line_out(line: &Line<Played>, mut pos: Chess, mode: shakmaty::CastlingMode) -
             }
         };
         let written = (ply.mv.san.as_str() != san).then(|| ply.mv.san.to_string());
+        let fen = fens.then(|| Fen::from_position(&pos, EnPassantMode::Legal).to_string());
         moves.push(JsonMove {
             san,
             uci,
             written,
+            fen,
             nags: ply.nags.clone(),
             comments: comments_out(&ply.comments),
             variations,
@@ -136,9 +146,9 @@ fn line_out(line: &Line<Played>, mut pos: Chess, mode: shakmaty::CastlingMode) -
 }
 
 /// Appends one game as a line of JSON (with the newline).
-pub(crate) fn write_json(game: &ChessGame, out: &mut Vec<u8>) {
+fn write_json(game: &ChessGame, out: &mut Vec<u8>, options: WriteOptions) {
     let (start, mode) = (&game.start.position, game.start.castling);
-    let line = line_out(&game.moves, start.clone(), mode);
+    let line = line_out(&game.moves, start.clone(), mode, options.fens);
     let json = JsonGame {
         tags: game
             .tags
@@ -212,6 +222,14 @@ fn line_in(
             })
             .collect::<Result<_, _>>()?;
         play(&mut pos, mv);
+        if let Some(fen) = &m.fen {
+            let after = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+            if *fen != after {
+                return Err(bad(format!(
+                    "fen {fen:?} is not the position after the move ({after:?})"
+                )));
+            }
+        }
         plies.push(Ply {
             mv: Played { san, mv, offset },
             nags: m.nags,
@@ -266,17 +284,29 @@ pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
 
 /// notate's game JSON, one game per line.
 #[derive(Debug, Default)]
-pub struct Json;
+pub struct Json {
+    options: WriteOptions,
+}
 
 /// How game JSON is read (nothing to choose yet).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ReadOptions {}
 
-/// How game JSON is written (nothing to choose yet).
+/// How game JSON is written.
+///
+/// ```
+/// use notate::chess::{json, pgn};
+/// let game = pgn::read_one("1. e4 *").unwrap();
+/// let line = json::to_string_with(&game, json::WriteOptions { fens: true }).unwrap();
+/// assert!(line.contains(r#""fen":"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1""#));
+/// assert_eq!(json::read_one(&line).unwrap(), game);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct WriteOptions {}
+pub struct WriteOptions {
+    /// Each move also gives `fen`, the position after it (read back, it is checked).
+    pub fens: bool,
+}
 
 read_format!(
     Json,
@@ -291,12 +321,12 @@ impl WriteFormat for Json {
     type Game = ChessGame;
     type WriteOptions = WriteOptions;
 
-    fn new(_: WriteOptions) -> Json {
-        Json
+    fn new(options: WriteOptions) -> Json {
+        Json { options }
     }
 
     fn write_game(&mut self, game: &ChessGame, out: &mut Vec<u8>) -> Result<(), Error> {
-        write_json(game, out);
+        write_json(game, out, self.options);
         Ok(())
     }
 }

@@ -1,0 +1,81 @@
+//! `format::Feed` (bytes pushed as they arrive) gives what `format::Reader` (bytes pulled)
+//! gives over the same stream, whatever the pieces: the same games, numbers and error places.
+
+use notate::chess::{json::Json, pgn::Pgn};
+use notate::format::{Feed, ReadFormat, Reader};
+use notate::infinite::short::Icn;
+use notate::shogi::kif::Kif;
+use std::fmt::Debug;
+
+/// Every game or error of `text`, as a `Reader` reads it.
+fn pulled<F: ReadFormat>(text: &str) -> Vec<Result<F::Game, notate::Error>> {
+    Reader::<F, _>::new(text.as_bytes()).collect()
+}
+
+/// The same, pushed in pieces of `size` bytes.
+fn pushed<F: ReadFormat>(text: &str, size: usize) -> Vec<Result<F::Game, notate::Error>> {
+    let mut feed = Feed::<F>::new();
+    let mut out = Vec::new();
+    for piece in text.as_bytes().chunks(size) {
+        out.extend(feed.push(piece));
+    }
+    out.extend(feed.finish());
+    out
+}
+
+fn same_in_any_pieces<F: ReadFormat>(text: &str)
+where
+    F::Game: PartialEq + Debug,
+{
+    let want = pulled::<F>(text);
+    assert!(!want.is_empty());
+    for size in [1, 2, 3, 7, 64, 4096, 1 << 20] {
+        assert_eq!(pushed::<F>(text, size), want, "pieces of {size} bytes");
+    }
+}
+
+#[test]
+fn pgn_pushed_in_pieces_reads_as_pulled() {
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!(
+            "[Event \"{i}\"]\n\n1. e4 e5 2. Nf3 {{c}} Nc6 *\n\n"
+        ));
+        if i % 50 == 7 {
+            // A bad game in the middle: its error has the same place both ways.
+            text.push_str("[Event \"bad\"]\n\n1. e4 e4 *\n\n");
+        }
+    }
+    let want = pulled::<Pgn>(&text);
+    assert_eq!(want.len(), 306);
+    let error = want[8].as_ref().unwrap_err();
+    assert_eq!((error.game, error.ply), (Some(9), Some(2)));
+    same_in_any_pieces::<Pgn>(&text);
+}
+
+#[test]
+fn game_lines_pushed_in_pieces_read_as_pulled() {
+    let game = notate::chess::pgn::read_one("1. d4 d5 *").unwrap();
+    let line = notate::chess::json::to_string(&game).unwrap();
+    let text = format!("{line}{line}not json\n{line}");
+    same_in_any_pieces::<Json>(&text);
+}
+
+#[test]
+fn whole_texts_pushed_in_pieces_read_as_pulled() {
+    same_in_any_pieces::<Kif>("手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n");
+    same_in_any_pieces::<Icn>("w K5,1|k5,8 5,1>5,2|5,8>5,7");
+}
+
+#[test]
+fn a_push_after_the_end_is_an_error() {
+    let mut feed = Feed::<Pgn>::new();
+    assert_eq!(feed.push(b"1. e4 *").len(), 0);
+    assert_eq!(feed.finish().len(), 1);
+    let late = feed.push(b"1. d4 *");
+    assert!(late[0]
+        .as_ref()
+        .unwrap_err()
+        .message
+        .contains("after the end"));
+}

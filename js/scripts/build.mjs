@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Builds the package into dist/ from the Rust sources:
+//   1. the crate notate-wasm for wasm32-unknown-unknown (cargo profile `wasm`: small),
+//   2. its JavaScript glue by wasm-bindgen (`--target web`: ES modules for node and pages),
+//   3. the package's own modules and type declarations from src/.
+// Needs `rustup target add wasm32-unknown-unknown` and the wasm-bindgen command of the
+// crate's exact wasm-bindgen version (`cargo install wasm-bindgen-cli --version =0.2.130`),
+// found on PATH, in $WASM_BINDGEN, or in ~/.cargo/bin.
+
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const js = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = resolve(js, '..');
+const dist = join(js, 'dist');
+const target = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(root, 'target');
+
+function run(command, args) {
+  process.stderr.write(`$ ${command} ${args.join(' ')}\n`);
+  execFileSync(command, args, { cwd: root, stdio: 'inherit' });
+}
+
+function wasmBindgen() {
+  if (process.env.WASM_BINDGEN) return process.env.WASM_BINDGEN;
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    if (dir && existsSync(join(dir, 'wasm-bindgen'))) return join(dir, 'wasm-bindgen');
+  }
+  const cargoBin = join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'bin', 'wasm-bindgen');
+  if (existsSync(cargoBin)) return cargoBin;
+  console.error('wasm-bindgen not found: cargo install wasm-bindgen-cli --version =0.2.130 (or set WASM_BINDGEN)');
+  process.exit(1);
+}
+
+run('cargo', ['build', '--locked', '-p', 'notate-wasm', '--target', 'wasm32-unknown-unknown', '--profile', 'wasm']);
+rmSync(dist, { recursive: true, force: true });
+mkdirSync(dist, { recursive: true });
+const wasm = join(target, 'wasm32-unknown-unknown', 'wasm', 'notate_wasm.wasm');
+run(wasmBindgen(), ['--target', 'web', '--out-dir', join(dist, 'wasm'), '--out-name', 'notate', wasm]);
+for (const file of readdirSync(join(js, 'src'))) {
+  cpSync(join(js, 'src', file), join(dist, file));
+}
+process.stderr.write(`built ${dist}\n`);

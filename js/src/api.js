@@ -1,0 +1,196 @@
+// notate's own API: read, check and convert game records of every family, stream large
+// inputs, and follow a live game as piece-track actions.
+
+import { wasm, call, bytesOf, usage, NotateError } from './core.js';
+
+const CHESS_STREAMS = ['pgn', 'json', 'egd', 'jsonchess'];
+
+/** Runs the layer's `convert` and takes its results out of the WebAssembly memory. */
+function run(input, from, to, options, items) {
+  const { errors: _errors, from: _from, to: _to, ...rest } = options ?? {};
+  const converted = call(wasm.convert, bytesOf(input), from, to, JSON.stringify(rest), items);
+  try {
+    return {
+      output: converted.takeOutput(),
+      games: converted.games,
+      errors: JSON.parse(converted.errors).map(NotateError.fromJson),
+      warnings: JSON.parse(converted.warnings).map(NotateError.fromJson),
+    };
+  } finally {
+    converted.free();
+  }
+}
+
+function errorMode(options) {
+  const mode = options?.errors ?? 'throw';
+  if (mode !== 'throw' && mode !== 'collect') throw usage(`errors: "throw" or "collect", not ${JSON.stringify(mode)}`);
+  return mode;
+}
+
+/** The items of a run (games, or NotateErrors in their place). */
+function items(output) {
+  return JSON.parse(output).map((item) => (item.error ? NotateError.fromJson(item.error) : item));
+}
+
+function firstError(list) {
+  return list.find((item) => item instanceof NotateError);
+}
+
+/**
+ * Every game of a PGN text (or bytes): `{tags, start, moves: [{san, uci, fen, comments,
+ * nags, variations}], result}`. A bad game throws its NotateError; with `{errors: "collect"}`
+ * it stands in the list in the game's place and reading goes on.
+ */
+export function readPgn(input, options = {}) {
+  return readGames(input, { ...options, from: options.from ?? 'pgn' });
+}
+
+/** Every chess game of `input` in `from` (pgn, json, egd or jsonchess), as readPgn gives them. */
+export function readGames(input, options = {}) {
+  const mode = errorMode(options);
+  const from = options.from ?? 'pgn';
+  if (!CHESS_STREAMS.includes(from)) throw usage(`readGames reads ${CHESS_STREAMS.join(', ')}, not ${from}`);
+  const games = items(run(input, from, 'json', { fens: true }, true).output);
+  const error = mode === 'throw' && firstError(games);
+  if (error) throw error;
+  return games;
+}
+
+/**
+ * Reads and checks every game (`from`: the input's format, default pgn): `{games, errors,
+ * warnings}`, each error a NotateError with its line, column, game, ply and token.
+ */
+export function check(input, options = {}) {
+  const { games, errors, warnings } = run(input, options.from ?? 'pgn', undefined, options, false);
+  return { games, errors, warnings };
+}
+
+/**
+ * Converts `input` (a string, or bytes for Shift_JIS and EUC-JP shogi files) from `from` to
+ * `to`, both names as the command line takes them; other options are the command line's
+ * in camelCase (`dialect`, `moves`, `singleLine`, `pretty`, `csaVersion`, `encoding` …).
+ * Returns the text; a bad game throws its NotateError, whose `errors` lists every bad game
+ * and `output` holds the others. With `{errors: "collect"}`: `{output, errors, warnings}`.
+ */
+export function convert(input, options = {}) {
+  const mode = errorMode(options);
+  if (!options.from) throw usage('convert needs {from}: the input format');
+  if (!options.to) throw usage('convert needs {to}: the output format');
+  const result = run(input, options.from, options.to, options, false);
+  if (mode === 'collect') return { output: result.output, errors: result.errors, warnings: result.warnings };
+  if (result.errors.length > 0) {
+    const error = result.errors[0];
+    error.errors = result.errors;
+    error.output = result.output;
+    throw error;
+  }
+  return result.output;
+}
+
+function objects(input, options, to) {
+  const mode = errorMode(options);
+  const list = items(run(input, options.from ?? 'pgn', to, options, true).output);
+  const error = mode === 'throw' && firstError(list);
+  if (error) throw error;
+  return list;
+}
+
+/** Every game of a chess input as an EGD object (`{game_tags, moves: {"1w": …}}`). */
+export function egd(input, options = {}) {
+  return objects(input, options, 'egd');
+}
+
+/** Every game of a chess input as piece tracks (`{pieces, moves: [[["wkp","e4"]], …]}`). */
+export function tracks(input, options = {}) {
+  return objects(input, options, 'tracks');
+}
+
+/** The chunks of a node stream, a web ReadableStream, or any (async) iterable of bytes. */
+async function* chunksOf(stream) {
+  if (stream && typeof stream.getReader === 'function') {
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  } else if (stream && (Symbol.asyncIterator in stream || Symbol.iterator in stream)) {
+    yield* stream;
+  } else {
+    throw usage('expected a ReadableStream, a node stream or an iterable of bytes');
+  }
+}
+
+/**
+ * Reads chess games from a stream as they arrive, one at a time (an async iterator), with
+ * memory flat however long the stream: a node stream (`fs.createReadStream`), a web
+ * `ReadableStream` (`response.body`, `file.stream()`), or an iterable of bytes. Games and
+ * errors as readGames gives them.
+ */
+export async function* streamGames(stream, options = {}) {
+  const mode = errorMode(options);
+  const from = options.from ?? 'pgn';
+  if (!CHESS_STREAMS.includes(from)) throw usage(`streams read ${CHESS_STREAMS.join(', ')}, not ${from}`);
+  const feed = call(() => new wasm.GameFeed(from));
+  const take = (converted) => {
+    try {
+      return items(converted.takeOutput());
+    } finally {
+      converted.free();
+    }
+  };
+  try {
+    for await (const chunk of chunksOf(stream)) {
+      const bytes = typeof chunk === 'string' ? bytesOf(chunk) : bytesOf(chunk);
+      for (const item of take(call(() => feed.push(bytes)))) {
+        if (item instanceof NotateError && mode === 'throw') throw item;
+        yield item;
+      }
+    }
+    for (const item of take(call(() => feed.finish()))) {
+      if (item instanceof NotateError && mode === 'throw') throw item;
+      yield item;
+    }
+  } finally {
+    feed.free();
+  }
+}
+
+/**
+ * Follows a live game: every piece keeps its name (`wqbp`), every move gives the actions on
+ * the pieces it touches, to animate a board.
+ */
+export class Tracker {
+  #inner;
+
+  /** A tracker from `fen` (default: the standard start). */
+  constructor(fen) {
+    this.#inner = call(() => new wasm.Tracker(fen));
+  }
+
+  /** Plays a move (SAN or UCI); its actions, `[["wkn","f3"]]`. */
+  play(move) {
+    return JSON.parse(call(() => this.#inner.play(move)));
+  }
+
+  /** Every piece's square: `{wqr: "a1", …}`. */
+  pieces() {
+    return JSON.parse(call(() => this.#inner.pieces()));
+  }
+
+  /** The position now, as FEN. */
+  get fen() {
+    return call(() => this.#inner.fen);
+  }
+
+  /** Frees the WebAssembly memory now (otherwise the garbage collector does it). */
+  free() {
+    this.#inner.free();
+  }
+}
+
+export { NotateError };

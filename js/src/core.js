@@ -1,0 +1,137 @@
+// The WebAssembly instance and what every module shares: loading, NotateError, exact JSON.
+//
+// The glue in ./wasm/ is made by `wasm-bindgen --target web` (npm run build); it loads the
+// module from a URL, a Response or bytes. Node has no fetch for file: URLs, so there the
+// bytes are read from the package's folder.
+
+import initWasm, { initSync as initWasmSync } from './wasm/notate.js';
+import * as wasm from './wasm/notate.js';
+
+export { wasm };
+
+let loaded = null;
+
+/** Whether the WebAssembly module is ready. */
+export function isLoaded() {
+  return loaded !== null && loaded !== 'loading';
+}
+
+/**
+ * Loads the WebAssembly module: from `source` (a URL, a Response, bytes or a compiled
+ * WebAssembly.Module) or, by default, from `notate_bg.wasm` beside this file.
+ */
+export async function init(source) {
+  if (isLoaded()) return;
+  if (source === undefined) {
+    const url = new URL('./wasm/notate_bg.wasm', import.meta.url);
+    if (url.protocol === 'file:') {
+      const { readFile } = await import('node:fs/promises');
+      source = await readFile(url);
+    } else {
+      source = url;
+    }
+  }
+  if (source instanceof Uint8Array || source instanceof ArrayBuffer || source instanceof WebAssembly.Module) {
+    initWasmSync({ module: source });
+  } else {
+    await initWasm({ module_or_path: source });
+  }
+  loaded = true;
+}
+
+/** Loads the WebAssembly module from bytes (or a compiled module), at once. */
+export function initSync(bytes) {
+  if (isLoaded()) return;
+  initWasmSync({ module: bytes });
+  loaded = true;
+}
+
+/**
+ * What every notate function throws on bad input: one class, with the place of the problem
+ * as the command line prints it (line and column 1-based).
+ */
+export class NotateError extends Error {
+  constructor(message, fields = {}) {
+    super(message);
+    this.name = 'NotateError';
+    /** `syntax`, `illegal`, `encoding`, `too-large`, `unwritable`, `io` or `usage`. */
+    this.kind = fields.kind ?? 'syntax';
+    this.line = fields.line ?? null;
+    this.column = fields.column ?? null;
+    this.offset = fields.offset ?? null;
+    this.game = fields.game ?? null;
+    this.ply = fields.ply ?? null;
+    this.token = fields.token ?? null;
+    this.path = fields.path ?? null;
+  }
+
+  /** An error as the WebAssembly layer gives it (its JSON). */
+  static fromJson(json) {
+    return new NotateError(json.display || json.message, json);
+  }
+}
+
+/** The NotateError for anything a WebAssembly call threw. */
+export function toNotateError(thrown) {
+  if (thrown instanceof NotateError) return thrown;
+  if (typeof thrown === 'string' && thrown.startsWith('{')) {
+    try {
+      return NotateError.fromJson(JSON.parse(thrown));
+    } catch {
+      // Not the layer's JSON after all: said as it is below.
+    }
+  }
+  const message = thrown instanceof Error ? thrown.message : String(thrown);
+  return new NotateError(`internal error: ${message}`, { kind: 'internal' });
+}
+
+/** Calls a WebAssembly export; whatever it throws becomes a NotateError. */
+export function call(fn, ...args) {
+  if (!isLoaded()) {
+    throw new NotateError('notate is not loaded: await init() first (or import "notate", which loads it)', { kind: 'usage' });
+  }
+  try {
+    return fn(...args);
+  } catch (thrown) {
+    throw toNotateError(thrown);
+  }
+}
+
+/** A usage error (a bad argument), thrown before anything is read. */
+export function usage(message) {
+  return new NotateError(message, { kind: 'usage' });
+}
+
+const encoder = new TextEncoder();
+
+/** Text or bytes as the bytes the WebAssembly layer reads. */
+export function bytesOf(input) {
+  if (typeof input === 'string') return encoder.encode(input);
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  throw usage(`expected a string or bytes, got ${input === null ? 'null' : typeof input}`);
+}
+
+// Integers past 2^53 travel as exact JSON numbers; JSON.parse would round them, so they are
+// marked (a string the text cannot hold: it starts with U+0000) and made BigInts.
+const MARK = '\u0000bigint:';
+const LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
+
+/** JSON.parse, with integers past 2^53 as BigInt. */
+export function parseExact(text) {
+  if (!/\d{16}/.test(text)) return JSON.parse(text);
+  const marked = text.replace(LONG_INTEGER, (token) =>
+    token[0] === '"' || Number.isSafeInteger(Number(token)) ? token : `"\\u0000bigint:${token}"`,
+  );
+  return JSON.parse(marked, (_, value) =>
+    typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value,
+  );
+}
+
+/** JSON.stringify, with BigInts written as exact integers. */
+export function stringifyExact(value) {
+  const text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
+  if (text === undefined) throw usage(`expected a JSON value, got ${typeof value}`);
+  return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+}

@@ -1,0 +1,64 @@
+// Drop-in for infinitechess.org's FormatConverter.js (2024): the same functions, arguments
+// and results (JSON.stringify-equal, key order included), computed by notate. Coordinates
+// past 2^53 stay exact: they are BigInts where the reference would round them.
+
+import { wasm, call, usage, parseExact, stringifyExact } from './core.js';
+
+const MOVES = ['pretty', 'compact', 'minimal'];
+
+/** The reference's options (an object, or the documented positional arguments) as notate's. */
+function writeOptions(options, makeNewLines) {
+  let o = options;
+  if (typeof options === 'number' || typeof options === 'boolean' || options === undefined || options === null) {
+    o = { compact_moves: options ?? 0, make_new_lines: makeNewLines ?? true };
+  } else if (typeof options !== 'object') {
+    throw usage(`LongToShort_Format: options must be an object, not ${typeof options}`);
+  }
+  const compact = Number(o.compact_moves ?? 0);
+  if (!(compact in MOVES)) throw usage(`compact_moves: 0, 1 or 2, not ${JSON.stringify(o.compact_moves)}`);
+  const out = {
+    moves: MOVES[compact],
+    singleLine: o.make_new_lines === false,
+    position: o.specifyPosition !== false,
+  };
+  if (o.dialect !== undefined) out.dialect = String(o.dialect);
+  return JSON.stringify(out);
+}
+
+/** ICN (the short form) → the long form, an object. */
+export function ShortToLong_Format(shortformat) {
+  if (typeof shortformat !== 'string') throw usage('ShortToLong_Format takes a string');
+  return parseExact(call(wasm.icnShortToLong, shortformat));
+}
+
+/**
+ * The long form → ICN. `options`: `{compact_moves: 0|1|2, make_new_lines, specifyPosition,
+ * dialect: "2024"|"2025"}`, or the positional `(longformat, compact_moves, make_new_lines)`.
+ */
+export function LongToShort_Format(longformat, options = {}, make_new_lines) {
+  return call(wasm.icnLongToShort, stringifyExact(longformat), writeOptions(options, make_new_lines));
+}
+
+/**
+ * The long form of the game after `halfmoves` plies (`Infinity`: after the last). With
+ * `modify_input`, the given object becomes that position and is returned.
+ */
+export function GameToPosition(longformat, halfmoves = 0, modify_input = false) {
+  const plies = halfmoves === Infinity ? undefined : Number(halfmoves);
+  if (plies !== undefined && !(plies >= 0)) throw usage(`halfmoves: a count of plies or Infinity, not ${halfmoves}`);
+  const position = parseExact(call(wasm.icnGameToPosition, stringifyExact(longformat), plies));
+  if (!modify_input) return position;
+  for (const key of Object.keys(longformat)) delete longformat[key];
+  return Object.assign(longformat, position);
+}
+
+/** A compact move (`"1,2>3,4=Q"`) → `{compact, startCoords, endCoords, promotion?}`. */
+export function ShortToLong_CompactMove(shortmove) {
+  if (typeof shortmove !== 'string') throw usage('ShortToLong_CompactMove takes a string');
+  return parseExact(call(wasm.icnShortToLongMove, shortmove));
+}
+
+/** `{startCoords, endCoords, promotion?}` → the compact move `"1,2>3,4=Q"`. */
+export function LongToShort_CompactMove(longmove) {
+  return call(wasm.icnLongToShortMove, stringifyExact(longmove));
+}

@@ -1,0 +1,6 @@
+// `notate/formatconverter`: FormatConverter.js's functions, ready on import.
+import { init } from './core.js';
+
+await init();
+
+export * from './formatconverter-api.js';

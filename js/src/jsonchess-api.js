@@ -1,0 +1,120 @@
+// Drop-in for the jsonchess library's modules (Move, History, Premove and the constants),
+// with positions as FEN strings where the reference took its chess library's objects; plus
+// Glicko-2 rating, the protocol's messages and its generic updates, as notate models them.
+
+import { wasm, call, usage } from './core.js';
+
+const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+
+/** `jsonchess/constants` (milliseconds). */
+export const constants = { SEEK_TIMEOUT: 60000, REMATCH_TIMEOUT: 15000, TIME_FOR_MOVES_BEFORE_CLOCK_START: 30000 };
+/** `jsonchess/glicko2`: the rating constants (`rate` computes ratings). */
+export const glicko2 = { defaults: { RATING: 1500, RD: 350, VOL: 0.06 }, GAMES_PER_RATING_PERIOD: 10 };
+/** `jsonchess/gameRestoration`. */
+export const gameRestoration = { MIN_MOVES: 4 };
+/** `jsonchess/chatMessageTypes`. */
+export const chatMessageTypes = { ADMIN: 0, USER: 1 };
+
+/** `jsonchess/Move`. */
+export const Move = {
+  /** `move` (SAN or UCI) played in `fen` at `time` (ms since the epoch), packed. */
+  encodeAndPack(fen, move, time = 0) {
+    return call(wasm.jsonchessEncodeAndPack, fen, String(move), Number(time));
+  },
+
+  /** The fields of a packed move; a malformed field throws a NotateError naming it. */
+  unpack(packed) {
+    const fields = JSON.parse(call(wasm.jsonchessUnpack, String(packed)));
+    if (fields.type === null) fields.type = undefined;
+    return fields;
+  },
+
+  /**
+   * The move `packed` in the position `fen`, checked (legal, its SAN and fields agree):
+   * the reference's decoded move, positions as FEN. `{referenceRights: true}` also accepts
+   * the castling-rights field as the reference library writes it.
+   */
+  decode(packed, fen = START, options = {}) {
+    return JSON.parse(call(wasm.jsonchessDecode, String(packed), fen, Boolean(options.referenceRights)));
+  },
+};
+
+/** `jsonchess/History`. */
+export const History = {
+  /** Every packed move of a game from `fen` (default: the standard start), decoded. */
+  decode(history, fen, options = {}) {
+    if (!Array.isArray(history)) throw usage('History.decode takes an array of packed moves');
+    return JSON.parse(call(wasm.jsonchessHistoryDecode, JSON.stringify(history), fen, Boolean(options.referenceRights)));
+  },
+};
+
+/**
+ * `jsonchess/Premove`: a move queued before the opponent has moved, valid by the shape of
+ * the piece's move. Squares as `"e2"` or 0 … 63.
+ */
+export class Premove {
+  #json;
+
+  constructor(fen, from, to, promoteTo) {
+    const p = JSON.parse(
+      call(wasm.jsonchessPremove, fen, String(from), String(to), promoteTo == null ? undefined : String(promoteTo)),
+    );
+    this.isValid = p.isValid;
+    /** Why the premove is not valid (null when it is). */
+    this.error = p.error;
+    /** The board after the premove, as FEN's first field (the board as it is when invalid). */
+    this.board = p.board;
+    this.from = p.from;
+    this.to = p.to;
+    this.promoteTo = p.promoteTo ?? undefined;
+    this.piece = p.piece;
+    this.#json = p.json;
+  }
+
+  /** The wire form: `{from, to, promoteTo}` with squares 0 … 63. */
+  toJSON() {
+    return { ...this.#json };
+  }
+}
+
+/**
+ * A Glicko-2 rating period: `player` (`{rating, rd, vol}`) after `results`
+ * (`[{opponent: {rating, rd, vol}, score}]`, score 1, 0.5 or 0), with the constant `tau`.
+ */
+export function rate(player, results, tau = 0.5) {
+  return JSON.parse(call(wasm.glicko2Rate, JSON.stringify(player), JSON.stringify(results), tau));
+}
+
+function messageText(message) {
+  return typeof message === 'string' ? message : JSON.stringify(message);
+}
+
+/** The protocol's messages (`{topic, data}`), read and checked topic by topic. */
+export const messages = {
+  /** A message as `side` sends it (`client` or `server`), checked, as an object. */
+  parse(message, side = 'client') {
+    return JSON.parse(call(wasm.protocolMessage, messageText(message), side));
+  },
+  /** A message as `side` sends it, checked, as the text to send. */
+  serialize(message, side = 'client') {
+    return call(wasm.protocolMessage, messageText(message), side);
+  },
+};
+
+/**
+ * Applies a generic update (`{op: "add"|"remove"|"update", key, value}`) or a list of them to
+ * a plain object, all or nothing: on an error the object is left as it was. Returns it.
+ */
+export function applyUpdate(doc, update) {
+  if (doc === null || typeof doc !== 'object') throw usage('applyUpdate takes an object');
+  const updates = Array.isArray(update) ? update : [update];
+  const after = JSON.parse(call(wasm.protocolApplyUpdates, JSON.stringify(doc), JSON.stringify(updates)));
+  if (Array.isArray(doc)) {
+    doc.length = 0;
+    doc.push(...after);
+  } else {
+    for (const key of Object.keys(doc)) delete doc[key];
+    Object.assign(doc, after);
+  }
+  return doc;
+}

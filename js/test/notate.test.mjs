@@ -1,0 +1,182 @@
+// notate's own API over the vectors: EGD, piece tracks and shogi give what the library gives
+// (the `notate` command, which the Rust tests check against the vectors), byte for byte;
+// errors carry their places; the Tracker follows every game; streams read as whole texts.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { check, convert, egd, readPgn, readGames, streamGames, tracks, Tracker, NotateError } from '../dist/index.js';
+import { cli, read, readBytes, vectors } from './helpers.mjs';
+
+const pgnFiles = readdirSync(join(vectors, 'egd')).filter((f) => f.endsWith('.pgn'));
+
+test('the EGD vectors are there', () => assert.ok(pgnFiles.length >= 30, `${pgnFiles.length}`));
+
+for (const to of ['egd', 'tracks', 'json', 'pgn', 'uci', 'fen', 'jsonchess']) {
+  test(`every EGD vector's PGN to ${to}: the library's output and errors`, () => {
+    for (const file of pgnFiles) {
+      const bytes = readBytes(`egd/${file}`);
+      const want = cli(['convert', '--from', 'pgn', '--to', to], bytes);
+      const got = convert(bytes, { from: 'pgn', to, errors: 'collect' });
+      assert.equal(got.output, want.stdout, `${file} → ${to}`);
+      // The command line reports each failed game on a line of its own, with its place.
+      const reported = want.stderr.split('\n').filter((l) => /: game \d+/.test(l) && !/\(warning\)$/.test(l));
+      assert.equal(got.errors.length, reported.length, `${file} → ${to}: ${want.stderr}`);
+      for (const [i, error] of got.errors.entries()) {
+        assert.ok(error instanceof NotateError);
+        // A game the output cannot hold (a null move in EGD) is named by game and ply.
+        const place = error.kind === 'unwritable' ? `game ${error.game}` : `:${error.line}:${error.column}: game ${error.game}`;
+        assert.ok(reported[i].includes(place), `${file}: ${reported[i]} / ${error.message}`);
+        assert.ok(error.ply === null || reported[i].includes(`ply ${error.ply} `), `${file}: ${reported[i]} / ${error.message}`);
+      }
+    }
+  });
+}
+
+test('EGD as objects: the reference\'s JSON where it is right', () => {
+  for (const name of ['c01_opera_game_morphy_1858', 'c03_evergreen_game_anderssen_1852', 'c05_en_passant_both_sides', 'c06_both_castlings_and_bishops', 'c08_lichess_clock_comments', 'c10_annotated_nags_variations', 'c18_pinned_piece_disambiguation']) {
+    const [game] = egd(read(`egd/${name}.pgn`));
+    assert.equal(JSON.stringify(game), JSON.stringify(JSON.parse(read(`egd/${name}.json`))), name);
+  }
+});
+
+test('tracks: the Tracker plays every game into its tracks, and positions agree', () => {
+  let plies = 0;
+  for (const file of pgnFiles) {
+    const games = readPgn(read(`egd/${file}`), { errors: 'collect' });
+    const tracked = tracks(read(`egd/${file}`), { errors: 'collect' });
+    assert.equal(games.length, tracked.length, file);
+    for (const [g, game] of games.entries()) {
+      if (game instanceof NotateError) {
+        assert.ok(tracked[g] instanceof NotateError, file);
+        continue;
+      }
+      // The Tracker plays moves; a null move (`--`, e12) is not one.
+      if (game.moves.some((m) => m.uci === '0000')) continue;
+      const tracker = new Tracker(game.start);
+      for (const [i, move] of game.moves.entries()) {
+        assert.deepEqual(tracker.play(move.san), tracked[g].moves[i].actions, `${file} game ${g + 1} ply ${i + 1}`);
+        assert.equal(tracker.fen, move.fen, `${file} game ${g + 1} ply ${i + 1}`);
+        plies += 1;
+      }
+      tracker.free();
+    }
+  }
+  assert.ok(plies > 300, `${plies}`);
+});
+
+test('readPgn: tags, SAN, UCI, FEN after every move, comments, clocks, evals', () => {
+  const [game] = readPgn('[White "A"]\n[Black "B"]\n\n1. e4 {[%clk 0:03:00] [%eval 0.17]} e5 $1 2. Nf3 (2. f4) Nc6 1-0\n');
+  assert.deepEqual(game.tags, { White: 'A', Black: 'B' });
+  assert.deepEqual(game.moves.map((m) => m.san), ['e4', 'e5', 'Nf3', 'Nc6']);
+  assert.deepEqual(game.moves.map((m) => m.uci), ['e2e4', 'e7e5', 'g1f3', 'b8c6']);
+  assert.equal(game.moves[2].fen, 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2');
+  assert.deepEqual(game.moves[0].comments[0], { text: '[%clk 0:03:00] [%eval 0.17]', clock: 180000, eval: { pawns: 0.17 } });
+  assert.deepEqual(game.moves[1].nags, [1]);
+  assert.equal(game.moves[2].variations[0].moves[0].san, 'f4');
+  assert.equal(game.result, '1-0');
+});
+
+test('errors: one NotateError with line, column, game, ply and token, 1-based', () => {
+  const text = '[Event "one"]\n\n1. e4 e5 *\n\n[Event "two"]\n\n1. e4 e5 2. Ke3 *\n';
+  assert.throws(() => readPgn(text), (e) => e instanceof NotateError && e.line === 7 && e.column === 13 && e.game === 2 && e.ply === 3 && e.token === 'Ke3' && e.kind === 'illegal');
+  const collected = readPgn(text, { errors: 'collect' });
+  assert.equal(collected.length, 2);
+  assert.ok(collected[1] instanceof NotateError);
+  const { games, errors } = check(text);
+  assert.equal(games, 2);
+  assert.equal(errors.length, 1);
+  assert.equal(errors[0].message, 'game 2, line 7, column 13, ply 3 "Ke3": illegal move in rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2');
+  let thrown;
+  try {
+    convert(text, { from: 'pgn', to: 'uci' });
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown instanceof NotateError);
+  assert.equal(thrown.output, 'e2e4 e7e5\n');
+  assert.equal(thrown.errors.length, 1);
+});
+
+test('usage errors are NotateErrors too', () => {
+  for (const bad of [
+    () => convert('1. e4 *', { from: 'pgn' }),
+    () => convert('1. e4 *', { from: 'nope', to: 'pgn' }),
+    () => convert('1. e4 *', { from: 'pgn', to: 'kif' }),
+    () => convert('1. e4 *', { from: 'pgn', to: 'egd', egdExtnded: true }),
+    () => convert(42, { from: 'pgn', to: 'egd' }),
+    () => readPgn('1. e4 *', { errors: 'maybe' }),
+    () => new Tracker('not a fen'),
+    () => new Tracker().play('e5'),
+  ]) {
+    assert.throws(bad, NotateError);
+  }
+});
+
+const shogiFiles = readdirSync(join(vectors, 'shogi')).filter((f) => /\.(kif|kifu|ki2|csa)$/.test(f));
+const shogiFormat = (file) => ({ kif: 'kif', kifu: 'kif', ki2: 'ki2', csa: 'csa' })[file.split('.').pop()];
+
+test('every shogi vector to every shogi format: the library\'s output (Shift_JIS read from bytes)', () => {
+  assert.equal(shogiFiles.length, 16);
+  for (const file of shogiFiles) {
+    const bytes = readBytes(`shogi/${file}`);
+    for (const to of ['sfen', 'usi', 'kif', 'ki2', 'csa', 'western', 'jkf']) {
+      const want = cli(['convert', '--from', shogiFormat(file), '--to', to], bytes);
+      const got = convert(bytes, { from: shogiFormat(file), to, errors: 'collect' });
+      assert.equal(got.output, want.stdout, `${file} → ${to}`);
+      assert.equal(got.errors.length === 0, want.status === 0, `${file} → ${to}`);
+    }
+  }
+});
+
+test('ICN through convert, both ways, and check', () => {
+  const long = convert('w K5,1|k5,8 5,1>5,2', { from: 'icn', to: 'icn-json' });
+  assert.equal(convert(long, { from: 'icn-json', to: 'icn', moves: 'minimal', singleLine: true }).trim(), 'w K5,1|k5,8  5,1>5,2');
+  assert.equal(check('w K5,1|k5,8 1,1>1,2', { from: 'icn' }).errors.length, 1);
+});
+
+function* pieces(text, size) {
+  const bytes = new TextEncoder().encode(text);
+  for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+}
+
+test('streams give what the whole text gives, in any pieces', async () => {
+  const text = readPgnCorpus();
+  const whole = readPgn(text, { errors: 'collect' });
+  for (const size of [1, 7, 4096, 1 << 20]) {
+    const streamed = [];
+    for await (const game of streamGames(pieces(text, size), { errors: 'collect' })) streamed.push(game);
+    assert.equal(JSON.stringify(streamed.map(simple)), JSON.stringify(whole.map(simple)), `pieces of ${size}`);
+  }
+  // A web ReadableStream.
+  const web = new Blob([text]).stream();
+  let n = 0;
+  for await (const game of streamGames(web, { errors: 'collect' })) n += game instanceof NotateError ? 0 : 1;
+  assert.equal(n, whole.filter((g) => !(g instanceof NotateError)).length);
+  // Errors stop the stream unless collected.
+  await assert.rejects(async () => {
+    for await (const _ of streamGames(pieces('1. e4 e4 *', 3))) {
+      // nothing
+    }
+  }, NotateError);
+});
+
+/** A game or error, comparable across the two ways. */
+function simple(item) {
+  return item instanceof NotateError ? { error: item.message } : item;
+}
+
+/** Every PGN of the EGD vectors, one after another. */
+function readPgnCorpus() {
+  return pgnFiles.map((f) => read(`egd/${f}`)).join('\n\n');
+}
+
+test('readGames reads notate\'s game JSON, EGD and jsonchess back', () => {
+  const pgn = read('egd/c01_opera_game_morphy_1858.pgn');
+  const [game] = readPgn(pgn);
+  for (const from of ['json', 'egd', 'jsonchess']) {
+    const [back] = readGames(convert(pgn, { from: 'pgn', to: from }), { from });
+    assert.deepEqual(back.moves.map((m) => m.fen), game.moves.map((m) => m.fen), from);
+  }
+});
