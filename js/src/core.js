@@ -10,6 +10,8 @@ import * as wasm from './wasm/notate.js';
 export { wasm };
 
 let loaded = null;
+/** The instance's exports, once loaded (for its memory). */
+let exports = null;
 
 /** Whether the WebAssembly module is ready. */
 export function isLoaded() {
@@ -32,9 +34,9 @@ export async function init(source) {
     }
   }
   if (source instanceof Uint8Array || source instanceof ArrayBuffer || source instanceof WebAssembly.Module) {
-    initWasmSync({ module: source });
+    exports = initWasmSync({ module: source });
   } else {
-    await initWasm({ module_or_path: source });
+    exports = await initWasm({ module_or_path: source });
   }
   loaded = true;
 }
@@ -42,8 +44,13 @@ export async function init(source) {
 /** Loads the WebAssembly module from bytes (or a compiled module), at once. */
 export function initSync(bytes) {
   if (isLoaded()) return;
-  initWasmSync({ module: bytes });
+  exports = initWasmSync({ module: bytes });
   loaded = true;
+}
+
+/** The bytes of WebAssembly memory in use (it grows, never shrinks: its high-water mark). */
+export function wasmMemoryBytes() {
+  return exports ? exports.memory.buffer.byteLength : 0;
 }
 
 /**
@@ -131,7 +138,14 @@ export function parseExact(text) {
 
 /** JSON.stringify, with BigInts written as exact integers. */
 export function stringifyExact(value) {
-  const text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
+  let text;
+  try {
+    // The common case, without a replacer (which costs a call per value).
+    text = JSON.stringify(value);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
+  }
   if (text === undefined) throw usage(`expected a JSON value, got ${typeof value}`);
   return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
 }

@@ -160,9 +160,12 @@ enum Shape {
     Items,
 }
 
+/// Writes one game at the end of the output.
+type WriteGame<'w, G> = Box<dyn FnMut(&G, &mut Vec<u8>) -> Result<(), Error> + 'w>;
+
 /// Reads every game of `input` as `F` and writes each with `write`.
 struct Run<'w, G> {
-    write: Box<dyn FnMut(&G, &mut Vec<u8>) -> Result<(), Error> + 'w>,
+    write: WriteGame<'w, G>,
     notes: fn(&G) -> Vec<Error>,
     shape: Shape,
     out: Vec<u8>,
@@ -171,11 +174,7 @@ struct Run<'w, G> {
 }
 
 impl<'w, G> Run<'w, G> {
-    fn new(
-        write: Box<dyn FnMut(&G, &mut Vec<u8>) -> Result<(), Error> + 'w>,
-        notes: fn(&G) -> Vec<Error>,
-        shape: Shape,
-    ) -> Self {
+    fn new(write: WriteGame<'w, G>, notes: fn(&G) -> Vec<Error>, shape: Shape) -> Self {
         let out = match shape {
             Shape::Items => b"[".to_vec(),
             Shape::Text { .. } => Vec::new(),
@@ -295,10 +294,8 @@ const INPUTS: &str =
 fn chess_writer<'w>(
     to: Option<&str>,
     options: &Options,
-) -> Result<Box<dyn FnMut(&ChessGame, &mut Vec<u8>) -> Result<(), Error> + 'w>, Error> {
-    fn boxed<'w, W: WriteFormat<Game = ChessGame> + 'w>(
-        mut writer: W,
-    ) -> Box<dyn FnMut(&ChessGame, &mut Vec<u8>) -> Result<(), Error> + 'w> {
+) -> Result<WriteGame<'w, ChessGame>, Error> {
+    fn boxed<'w, W: WriteFormat<Game = ChessGame> + 'w>(mut writer: W) -> WriteGame<'w, ChessGame> {
         Box::new(move |game, out| writer.write_game(game, out))
     }
     Ok(match to {
@@ -329,9 +326,7 @@ fn chess_writer<'w>(
     })
 }
 
-type InfiniteWriter<'w> = Box<dyn FnMut(&Game, &mut Vec<u8>) -> Result<(), Error> + 'w>;
-
-fn infinite_writer<'w>(to: Option<&str>, options: &Options) -> Result<InfiniteWriter<'w>, Error> {
+fn infinite_writer<'w>(to: Option<&str>, options: &Options) -> Result<WriteGame<'w, Game>, Error> {
     Ok(match to {
         None => Box::new(|game, _| replay::replay(game).map(|_| ())),
         Some("icn") => {
@@ -350,10 +345,8 @@ fn infinite_writer<'w>(to: Option<&str>, options: &Options) -> Result<InfiniteWr
     })
 }
 
-type ShogiWriter<'w> = Box<dyn FnMut(&Record, &mut Vec<u8>) -> Result<(), Error> + 'w>;
-
-fn shogi_writer<'w>(to: Option<&str>, options: &Options) -> Result<ShogiWriter<'w>, Error> {
-    fn boxed<'w, W: WriteFormat<Game = Record> + 'w>(mut writer: W) -> ShogiWriter<'w> {
+fn shogi_writer<'w>(to: Option<&str>, options: &Options) -> Result<WriteGame<'w, Record>, Error> {
+    fn boxed<'w, W: WriteFormat<Game = Record> + 'w>(mut writer: W) -> WriteGame<'w, Record> {
         Box::new(move |record, out| writer.write_game(record, out))
     }
     Ok(match to {
@@ -521,7 +514,8 @@ pub fn convert(
 
 /// The chess readers a feed can stream.
 enum ChessFeed {
-    Pgn(Feed<Pgn>),
+    // Boxed: the PGN splitter's state is the largest.
+    Pgn(Box<Feed<Pgn>>),
     Json(Feed<Json>),
     Egd(Feed<Egd>),
     Jsonchess(Feed<Jsonchess>),
@@ -543,7 +537,7 @@ impl GameFeed {
     #[wasm_bindgen(constructor)]
     pub fn new(from: &str) -> Result<GameFeed, JsValue> {
         let feed = match from {
-            "pgn" => ChessFeed::Pgn(Feed::new()),
+            "pgn" => ChessFeed::Pgn(Box::new(Feed::new())),
             "json" => ChessFeed::Json(Feed::new()),
             "egd" => ChessFeed::Egd(Feed::new()),
             "jsonchess" => ChessFeed::Jsonchess(Feed::new()),

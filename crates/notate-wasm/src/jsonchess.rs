@@ -133,7 +133,7 @@ fn decoded(pos: &Chess, text: &str, field7: Field7) -> Result<(Value, Chess), Er
     };
     let promotion = played.promotion();
     let mut after = pos.clone();
-    after.play_unchecked(played.clone());
+    after.play_unchecked(played);
     let label = mv.san.as_str();
     let dots = if colour == Color::White { "." } else { "..." };
     let (rook_from, rook_to) = match mv.extra {

@@ -30,7 +30,7 @@ impl Tracker {
     /// Plays a move (SAN or UCI) and gives its actions as JSON.
     pub fn play(&mut self, mv: &str) -> Result<String, JsValue> {
         let played = parse_move(&self.pos, mv).map_err(throw)?;
-        let actions = self.tracker.play(played.clone()).map_err(|e| {
+        let actions = self.tracker.play(played).map_err(|e| {
             throw(notate::Error::new(notate::ErrorKind::Illegal, e.to_string()).with_token(mv))
         })?;
         self.pos.play_unchecked(played);

@@ -1,0 +1,112 @@
+import { NotateError } from './core.js';
+
+/** A comment, with the commands notate reads out of it. */
+export interface Comment {
+  text: string;
+  /** `[%clk]`, milliseconds. */
+  clock?: number;
+  /** `[%emt]`, milliseconds. */
+  emt?: number;
+  eval?: { pawns: number } | { mate: number };
+}
+
+/** One move of a game. */
+export interface GameMove {
+  san: string;
+  uci: string;
+  /** The position after the move. */
+  fen: string;
+  /** The move as the file spelled it, when it differs from `san`. */
+  written?: string;
+  nags?: number[];
+  comments?: Comment[];
+  variations?: { comments?: Comment[]; moves: GameMove[] }[];
+}
+
+/** A chess game (notate's game JSON, with the FEN after every move). */
+export interface Game {
+  tags: Record<string, string>;
+  /** The start position. */
+  start: string;
+  comments?: Comment[];
+  moves: GameMove[];
+  result?: '1-0' | '0-1' | '1/2-1/2' | '*';
+  final_comments?: Comment[];
+}
+
+export type Input = string | Uint8Array | ArrayBuffer | ArrayBufferView;
+export type ChessFormat = 'pgn' | 'json' | 'egd' | 'jsonchess';
+export type InputFormat = ChessFormat | 'icn' | 'icn-json' | 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf' | 'shogi-book';
+export type OutputFormat =
+  | 'pgn' | 'uci' | 'fen' | 'epd' | 'json' | 'egd' | 'tracks' | 'jsonchess'
+  | 'icn' | 'icn-json'
+  | 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf';
+
+/** The command line's options, in camelCase. */
+export interface ConvertOptions {
+  from: InputFormat;
+  to: OutputFormat;
+  errors?: 'throw' | 'collect';
+  /** Shogi input: `utf-8`, `shift_jis` or `euc-jp` (detected when absent). */
+  encoding?: string;
+  egdExtended?: boolean;
+  pretty?: boolean;
+  fens?: boolean;
+  moves?: 'pretty' | 'compact' | 'minimal';
+  singleLine?: boolean;
+  position?: boolean;
+  dialect?: '2024' | '2025';
+  spaces?: boolean;
+  moveNumbers?: boolean;
+  comments?: boolean;
+  legacyMoves?: boolean;
+  csaVersion?: '2.2' | '3.0';
+  westernSquares?: 'letter' | 'digit';
+  markDeclined?: boolean;
+}
+
+export interface ReadOptions {
+  from?: ChessFormat;
+  errors?: 'throw' | 'collect';
+}
+
+export function readPgn(input: Input, options?: ReadOptions & { errors?: 'throw' }): Game[];
+export function readPgn(input: Input, options: ReadOptions & { errors: 'collect' }): (Game | NotateError)[];
+export function readGames(input: Input, options?: ReadOptions & { errors?: 'throw' }): Game[];
+export function readGames(input: Input, options: ReadOptions & { errors: 'collect' }): (Game | NotateError)[];
+
+export interface Checked {
+  games: number;
+  errors: NotateError[];
+  warnings: NotateError[];
+}
+export function check(input: Input, options?: { from?: InputFormat } & Partial<ConvertOptions>): Checked;
+
+export function convert(input: Input, options: ConvertOptions & { errors?: 'throw' }): string;
+export function convert(input: Input, options: ConvertOptions & { errors: 'collect' }): { output: string; errors: NotateError[]; warnings: NotateError[] };
+
+/** An action of piece tracks: a piece to a square, captured (`x`) or promoted (`p`). */
+export type Action = [piece: string, target: string];
+
+export interface Tracks {
+  game_tags: Record<string, string>;
+  start: Record<string, string>;
+  moves: { ply: number; san: string; actions: Action[] }[];
+}
+
+export function egd(input: Input, options?: Omit<Partial<ConvertOptions>, 'to'> & { errors?: 'throw' }): Record<string, any>[];
+export function tracks(input: Input, options?: { from?: ChessFormat; errors?: 'throw' }): Tracks[];
+
+export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+export function streamGames(stream: ByteStream, options?: ReadOptions & { errors?: 'throw' }): AsyncGenerator<Game>;
+export function streamGames(stream: ByteStream, options: ReadOptions & { errors: 'collect' }): AsyncGenerator<Game | NotateError>;
+
+export class Tracker {
+  constructor(fen?: string);
+  play(move: string): Action[];
+  pieces(): Record<string, string>;
+  readonly fen: string;
+  free(): void;
+}
+
+export { NotateError };

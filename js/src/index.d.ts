@@ -1,0 +1,2 @@
+export * from './api.js';
+export { init, initSync, isLoaded, NotateError, WasmSource } from './core.js';

@@ -1,0 +1,37 @@
+// Large inputs stream: 100 MB of PGN, generated as it is read (never held whole), read by
+// streamGames with the JavaScript heap and the WebAssembly memory both under 100 MB.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { streamGames } from '../dist/index.js';
+import { wasmMemoryBytes } from '../dist/core.js';
+
+const GAME =
+  '[Event "Rated Blitz game"]\n[White "a"]\n[Black "b"]\n[Result "1-0"]\n\n' +
+  '1. e4 { [%clk 0:03:00] } e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 ' +
+  '8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 14. Bg5 b4 15. Nb1 h6 ' +
+  '16. Bh4 c5 17. dxe5 Nxe4 18. Bxe7 Qxe7 19. exd6 Qf6 20. Nbd2 Nxd6 1-0\n\n';
+
+async function* pgn(bytes) {
+  const chunk = new TextEncoder().encode(GAME.repeat(Math.ceil((64 << 10) / GAME.length)));
+  for (let sent = 0; sent < bytes; sent += chunk.length) yield chunk;
+}
+
+test('100 MB of PGN read with heap and WebAssembly memory under 100 MB', async () => {
+  const size = 100 << 20;
+  let games = 0;
+  let plies = 0;
+  let heap = 0;
+  for await (const game of streamGames(pgn(size))) {
+    games += 1;
+    plies += game.moves.length;
+    if (games % 1000 === 0) heap = Math.max(heap, process.memoryUsage().heapUsed);
+  }
+  const wasm = wasmMemoryBytes();
+  const mb = (n) => `${(n / (1 << 20)).toFixed(1)} MB`;
+  process.stderr.write(`# ${games} games, ${plies} plies; heap at most ${mb(heap)}, wasm memory ${mb(wasm)}\n`);
+  assert.ok(games * GAME.length >= size, `${games} games`);
+  assert.equal(plies, games * 40);
+  assert.ok(heap < 100 << 20, `heap ${mb(heap)}`);
+  assert.ok(wasm < 100 << 20, `wasm memory ${mb(wasm)}`);
+});
