@@ -145,7 +145,7 @@ export async function* streamGames(stream, options = {}) {
   };
   try {
     for await (const chunk of chunksOf(stream)) {
-      const bytes = typeof chunk === 'string' ? bytesOf(chunk) : bytesOf(chunk);
+      const bytes = bytesOf(chunk);
       for (const item of take(call(() => feed.push(bytes)))) {
         if (item instanceof NotateError && mode === 'throw') throw item;
         yield item;

@@ -81,19 +81,14 @@ pub enum SquaresArg {
     Digit,
 }
 
-/// What `to` cannot hold of `record` that a reader would miss: variations outside KIF, KI2
-/// and JKF. (Positions and move lists drop times and endings by their nature.)
-fn lost(record: &Record, to: OutputFormat) -> Option<String> {
-    let holds = matches!(
+/// Whether `to` holds variations (KIF, KI2, JKF); the others drop them, with a warning
+/// ([`Record::unwritten_variations`]). Positions and move lists drop times and endings by
+/// their nature.
+fn holds_variations(to: OutputFormat) -> bool {
+    matches!(
         to,
         OutputFormat::Kif | OutputFormat::Ki2 | OutputFormat::Jkf
-    );
-    (!record.variations.is_empty() && !holds).then(|| {
-        format!(
-            "{} variation(s) not written: only KIF, KI2 and JKF hold variations",
-            record.variations.len()
-        )
-    })
+    )
 }
 
 /// What comes between two records of one output: CSA separates records with a `/` line;
@@ -242,10 +237,8 @@ impl FamilyStage<Vec<u8>> for ShogiStage {
                 // What the reader noticed, and what the output cannot hold, is said, not
                 // dropped in silence.
                 let mut notes = record.warnings.clone();
-                if let Job::Convert(to) = job {
-                    notes.extend(
-                        lost(record, to).map(|note| Error::new(ErrorKind::Unwritable, note)),
-                    );
+                if matches!(job, Job::Convert(to) if !holds_variations(to)) {
+                    notes.extend(record.unwritten_variations());
                 }
                 Ok(notes)
             };

@@ -395,15 +395,7 @@ fn shogi_notes(to: Option<&str>) -> fn(&Record) -> Vec<Error> {
     }
     fn and_variations(record: &Record) -> Vec<Error> {
         let mut notes = record.warnings.clone();
-        if !record.variations.is_empty() {
-            notes.push(Error::new(
-                notate::ErrorKind::Unwritable,
-                format!(
-                    "{} variation(s) not written: only KIF, KI2 and JKF hold variations",
-                    record.variations.len()
-                ),
-            ));
-        }
+        notes.extend(record.unwritten_variations());
         notes
     }
     match to {

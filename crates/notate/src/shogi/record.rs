@@ -292,6 +292,28 @@ impl Record {
         }
     }
 
+    /// The warning for writing this record in a format that holds no variations (SFEN,
+    /// USI, CSA, Western): what a reader of the output would miss. `None` without
+    /// variations.
+    ///
+    /// ```
+    /// use notate::shogi::kif;
+    /// let record = kif::read_one("   1 ７六歩(77)\n\n変化：1手\n   1 ２六歩(27)\n").unwrap();
+    /// let note = record.unwritten_variations().unwrap();
+    /// assert_eq!(note.message, "1 variation(s) not written: only KIF, KI2 and JKF hold variations");
+    /// ```
+    pub fn unwritten_variations(&self) -> Option<crate::Error> {
+        (!self.variations.is_empty()).then(|| {
+            crate::Error::new(
+                crate::ErrorKind::Unwritable,
+                format!(
+                    "{} variation(s) not written: only KIF, KI2 and JKF hold variations",
+                    self.variations.len()
+                ),
+            )
+        })
+    }
+
     /// The value of header `key`.
     pub fn header_value(&self, key: &str) -> Option<&str> {
         self.header
