@@ -9,7 +9,7 @@
 //   b. ICN: ShortToLong_Format then LongToShort_Format, infinitechess.org's FormatConverter.js
 //        vs notate/formatconverter, on the ShortToLong_Format vectors and on a generated
 //        100,000-move game
-//   c. size of ../dist/*.wasm (raw and gzip -9) and of ../*notate-*.tgz if packed
+//   c. size of ../dist/wasm/*.wasm (raw and gzip -9) and of ../*notate-*.tgz if packed
 //
 // Peers are not dependencies of the package: they live in a scratch folder, JSBENCH_PEERS
 // (default /tmp/jsbench), set up with
@@ -611,10 +611,12 @@ function sectionC() {
   print('## c. Package size');
   print();
   const rows = [];
-  const wasm = existsSync(distDir) ? readdirSync(distDir).filter((f) => f.endsWith('.wasm')).sort() : [];
+  // wasm-bindgen writes the module into dist/wasm/.
+  const wasmDir = join(distDir, 'wasm');
+  const wasm = existsSync(wasmDir) ? readdirSync(wasmDir).filter((f) => f.endsWith('.wasm')).sort() : [];
   for (const f of wasm) {
-    const buf = readFileSync(join(distDir, f));
-    rows.push([`dist/${f}`, fmtInt(buf.length), fmtInt(gzipSync(buf, { level: 9 }).length), '.wasm raw / gzip -9 (zlib)']);
+    const buf = readFileSync(join(wasmDir, f));
+    rows.push([`dist/wasm/${f}`, fmtInt(buf.length), fmtInt(gzipSync(buf, { level: 9 }).length), '.wasm raw / gzip -9 (zlib)']);
   }
   const tgz = existsSync(pkgDir) ? readdirSync(pkgDir).filter((f) => /notate-.*\.tgz$/.test(f)).sort() : [];
   for (const f of tgz) {
@@ -627,8 +629,8 @@ function sectionC() {
       'raw = unpacked tar; gzip = the .tgz as packed' + (tar ? ` (re-gzip -9: ${fmtInt(gzipSync(tar, { level: 9 }).length)})` : '')]);
   }
   if (!rows.length) {
-    print(PEERS_ONLY ? 'Skipped: no `dist/*.wasm` or `*notate-*.tgz` next to this script (--peers-only).'
-      : `No .wasm in ${distDir} and no *notate-*.tgz in ${pkgDir}.`);
+    print(PEERS_ONLY ? 'Skipped: no `dist/wasm/*.wasm` or `*notate-*.tgz` next to this script (--peers-only).'
+      : `No .wasm in ${wasmDir} and no *notate-*.tgz in ${pkgDir}.`);
   } else {
     if (!tgz.length) rows.push(['(no *notate-*.tgz: run `npm pack` in js/ to measure the tarball)', '', '', '']);
     print(table(['file', 'bytes', 'gzip bytes', 'note'], rows));

@@ -20,7 +20,33 @@ pub mod tracker;
 
 use notate::{Error, ErrorKind};
 use serde_json::{json, Value};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
+
+// Shift_JIS and EUC-JP shogi records are decoded by the JavaScript engine's TextDecoder, which
+// implements the WHATWG Encoding Standard as encoding_rs does: the package leaves out
+// encoding_rs's tables (135 KB gzipped), and the size they leave pays for optimizing the
+// chess reader for speed (see the `wasm` profile in Cargo.toml).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen(inline_js = "export function decodeLegacy(label, bytes) { \
+    try { return new TextDecoder(label).decode(bytes); } catch { return undefined; } }")]
+extern "C" {
+    #[wasm_bindgen(js_name = decodeLegacy)]
+    fn decode_legacy(label: &str, bytes: &[u8]) -> Option<String>;
+}
+
+/// Runs when the module is instantiated.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen(start)]
+fn start() {
+    use notate::shogi::encoding::{set_legacy_decoder, Encoding};
+    set_legacy_decoder(|encoding, bytes| {
+        let label = match encoding {
+            Encoding::EucJp => "euc-jp",
+            _ => "shift_jis",
+        };
+        decode_legacy(label, bytes)
+    });
+}
 
 /// An error as JSON, with its place 1-based as the command line prints it.
 ///

@@ -114,7 +114,7 @@ impl Egd {
         out.extend_from_slice(b"},\"moves\":{");
 
         self.fen_before.clear();
-        write_fen(&pos, mode, &mut self.fen_before);
+        write_fen(&pos, mode, EnPassantMode::Always, &mut self.fen_before);
         self.features_before.clear();
         self.history.clear();
         if extended {
@@ -173,7 +173,7 @@ impl Egd {
                 write_annotations(ply, out);
             }
             self.fen_after.clear();
-            write_fen(&pos, mode, &mut self.fen_after);
+            write_fen(&pos, mode, EnPassantMode::Always, &mut self.fen_after);
             out.extend_from_slice(b"},\"end_position\":{\"fen\":\"");
             out.extend_from_slice(&self.fen_after);
             out.extend_from_slice(b"\",\"features\":{");

@@ -27,142 +27,201 @@
 //! assert_eq!(json::read_one(&line).unwrap(), game);
 //! ```
 
-use serde::{Deserialize, Serialize};
-use shakmaty::{fen::Fen, san::SanPlus, uci::UciMove, Chess, EnPassantMode};
+use serde::Deserialize;
+use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, EnPassantMode};
 
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, StartPosition, Tags,
 };
-use super::san::{MoveSpec, SanText};
+use super::notation::{push_uci, write_fen, write_str, write_tags_object, write_u32, write_u64};
+use super::san::{san_plus_and_play, MoveSpec, SanText};
 use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 use crate::Error;
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonGame {
     tags: serde_json::Map<String, serde_json::Value>,
     start: String,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     comments: Vec<JsonComment>,
     moves: Vec<JsonMove>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     result: Option<GameResult>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     final_comments: Vec<JsonComment>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonLine {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     comments: Vec<JsonComment>,
     moves: Vec<JsonMove>,
 }
 
-#[derive(Serialize, Deserialize)]
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct JsonMove {
     san: String,
     uci: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     written: Option<String>,
     /// The position after the move, when the writer is asked for it ([`WriteOptions::fens`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     fen: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     nags: Vec<u8>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     comments: Vec<JsonComment>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     variations: Vec<JsonLine>,
 }
 
-#[derive(Serialize, Deserialize)]
+/// A comment as read: `clock`, `emt` and `eval` are accepted but parsed again from `text`,
+/// so that text and fields cannot disagree.
+#[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
+#[allow(dead_code)]
 struct JsonComment {
     text: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     clock: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     emt: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     eval: Option<Eval>,
 }
 
-fn comments_out(comments: &[Comment]) -> Vec<JsonComment> {
-    comments
-        .iter()
-        .map(|c| JsonComment {
-            text: c.text.clone(),
-            clock: c.clock,
-            emt: c.emt,
-            eval: c.eval,
-        })
-        .collect()
+/// Appends one game as a line of JSON (with the newline). Written by hand, as the EGD and
+/// tracks writers are: through serde every SAN, UCI and FEN of the game would first be a
+/// `String` of its own, and a page reading games through WebAssembly waits on this loop.
+fn write_json(game: &ChessGame, out: &mut Vec<u8>, options: WriteOptions) {
+    let (start, mode) = (&game.start.position, game.start.castling);
+    out.extend_from_slice(b"{\"tags\":");
+    write_tags_object(&game.tags, None, out);
+    out.extend_from_slice(b",\"start\":");
+    write_str(
+        out,
+        &Fen::from_position(start, EnPassantMode::Legal).to_string(),
+    );
+    out.push(b',');
+    let mut scratch = MoveScratch {
+        mode,
+        fens: options.fens,
+        text: String::new(),
+    };
+    write_line(&game.moves, start.clone(), &mut scratch, out);
+    if let Some(result) = game.result {
+        out.extend_from_slice(b",\"result\":");
+        write_str(out, result.as_str());
+    }
+    write_comments(",\"final_comments\":", &game.final_comments, out);
+    out.extend_from_slice(b"}\n");
 }
 
-fn line_out(
-    line: &Line<Played>,
-    mut pos: Chess,
-    mode: shakmaty::CastlingMode,
+/// What every move of a game is written with: the castling mode, whether FENs are asked for,
+/// and one string reused for each SAN and UCI.
+struct MoveScratch {
+    mode: CastlingMode,
     fens: bool,
-) -> JsonLine {
-    let mut moves = Vec::with_capacity(line.plies.len());
-    for ply in &line.plies {
-        let variations = ply
-            .variations
-            .iter()
-            .map(|v| line_out(v, pos.clone(), mode, fens))
-            .collect();
-        let (san, uci) = match ply.mv.mv {
+    text: String,
+}
+
+/// `"comments":[…],"moves":[…]` (no comments key when there are none).
+fn write_line(line: &Line<Played>, mut pos: Chess, scratch: &mut MoveScratch, out: &mut Vec<u8>) {
+    if write_comments("\"comments\":", &line.comments, out) {
+        out.push(b',');
+    }
+    out.extend_from_slice(b"\"moves\":[");
+    for (i, ply) in line.plies.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let before = (!ply.variations.is_empty()).then(|| pos.clone());
+        out.extend_from_slice(b"{\"san\":");
+        let written = match ply.mv.mv {
             Some(m) => {
-                let uci = m.to_uci(mode).to_string();
-                (
-                    SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
-                    uci,
-                )
+                scratch.text.clear();
+                san_plus_and_play(&mut pos, m).append_to_string(&mut scratch.text);
+                write_str(out, &scratch.text);
+                let written = ply.mv.san.as_str() != scratch.text;
+                out.extend_from_slice(b",\"uci\":");
+                scratch.text.clear();
+                push_uci(m.to_uci(scratch.mode), &mut scratch.text);
+                write_str(out, &scratch.text);
+                written
             }
             None => {
                 play(&mut pos, None);
-                ("--".to_string(), "0000".to_string())
+                out.extend_from_slice(b"\"--\",\"uci\":\"0000\"");
+                ply.mv.san.as_str() != "--"
             }
         };
-        let written = (ply.mv.san.as_str() != san).then(|| ply.mv.san.to_string());
-        let fen = fens.then(|| Fen::from_position(&pos, EnPassantMode::Legal).to_string());
-        moves.push(JsonMove {
-            san,
-            uci,
-            written,
-            fen,
-            nags: ply.nags.clone(),
-            comments: comments_out(&ply.comments),
-            variations,
-        });
+        if written {
+            out.extend_from_slice(b",\"written\":");
+            write_str(out, &ply.mv.san);
+        }
+        if scratch.fens {
+            out.extend_from_slice(b",\"fen\":\"");
+            write_fen(&pos, scratch.mode, EnPassantMode::Legal, out);
+            out.push(b'"');
+        }
+        if !ply.nags.is_empty() {
+            out.extend_from_slice(b",\"nags\":[");
+            for (j, nag) in ply.nags.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                write_u32(out, u32::from(*nag));
+            }
+            out.push(b']');
+        }
+        write_comments(",\"comments\":", &ply.comments, out);
+        if let Some(before) = before {
+            out.extend_from_slice(b",\"variations\":[");
+            for (j, variation) in ply.variations.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                out.push(b'{');
+                write_line(variation, before.clone(), scratch, out);
+                out.push(b'}');
+            }
+            out.push(b']');
+        }
+        out.push(b'}');
     }
-    JsonLine {
-        comments: comments_out(&line.comments),
-        moves,
-    }
+    out.push(b']');
 }
 
-/// Appends one game as a line of JSON (with the newline).
-fn write_json(game: &ChessGame, out: &mut Vec<u8>, options: WriteOptions) {
-    let (start, mode) = (&game.start.position, game.start.castling);
-    let line = line_out(&game.moves, start.clone(), mode, options.fens);
-    let json = JsonGame {
-        tags: game
-            .tags
-            .iter()
-            .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
-            .collect(),
-        start: Fen::from_position(start, EnPassantMode::Legal).to_string(),
-        comments: line.comments,
-        moves: line.moves,
-        result: game.result,
-        final_comments: comments_out(&game.final_comments),
-    };
-    serde_json::to_writer(&mut *out, &json).expect("writing JSON to memory");
-    out.push(b'\n');
+/// `key[{"text":…,"clock":…},…]` when there are comments; whether it wrote anything.
+fn write_comments(key: &str, comments: &[Comment], out: &mut Vec<u8>) -> bool {
+    if comments.is_empty() {
+        return false;
+    }
+    out.extend_from_slice(key.as_bytes());
+    out.push(b'[');
+    for (i, c) in comments.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"text\":");
+        write_str(out, &c.text);
+        for (name, value) in [(",\"clock\":", c.clock), (",\"emt\":", c.emt)] {
+            if let Some(ms) = value {
+                out.extend_from_slice(name.as_bytes());
+                write_u64(out, ms);
+            }
+        }
+        if let Some(eval) = &c.eval {
+            out.extend_from_slice(b",\"eval\":");
+            serde_json::to_writer(&mut *out, eval).expect("writing JSON to memory");
+        }
+        out.push(b'}');
+    }
+    out.push(b']');
+    true
 }
 
 fn comments_in(comments: Vec<JsonComment>) -> Vec<Comment> {

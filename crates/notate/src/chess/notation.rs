@@ -7,8 +7,8 @@
 //! Used by `egd`, `tracks`, `jsonchess`, `rows` and the protocol's premoves.
 
 use shakmaty::{
-    fen::Fen, Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Position,
-    Role, Square,
+    fen::Fen, uci::UciMove, Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode,
+    Move, Position, Role, Square,
 };
 
 use super::game::Tags;
@@ -173,9 +173,10 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-/// The six-field FEN, the en passant square after every double push (as the PGN standard
-/// and the reference have it). Written by hand: it is the writer's hottest loop.
-pub(crate) fn write_fen(pos: &Chess, mode: CastlingMode, out: &mut Vec<u8>) {
+/// The six-field FEN, as shakmaty's `Fen` writes it, with the en passant square as `ep` says
+/// (EGD: after every double push, as the PGN standard and the reference have it; game JSON:
+/// only when a capture is legal). Written by hand: it is the writers' hottest loop.
+pub(crate) fn write_fen(pos: &Chess, mode: CastlingMode, ep: EnPassantMode, out: &mut Vec<u8>) {
     // Set bits of the piece bitboards fill a mailbox (about 32 steps), which is then read
     // row by row: much cheaper than asking the board for each of the 64 squares.
     let board = pos.board();
@@ -244,12 +245,12 @@ pub(crate) fn write_fen(pos: &Chess, mode: CastlingMode, out: &mut Vec<u8>) {
         }
     } else {
         // Chess960 rights (X-FEN or Shredder-FEN letters): rare, so shakmaty writes them.
-        let fen = Fen::from_position(pos, EnPassantMode::Always).to_string();
+        let fen = Fen::from_position(pos, ep).to_string();
         let field = fen.split(' ').nth(2).unwrap_or("-");
         out.extend_from_slice(field.as_bytes());
     }
     out.push(b' ');
-    match pos.maybe_ep_square() {
+    match pos.ep_square(ep) {
         Some(sq) => write_square(out, sq),
         None => out.push(b'-'),
     }
@@ -257,6 +258,40 @@ pub(crate) fn write_fen(pos: &Chess, mode: CastlingMode, out: &mut Vec<u8>) {
     write_u32(out, pos.halfmoves());
     out.push(b' ');
     write_u32(out, pos.fullmoves().get());
+}
+
+/// `e4` for the square e4, without formatting.
+pub(crate) fn square_name(sq: Square) -> &'static str {
+    const NAMES: [&str; 64] = [
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2",
+        "h2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4",
+        "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6",
+        "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8",
+        "e8", "f8", "g8", "h8",
+    ];
+    NAMES[usize::from(sq)]
+}
+
+/// A move in UCI, written without the formatting machinery (a loader writes millions).
+pub(crate) fn push_uci(uci: UciMove, out: &mut String) {
+    match uci {
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => {
+            out.push_str(square_name(from));
+            out.push_str(square_name(to));
+            if let Some(role) = promotion {
+                out.push(role.char());
+            }
+        }
+        // Standard chess has no drops; a null move is `0000`.
+        other => {
+            use std::fmt::Write as _;
+            let _ = write!(out, "{other}");
+        }
+    }
 }
 
 /// Whether a move token is spelled as standard SAN (with at most one `+`/`#`), so that EGD
@@ -380,7 +415,12 @@ mod tests {
         let mv = San::from_ascii(b"a4").unwrap().to_move(&pos).unwrap();
         pos.play_unchecked(mv);
         let mut fen = Vec::new();
-        write_fen(&pos, CastlingMode::Standard, &mut fen);
+        write_fen(
+            &pos,
+            CastlingMode::Standard,
+            EnPassantMode::Always,
+            &mut fen,
+        );
         assert_eq!(
             fen,
             b"rnbqkbnr/pppppppp/8/8/P7/8/1PPPPPPP/RNBQKBNR b KQkq a3 0 1".as_slice()

@@ -7,11 +7,11 @@
 
 use std::ops::Range;
 
-use shakmaty::{san::San, uci::UciMove as Uci, Color, Position, Square};
+use shakmaty::{san::San, Color, EnPassantMode, Position};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::game::{play, ChessGame, Comment, Eval};
-use super::notation::{is_standard_san, write_fen, write_lran, MoveFields};
+use super::notation::{is_standard_san, push_uci, square_name, write_fen, write_lran, MoveFields};
 use crate::{Error, ErrorKind};
 
 /// A piece of text inside a [`RowBatch`] (read it with [`RowBatch::text`]).
@@ -331,7 +331,7 @@ impl RowWriter {
             None => game.outcome().as_str(),
         };
         self.scratch.clear();
-        write_fen(&pos, mode, &mut self.scratch);
+        write_fen(&pos, mode, EnPassantMode::Always, &mut self.scratch);
         let start_fen = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
         let first_move = batch.moves.len();
         let mut row = GameRow {
@@ -412,7 +412,7 @@ impl RowWriter {
                 batch.push(&self.san)
             };
             self.scratch.clear();
-            write_fen(&pos, mode, &mut self.scratch);
+            write_fen(&pos, mode, EnPassantMode::Always, &mut self.scratch);
             let fen_after = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
             let (eval, mate) = match last_of(&ply.comments, |c| c.eval) {
                 Some(Eval::Pawns(p)) => (Some(p), None),
@@ -455,28 +455,6 @@ impl RowWriter {
     }
 }
 
-/// A move in UCI, written without the formatting machinery (a loader writes millions).
-fn push_uci(uci: Uci, out: &mut String) {
-    match uci {
-        Uci::Normal {
-            from,
-            to,
-            promotion,
-        } => {
-            out.push_str(square_name(from));
-            out.push_str(square_name(to));
-            if let Some(role) = promotion {
-                out.push(role.char());
-            }
-        }
-        // Standard chess has neither (null moves are refused before).
-        other => {
-            use std::fmt::Write as _;
-            let _ = write!(out, "{other}");
-        }
-    }
-}
-
 /// Every tag as a JSON object, in order; `Result` from the movetext when there is no tag.
 fn write_tags_json(game: &ChessGame, out: &mut Vec<u8>) {
     use super::notation::write_str;
@@ -509,18 +487,6 @@ fn year_month(date: &str) -> (Option<i32>, Option<i32>) {
 
 fn last_of<T>(comments: &[Comment], get: impl Fn(&Comment) -> Option<T>) -> Option<T> {
     comments.iter().rev().find_map(get)
-}
-
-/// `e4` for the square e4, without formatting.
-fn square_name(sq: Square) -> &'static str {
-    const NAMES: [&str; 64] = [
-        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2", "f2", "g2",
-        "h2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4", "c4", "d4", "e4", "f4",
-        "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "a6", "b6", "c6", "d6", "e6",
-        "f6", "g6", "h6", "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8",
-        "e8", "f8", "g8", "h8",
-    ];
-    NAMES[usize::from(sq)]
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@
 use std::fmt;
 
 use shakmaty::{
-    attacks, Bitboard, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
+    attacks,
+    san::{San, SanPlus, Suffix},
+    Bitboard, CastlingSide, Chess, Color, File, Move, Position, Rank, Role, Square,
 };
 
 /// The longest move token notate keeps (`Qh4xe1=Q+` is 9 bytes; long forms need a few more).
@@ -549,6 +551,31 @@ fn resolve_from_square(
 /// ```
 pub fn play_token(pos: &Chess, token: &[u8]) -> Result<Option<Move>, SanError> {
     MoveSpec::parse(token)?.resolve(pos)
+}
+
+/// Plays `m` and returns its SAN with the check or mate mark. The same SAN as shakmaty's
+/// `SanPlus::from_move_and_play_unchecked`, which asks for the game's outcome after every
+/// move: a full legal move generation even when the king is not in check, the writers'
+/// largest cost. The mark needs the legal moves only in check.
+///
+/// ```
+/// use notate::chess::san::san_plus_and_play;
+/// use shakmaty::{Chess, Position};
+/// let mut pos = Chess::default();
+/// let m = pos.legal_moves()[0];
+/// assert_eq!(san_plus_and_play(&mut pos, m).to_string(), "a3");
+/// ```
+pub fn san_plus_and_play(pos: &mut Chess, m: Move) -> SanPlus {
+    let san = San::from_move(pos, m);
+    pos.play_unchecked(m);
+    let suffix = if pos.checkers().is_empty() {
+        None
+    } else if pos.legal_moves().is_empty() {
+        Some(Suffix::Checkmate)
+    } else {
+        Some(Suffix::Check)
+    };
+    SanPlus { san, suffix }
 }
 
 #[cfg(test)]

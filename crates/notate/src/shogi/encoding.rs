@@ -54,14 +54,62 @@ impl Encoding {
             Encoding::EucJp => "EUC-JP",
         }
     }
+}
 
-    fn codec(self) -> &'static encoding_rs::Encoding {
-        match self {
-            Encoding::Utf8 => encoding_rs::UTF_8,
-            Encoding::ShiftJis => encoding_rs::SHIFT_JIS,
-            Encoding::EucJp => encoding_rs::EUC_JP,
-        }
+/// Shift_JIS or EUC-JP bytes as text, with U+FFFD for each byte sequence that is not text in
+/// the encoding (neither encoding has U+FFFD, so it marks exactly the bad bytes): by the
+/// decoder the platform installed, else by encoding_rs (feature `legacy-encodings`).
+fn decode_legacy(encoding: Encoding, bytes: &[u8]) -> Result<Cow<'_, str>, Error> {
+    if let Some(decode) = LEGACY_DECODER.get() {
+        return decode(encoding, bytes).map(Cow::Owned).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Encoding,
+                format!("this platform cannot decode {}", encoding.name()),
+            )
+        });
     }
+    #[cfg(feature = "legacy-encodings")]
+    {
+        let codec = match encoding {
+            Encoding::EucJp => encoding_rs::EUC_JP,
+            _ => encoding_rs::SHIFT_JIS,
+        };
+        Ok(codec.decode_without_bom_handling(bytes).0)
+    }
+    #[cfg(not(feature = "legacy-encodings"))]
+    Err(Error::new(
+        ErrorKind::Encoding,
+        format!(
+            "{} text needs notate's `legacy-encodings` feature or a decoder \
+             (shogi::encoding::set_legacy_decoder)",
+            encoding.name()
+        ),
+    ))
+}
+
+/// A decoder of Shift_JIS or EUC-JP bytes into text, U+FFFD for bytes that are not text;
+/// `None` when the platform has no decoder for the encoding.
+pub type LegacyDecoder = fn(Encoding, &[u8]) -> Option<String>;
+
+static LEGACY_DECODER: std::sync::OnceLock<LegacyDecoder> = std::sync::OnceLock::new();
+
+/// Installs the platform's decoder of Shift_JIS and EUC-JP, used from then on instead of
+/// encoding_rs, for builds without the `legacy-encodings` feature: the npm package installs
+/// the JavaScript engine's `TextDecoder`, which implements the same WHATWG Encoding Standard
+/// as encoding_rs. The first decoder installed stays (`false` when one already was).
+///
+/// ```
+/// use notate::shogi::encoding::{decode, set_legacy_decoder, Encoding};
+/// fn platform_decode(encoding: Encoding, bytes: &[u8]) -> Option<String> {
+///     assert_eq!(encoding, Encoding::ShiftJis);
+///     Some(bytes.iter().map(|&b| if b == 0x81 { '\u{FFFD}' } else { char::from(b) }).collect())
+/// }
+/// assert!(set_legacy_decoder(platform_decode));
+/// assert_eq!(decode(b"V2.2", Some(Encoding::ShiftJis)).unwrap(), "V2.2");
+/// assert!(decode(b"V2\x81", Some(Encoding::ShiftJis)).is_err());
+/// ```
+pub fn set_legacy_decoder(decode: LegacyDecoder) -> bool {
+    LEGACY_DECODER.set(decode).is_ok()
 }
 
 /// The encoding a marker in the first lines names, if any, and the marker's line (0 for a
@@ -166,11 +214,11 @@ fn sniff(bytes: &[u8]) -> (Encoding, Option<Error>) {
 /// when read as Shift_JIS); Shift_JIS when neither does.
 fn legacy(bytes: &[u8]) -> Encoding {
     let fits = |encoding: Encoding| {
-        let (text, had_errors) = encoding
-            .codec()
-            .decode_without_bom_handling_and_without_replacement(bytes)
-            .map_or((Cow::Borrowed(""), true), |t| (t, false));
-        !had_errors && !text.chars().any(|c| ('\u{FF61}'..='\u{FF9F}').contains(&c))
+        decode_legacy(encoding, bytes).is_ok_and(|text| {
+            !text
+                .chars()
+                .any(|c| c == '\u{FFFD}' || ('\u{FF61}'..='\u{FF9F}').contains(&c))
+        })
     };
     if !fits(Encoding::ShiftJis) && fits(Encoding::EucJp) {
         Encoding::EucJp
@@ -218,9 +266,8 @@ pub fn decode_noting(
             })?
         }
         Encoding::ShiftJis | Encoding::EucJp => {
-            let (text, had_errors) = encoding.codec().decode_without_bom_handling(bytes);
-            if had_errors {
-                let bad = text.find('\u{FFFD}').unwrap_or(0);
+            let text = decode_legacy(encoding, bytes)?;
+            if let Some(bad) = text.find('\u{FFFD}') {
                 return Err(error::encoding(
                     1 + text[..bad].matches('\n').count(),
                     encoding.name(),
@@ -232,28 +279,53 @@ pub fn decode_noting(
     Ok((text, warning))
 }
 
-/// Encodes `text` in `encoding`; a character Shift_JIS cannot hold is an error.
+/// Encodes `text` in `encoding`; a character Shift_JIS cannot hold is an error, and so is any
+/// legacy encoding in a build without the `legacy-encodings` feature.
+///
+/// ```
+/// use notate::shogi::encoding::{encode, Encoding};
+/// assert_eq!(&*encode("平手", Encoding::ShiftJis).unwrap(), &[0x95, 0xBD, 0x8E, 0xE8]);
+/// assert!(encode("♔", Encoding::ShiftJis).is_err());
+/// ```
 pub fn encode(text: &str, encoding: Encoding) -> Result<Cow<'_, [u8]>, Error> {
     match encoding {
         Encoding::Utf8 => Ok(Cow::Borrowed(text.as_bytes())),
-        Encoding::ShiftJis | Encoding::EucJp => {
-            let (bytes, _, had_errors) = encoding.codec().encode(text);
-            if had_errors {
-                let bad = text
-                    .chars()
-                    .find(|c| {
-                        let mut buf = [0u8; 4];
-                        encoding.codec().encode(c.encode_utf8(&mut buf)).2
-                    })
-                    .unwrap_or('?');
-                return Err(error::unwritable(
-                    encoding.name(),
-                    format!("{bad:?} has no {} code", encoding.name()),
-                ));
-            }
-            Ok(bytes)
-        }
+        Encoding::ShiftJis | Encoding::EucJp => encode_legacy(text, encoding),
     }
+}
+
+#[cfg(feature = "legacy-encodings")]
+fn encode_legacy(text: &str, encoding: Encoding) -> Result<Cow<'_, [u8]>, Error> {
+    let codec = match encoding {
+        Encoding::EucJp => encoding_rs::EUC_JP,
+        _ => encoding_rs::SHIFT_JIS,
+    };
+    let (bytes, _, had_errors) = codec.encode(text);
+    if had_errors {
+        let bad = text
+            .chars()
+            .find(|c| {
+                let mut buf = [0u8; 4];
+                codec.encode(c.encode_utf8(&mut buf)).2
+            })
+            .unwrap_or('?');
+        return Err(error::unwritable(
+            encoding.name(),
+            format!("{bad:?} has no {} code", encoding.name()),
+        ));
+    }
+    Ok(bytes)
+}
+
+#[cfg(not(feature = "legacy-encodings"))]
+fn encode_legacy(_: &str, encoding: Encoding) -> Result<Cow<'_, [u8]>, Error> {
+    Err(error::unwritable(
+        encoding.name(),
+        format!(
+            "writing {} needs notate's `legacy-encodings` feature",
+            encoding.name()
+        ),
+    ))
 }
 
 #[cfg(test)]

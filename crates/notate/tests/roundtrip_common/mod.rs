@@ -143,6 +143,12 @@ pub fn pgn_and_json_round_trips_keep_every_game(sources: &[Source]) -> usize {
             );
             let back = json::read_one(&json::to_string(a).unwrap()).unwrap();
             assert_eq!(&back, a, "{}: JSON round trip", source.name);
+            // With a FEN after every move: reading checks each one against the replay.
+            let with_fens = json::to_string_with(a, json::WriteOptions { fens: true }).unwrap();
+            let plies = a.moves.plies.len();
+            assert!(with_fens.matches("\"fen\":").count() >= plies);
+            let back = json::read_one(&with_fens).unwrap();
+            assert_eq!(&back, a, "{}: JSON round trip with FENs", source.name);
             checked += 1;
         }
     }

@@ -1,9 +1,10 @@
 //! PGN writing: export format (Seven Tag Roster first, SAN with computed check marks,
 //! lines of at most 80 columns).
 
-use shakmaty::{san::SanPlus, Chess, Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use crate::chess::game::{play, ChessGame, Comment, Line, Played};
+use crate::chess::san::san_plus_and_play;
 
 /// The Seven Tag Roster, in export order.
 pub const SEVEN_TAG_ROSTER: [&str; 7] =
@@ -157,7 +158,7 @@ impl Pgn {
             }
             let before = (!ply.variations.is_empty()).then(|| pos.clone());
             let san = match ply.mv.mv {
-                Some(m) => SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string(),
+                Some(m) => san_plus_and_play(&mut pos, m).to_string(),
                 None => {
                     play(&mut pos, None);
                     "--".to_string()
