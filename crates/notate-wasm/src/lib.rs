@@ -61,7 +61,7 @@ pub fn error_json(error: &Error) -> Value {
     // A place of line 0 knows only its byte offset.
     let place = error.place.filter(|p| p.line > 0);
     json!({
-        "kind": kind_name(error.kind),
+        "kind": error.kind.name(),
         "message": error.message,
         "line": place.map(|p| p.line),
         "column": place.map(|p| p.column),
@@ -72,18 +72,6 @@ pub fn error_json(error: &Error) -> Value {
         "path": error.path,
         "display": error.to_string(),
     })
-}
-
-fn kind_name(kind: ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::Syntax => "syntax",
-        ErrorKind::Illegal => "illegal",
-        ErrorKind::Encoding => "encoding",
-        ErrorKind::TooLarge => "too-large",
-        ErrorKind::Unwritable => "unwritable",
-        ErrorKind::Io => "io",
-        _ => "other",
-    }
 }
 
 /// What an export throws: the error's JSON, as a string (`js/src/core.js` makes it a

@@ -85,6 +85,25 @@ pub enum ErrorKind {
     Io,
 }
 
+impl ErrorKind {
+    /// The kind's name, as the bindings give it (`kind` of a JavaScript `NotateError` or a
+    /// Python `GameError`).
+    ///
+    /// ```
+    /// assert_eq!(notate::ErrorKind::TooLarge.name(), "too-large");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::Syntax => "syntax",
+            ErrorKind::Illegal => "illegal",
+            ErrorKind::Encoding => "encoding",
+            ErrorKind::TooLarge => "too-large",
+            ErrorKind::Unwritable => "unwritable",
+            ErrorKind::Io => "io",
+        }
+    }
+}
+
 /// What went wrong in one game, and where.
 ///
 /// Every field but the message is optional: a reader fills what it knows. [`Error::at`],

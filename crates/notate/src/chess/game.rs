@@ -7,7 +7,7 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{fen::Fen, CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{fen::Fen, CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position};
 
 use super::san::{MoveSpec, SanText};
 
@@ -626,12 +626,34 @@ impl ChessGame {
 }
 
 /// Plays a move, or passes for a null move (legal by construction: replay checked it).
+///
+/// A pass counts as a ply that is neither a capture nor a pawn move: the halfmove clock
+/// goes on, and so does the move number after Black's pass (as python-chess counts them;
+/// shakmaty's `swap_turn` keeps both).
+///
+/// ```
+/// use notate::chess::game::play;
+/// use shakmaty::{fen::Fen, Chess, EnPassantMode};
+/// let mut pos = Chess::default();
+/// play(&mut pos, None);
+/// play(&mut pos, None);
+/// let fen = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+/// assert_eq!(fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2 2");
+/// ```
 pub fn play(pos: &mut Chess, mv: Option<Move>) {
     match mv {
         Some(m) => pos.play_unchecked(m),
         None => {
-            if let Ok(swapped) = pos.clone().swap_turn() {
-                *pos = swapped;
+            let mut setup = pos.to_setup(EnPassantMode::Legal);
+            setup.ep_square = None;
+            setup.halfmoves = setup.halfmoves.saturating_add(1);
+            if setup.turn == shakmaty::Color::Black {
+                setup.fullmoves = setup.fullmoves.saturating_add(1);
+            }
+            setup.turn = !setup.turn;
+            // Refused only when the side that passes is in check, which replay refuses first.
+            if let Ok(passed) = Chess::from_setup(setup, pos.castles().mode()) {
+                *pos = passed;
             }
         }
     }

@@ -1,0 +1,100 @@
+"""Type stubs of notate (the extension module `notate._notate`)."""
+
+import os
+from typing import BinaryIO, Iterator, Literal, Optional, Union
+
+__version__: str
+
+Source = Union[str, bytes, bytearray, "os.PathLike[str]", BinaryIO]
+
+class NotateError(Exception):
+    """Everything notate refuses: a bad argument, an unreadable source, a bad game."""
+
+class GameError(NotateError):
+    """A game that cannot be read or replayed, with its place (1-based, as the command line
+    prints it); each field is None when unknown."""
+
+    kind: str
+    message: str
+    line: Optional[int]
+    column: Optional[int]
+    offset: Optional[int]
+    game: Optional[int]
+    ply: Optional[int]
+    token: Optional[str]
+
+class Move:
+    """One move of a line; SAN, UCI and FEN are computed when asked."""
+
+    @property
+    def san(self) -> str:
+        """Canonical SAN with its check or mate mark (`--` for a null move)."""
+    @property
+    def written(self) -> str:
+        """The move as the file wrote it (`e2-e4`, `0-0`)."""
+    @property
+    def uci(self) -> str:
+        """UCI (`e2e4`, `e7e8q`, `0000` for a null move)."""
+    @property
+    def fen(self) -> str:
+        """The FEN of the position after the move."""
+    @property
+    def fen_before(self) -> str:
+        """The FEN of the position before the move."""
+    @property
+    def ply(self) -> int:
+        """1-based ply of the move in its line."""
+    @property
+    def nags(self) -> list[int]:
+        """Numeric annotation glyphs."""
+    @property
+    def comments(self) -> list[str]:
+        """The comments after the move, as written."""
+    @property
+    def clock(self) -> Optional[float]:
+        """`[%clk]`: the mover's remaining time, in seconds."""
+    @property
+    def emt(self) -> Optional[float]:
+        """`[%emt]`: the time the move took, in seconds."""
+    @property
+    def eval(self) -> Optional[float]:
+        """`[%eval]` in pawns from White's side (None for a mate score)."""
+    @property
+    def mate(self) -> Optional[int]:
+        """`[%eval #n]`: mate in n moves, negative when Black mates."""
+    @property
+    def variations(self) -> list[list["Move"]]:
+        """The alternatives to this move, each from the position before it."""
+
+class Game:
+    """A game read and replayed."""
+
+    @property
+    def tags(self) -> dict[str, str]:
+        """The tags, in file order."""
+    @property
+    def moves(self) -> list[Move]:
+        """The moves of the main line."""
+    @property
+    def result(self) -> Optional[str]:
+        """`1-0`, `0-1`, `1/2-1/2` or `*` from the movetext, else the `Result` tag."""
+    @property
+    def start(self) -> str:
+        """The FEN of the position the game starts from."""
+    @property
+    def comments(self) -> list[str]:
+        """The comments before the first move."""
+    @property
+    def final_comments(self) -> list[str]:
+        """The comments after the result."""
+
+class Games(Iterator[Union[Game, GameError]]):
+    """The games of a source, one at a time."""
+
+    def __iter__(self) -> "Games": ...
+    def __next__(self) -> Union[Game, GameError]: ...
+
+def read_pgn(source: Source, *, errors: Literal["raise", "collect"] = "raise") -> Games:
+    """The games of a PGN source: text, bytes, a binary file object or a path (`.pgn`,
+    `.pgn.zst`, `.gz`, `.bz2`). A bad game raises GameError (iterating again goes on); with
+    `errors="collect"` it is given in the game's place."""

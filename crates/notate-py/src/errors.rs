@@ -1,0 +1,55 @@
+//! The exceptions: `NotateError` for everything notate refuses, `GameError` (a subclass) for
+//! a game that cannot be read, with the place as the command line prints it (1-based).
+
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+
+pyo3::create_exception!(
+    notate,
+    NotateError,
+    PyException,
+    "Everything notate refuses: a bad argument, an unreadable source, a bad game."
+);
+pyo3::create_exception!(
+    notate,
+    GameError,
+    NotateError,
+    "A game that cannot be read or replayed: `kind`, `message`, `line`, `column`, `offset`, \
+     `game`, `ply`, `token` (each None when unknown)."
+);
+
+/// A usage error: a bad argument, raised before anything is read.
+pub fn usage(message: impl Into<String>) -> PyErr {
+    NotateError::new_err(message.into())
+}
+
+/// A `GameError` carrying the place of `error`; `str()` of it is the command line's message.
+pub fn game_error(py: Python<'_>, error: &notate::Error) -> PyErr {
+    let err = GameError::new_err(error.to_string());
+    let value = err.value(py);
+    // A place of line 0 knows only its byte offset.
+    let place = error.place.filter(|p| p.line > 0);
+    let attributes: [(&str, Option<u64>); 5] = [
+        ("line", place.map(|p| p.line)),
+        ("column", place.map(|p| p.column)),
+        (
+            "offset",
+            error.place.and_then(|p| p.offset).map(|o| o as u64),
+        ),
+        ("game", error.game),
+        ("ply", error.ply.map(|p| p as u64)),
+    ];
+    let set = || -> PyResult<()> {
+        value.setattr("kind", error.kind.name())?;
+        value.setattr("message", &error.message)?;
+        for (name, number) in attributes {
+            value.setattr(name, number)?;
+        }
+        value.setattr("token", error.token.as_deref())?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(failed) => failed,
+    }
+}

@@ -1,0 +1,115 @@
+//! What `read_pgn` reads, as one `Read`: text, bytes, a binary file object (read in pieces,
+//! the GIL taken only for each `read` call), or a path, decompressed by its extension
+//! (`.zst`, `.gz`, `.bz2`).
+
+use std::fs::File;
+use std::io::{self, BufReader, Cursor, Read};
+use std::path::{Path, PathBuf};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyString};
+
+use crate::errors::usage;
+
+/// The bytes of a source, for a reader that runs without the GIL.
+pub type Input = Box<dyn Read + Send>;
+
+/// Opens `source`: `bytes`/`bytearray` (copied), `str` (text; a path when it is one line that
+/// names an existing file, or ends in `.pgn`, `.zst`, `.gz` or `.bz2`), an `os.PathLike`, or an
+/// object with a `read` method (a binary file: `open(path, "rb")`, `io.BytesIO`, a socket's
+/// file, a decompressor's stream).
+pub fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
+    if let Ok(bytes) = source.cast::<PyBytes>() {
+        return Ok(Box::new(Cursor::new(bytes.as_bytes().to_vec())));
+    }
+    if let Ok(bytes) = source.cast::<PyByteArray>() {
+        return Ok(Box::new(Cursor::new(bytes.to_vec())));
+    }
+    if let Ok(text) = source.cast::<PyString>() {
+        let text = text.to_cow()?;
+        return match path_in(&text) {
+            Some(path) => open_path(&path),
+            None => Ok(Box::new(Cursor::new(text.as_bytes().to_vec()))),
+        };
+    }
+    let os = source.py().import("os")?;
+    if source.is_instance(&os.getattr("PathLike")?)? {
+        let path: PathBuf = os.call_method1("fspath", (source,))?.extract()?;
+        return open_path(&path);
+    }
+    if source.hasattr("read")? {
+        return Ok(Box::new(PyFile(source.clone().unbind())));
+    }
+    Err(usage(format!(
+        "read_pgn reads text, bytes, a path or a binary file object, not {}",
+        source.get_type().name()?
+    )))
+}
+
+/// The path a string names, when it is one: a single line that is an existing file or ends
+/// in a PGN or compressed file's extension (so that a missing file is an error, not a text).
+fn path_in(text: &str) -> Option<PathBuf> {
+    if text.contains('\n') || text.is_empty() {
+        return None;
+    }
+    let path = Path::new(text.trim());
+    let lower = text.trim().to_ascii_lowercase();
+    let named = [".pgn", ".zst", ".gz", ".bz2"]
+        .iter()
+        .any(|ext| lower.ends_with(ext));
+    (named || path.is_file()).then(|| path.to_path_buf())
+}
+
+fn open_path(path: &Path) -> PyResult<Input> {
+    let file = File::open(path).map_err(|e| {
+        pyo3::exceptions::PyOSError::new_err(format!("cannot open {}: {e}", path.display()))
+    })?;
+    let file = BufReader::with_capacity(256 << 10, file);
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    let cannot = |e: io::Error| {
+        pyo3::exceptions::PyOSError::new_err(format!("cannot read {}: {e}", path.display()))
+    };
+    Ok(if name.ends_with(".zst") {
+        Box::new(zstd::Decoder::with_buffer(file).map_err(cannot)?)
+    } else if name.ends_with(".gz") {
+        Box::new(flate2::bufread::MultiGzDecoder::new(file))
+    } else if name.ends_with(".bz2") {
+        Box::new(bzip2::bufread::MultiBzDecoder::new(file))
+    } else {
+        Box::new(file)
+    })
+}
+
+/// A Python binary file object as a `Read`: each `read` takes the GIL for one `read(n)` call.
+struct PyFile(Py<PyAny>);
+
+impl Read for PyFile {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        Python::attach(|py| {
+            let chunk = self
+                .0
+                .call_method1(py, "read", (buf.len(),))
+                .map_err(|e| io::Error::other(e.to_string()))?;
+            let chunk = chunk.bind(py);
+            let bytes: &[u8] =
+                if let Ok(bytes) = chunk.cast::<PyBytes>() {
+                    bytes.as_bytes()
+                } else if chunk.is_none() {
+                    &[]
+                } else {
+                    return Err(io::Error::other(format!(
+                    "the file object's read() gave {}, not bytes: open it in binary mode (\"rb\")",
+                    chunk.get_type().name().map_or("?".into(), |n| n.to_string())
+                )));
+                };
+            // A file object may give more than asked; what does not fit would be lost.
+            if bytes.len() > buf.len() {
+                return Err(io::Error::other(
+                    "the file object's read(n) gave more than n bytes",
+                ));
+            }
+            buf[..bytes.len()].copy_from_slice(bytes);
+            Ok(bytes.len())
+        })
+    }
+}

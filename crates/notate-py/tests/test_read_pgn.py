@@ -1,0 +1,175 @@
+"""notate.read_pgn: games, moves, comments, clocks and errors, checked against python-chess on
+the repository's EGD vectors and on texts written here."""
+
+import bz2
+import gzip
+import io
+import threading
+from pathlib import Path
+
+import chess
+import chess.pgn
+import pytest
+import zstandard
+
+import notate
+
+TWO_GAMES = '[White "A"]\n\n1. e4 e5 2. Nf3 *\n\n[White "B"]\n\n1. d4 {[%clk 0:01:02.5]} d5 1-0\n'
+
+
+def python_chess_games(path: Path):
+    games = []
+    with open(path, encoding="utf-8-sig") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            games.append(game)
+    return games
+
+
+def test_every_legal_vector_game_has_python_chess_moves_and_positions(egd_vectors):
+    compared_games = compared_plies = 0
+    for path in sorted(egd_vectors.glob("*.pgn")):
+        ours = list(notate.read_pgn(path, errors="collect"))
+        theirs = [g for g in python_chess_games(path) if g.mainline_moves() or g.headers]
+        good = [(o, t) for o, t in zip(ours, theirs) if isinstance(o, notate.Game) and not t.errors]
+        for game, reference in good:
+            board = reference.board()
+            nodes = list(reference.mainline())
+            assert len(game.moves) == len(nodes), path.name
+            for move, node in zip(game.moves, nodes):
+                assert move.fen_before == board.fen(), (path.name, move.ply)
+                assert move.san == board.san(node.move), (path.name, move.ply)
+                assert move.uci == node.move.uci(), (path.name, move.ply)
+                board.push(node.move)
+                assert move.fen == board.fen(), (path.name, move.ply)
+                assert move.clock == node.clock(), (path.name, move.ply)
+                compared_plies += 1
+            assert game.start == reference.board().fen()
+            compared_games += 1
+    # Every game both read: the c* vectors (legal games) and the e* ones python-chess reads.
+    assert (compared_games, compared_plies) == (35, 374)
+
+
+def test_tags_result_comments_nags_and_variations(egd_vectors):
+    (game,) = notate.read_pgn(egd_vectors / "c10_annotated_nags_variations.pgn")
+    (reference,) = python_chess_games(egd_vectors / "c10_annotated_nags_variations.pgn")
+    assert game.tags == dict(reference.headers)
+    assert game.result == reference.headers["Result"]
+    for move, node in zip(game.moves, reference.mainline()):
+        # python-chess keeps a set; notate every glyph in order (`Bxd1?? $4` is [4, 4]).
+        assert sorted(set(move.nags)) == sorted(node.nags)
+        assert " ".join(c.strip() for c in move.comments) == node.comment.strip()
+        # notate's variations of a move are its alternatives: python-chess's other children of
+        # the node before it.
+        assert [[m.uci for m in v] for v in move.variations] == [
+            [alternative.move.uci()] + [n.move.uci() for n in alternative.mainline()]
+            for alternative in node.parent.variations[1:]
+        ]
+    assert sum(len(m.variations) for m in game.moves) > 0
+    assert [m.nags for m in game.moves if m.nags] == [[6], [2], [3], [4, 4], [1]]
+
+
+def test_clock_eval_and_mate_from_comment_commands():
+    text = "1. e4 {[%eval 0.17] [%clk 0:03:00]} e5 {[%eval #-3] [%emt 0:00:01.5]} *"
+    (game,) = notate.read_pgn(text)
+    e4, e5 = game.moves
+    assert (e4.eval, e4.mate, e4.clock, e4.emt) == (0.17, None, 180.0, None)
+    assert (e5.eval, e5.mate, e5.clock, e5.emt) == (None, -3, None, 1.5)
+
+
+def test_a_bad_game_raises_its_place_and_reading_goes_on(egd_vectors):
+    text = TWO_GAMES.replace("2. Nf3", "2. Nf6")
+    games = notate.read_pgn(text)
+    with pytest.raises(notate.GameError) as raised:
+        next(games)
+    error = raised.value
+    assert (error.kind, error.line, error.column, error.game, error.ply, error.token) == (
+        "illegal", 3, 13, 1, 3, "Nf6"
+    )
+    assert str(error).startswith("game 1, line 3, column 13, ply 3")
+    assert isinstance(error, notate.NotateError)
+    assert next(games).tags == {"White": "B"}
+    with pytest.raises(StopIteration):
+        next(games)
+
+    collected = list(notate.read_pgn(egd_vectors / "e03_illegal_move.pgn", errors="collect"))
+    assert len(collected) == 1 and isinstance(collected[0], notate.GameError)
+    assert (collected[0].line, collected[0].column, collected[0].ply) == (4, 13, 3)
+
+
+def test_every_kind_of_source_gives_the_same_games(tmp_path):
+    want = [[m.uci for m in g.moves] for g in notate.read_pgn(TWO_GAMES)]
+    assert want == [["e2e4", "e7e5", "g1f3"], ["d2d4", "d7d5"]]
+    data = TWO_GAMES.encode()
+    files = {
+        "games.pgn": data,
+        "games.pgn.gz": gzip.compress(data),
+        "games.pgn.bz2": bz2.compress(data),
+        "games.pgn.zst": zstandard.ZstdCompressor().compress(data),
+    }
+    sources = [data, bytearray(data), io.BytesIO(data)]
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+        sources += [tmp_path / name, str(tmp_path / name)]
+    for source in sources:
+        got = [[m.uci for m in g.moves] for g in notate.read_pgn(source)]
+        assert got == want, source
+
+
+def test_a_file_object_is_read_in_pieces():
+    class Trickle(io.RawIOBase):
+        """Gives at most 7 bytes per read."""
+
+        def __init__(self, data: bytes):
+            self.data = io.BytesIO(data)
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            return self.data.read(min(n, 7) if n and n > 0 else 7)
+
+    got = [g.tags for g in notate.read_pgn(Trickle(TWO_GAMES.encode()))]
+    assert got == [{"White": "A"}, {"White": "B"}]
+
+
+def test_bad_sources_and_arguments_raise_notate_errors(tmp_path):
+    with pytest.raises(OSError):
+        notate.read_pgn(tmp_path / "missing.pgn")
+    with pytest.raises(OSError):
+        notate.read_pgn("missing.pgn.zst")
+    with pytest.raises(notate.NotateError):
+        notate.read_pgn(42)
+    with pytest.raises(notate.NotateError):
+        notate.read_pgn("1. e4 *", errors="ignore")
+    # A text-mode file gives str: an error that says so, not a crash.
+    (tmp_path / "t.pgn").write_text(TWO_GAMES)
+    with open(tmp_path / "t.pgn") as text_file:
+        with pytest.raises(notate.GameError, match="binary mode"):
+            list(notate.read_pgn(text_file))
+
+
+def test_other_threads_run_while_games_are_read():
+    text = "\n\n".join(['[White "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *'] * 20000)
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        assert sum(1 for _ in notate.read_pgn(text)) == 20000
+    finally:
+        done.set()
+        counter.join()
+    assert ticks > 0
+
+
+def test_moves_are_cached_and_repr_is_useful():
+    (game,) = notate.read_pgn('[White "W"]\n[Black "B"]\n\n1. e4 e5 1-0')
+    assert game.moves is game.moves
+    assert repr(game) == "<notate.Game W - B 1-0, 2 plies>"
+    assert repr(game.moves[1]) == "<notate.Move 2 e5>" and str(game.moves[0]) == "e4"
