@@ -5,7 +5,7 @@ use std::sync::{Mutex, OnceLock};
 
 use notate::chess::pgn::Pgn;
 use notate::chess::{ChessGame, Comment, Eval, Line, Played};
-use notate::format::Reader;
+use notate::format::ParallelReader;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shakmaty::fen::Fen;
@@ -26,15 +26,16 @@ enum OnError {
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
 pub struct Games {
-    reader: Mutex<Reader<Pgn, Input>>,
+    reader: Mutex<ParallelReader<Pgn>>,
     on_error: OnError,
 }
 
-/// read_pgn(source, *, errors="raise")
+/// read_pgn(source, *, errors="raise", threads=None)
 /// --
 ///
-/// The games of a PGN source, one at a time: text, bytes, a binary file object or a path
-/// (`.pgn`, `.pgn.zst`, `.gz`, `.bz2`). Each game is read and replayed with the GIL released.
+/// The games of a PGN source, in order: text, bytes, a binary file object or a path (`.pgn`,
+/// `.pgn.zst`, `.gz`, `.bz2`). Games are read and replayed ahead on `threads` threads
+/// (default: every core) without the GIL, a few chunks of the source at a time.
 ///
 /// A bad game raises `GameError` (with `line`, `column`, `game`, `ply`, `token`); iterating
 /// again goes on with the next game. With `errors="collect"` the `GameError` is given in the
@@ -44,8 +45,12 @@ pub struct Games {
 /// >>> [m.san for m in next(notate.read_pgn("1. e4 e5 2. Nf3 *")).moves]
 /// ['e4', 'e5', 'Nf3']
 #[pyfunction]
-#[pyo3(signature = (source, *, errors = "raise"))]
-pub fn read_pgn(source: &Bound<'_, PyAny>, errors: &str) -> PyResult<Games> {
+#[pyo3(signature = (source, *, errors = "raise", threads = None))]
+pub fn read_pgn(
+    source: &Bound<'_, PyAny>,
+    errors: &str,
+    threads: Option<usize>,
+) -> PyResult<Games> {
     let on_error = match errors {
         "raise" => OnError::Raise,
         "collect" => OnError::Collect,
@@ -55,8 +60,14 @@ pub fn read_pgn(source: &Bound<'_, PyAny>, errors: &str) -> PyResult<Games> {
             )))
         }
     };
+    let threads = match threads {
+        Some(0) => return Err(usage("threads: at least 1")),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(2, |n| n.get()),
+    };
+    let input: Input = source::open(source)?;
     Ok(Games {
-        reader: Mutex::new(Reader::new(source::open(source)?)),
+        reader: Mutex::new(ParallelReader::new(input, threads)),
         on_error,
     })
 }
@@ -68,7 +79,7 @@ impl Games {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        // Reading and replaying need no Python object: other threads run meanwhile.
+        // Waiting for the next game needs no Python object: other threads run meanwhile.
         let next = py.detach(|| match self.reader.lock() {
             Ok(mut reader) => reader.next(),
             Err(poisoned) => poisoned.into_inner().next(),
@@ -125,6 +136,54 @@ impl Game {
         let start = &self.game.start;
         let list = line_list(py, &self.game.moves, &start.position, start.castling)?;
         Ok(self.moves.get_or_init(|| list).clone_ref(py))
+    }
+
+    /// The UCI of every move of the main line, built at once (no `Move` objects).
+    #[getter]
+    fn uci_moves(&self) -> Vec<String> {
+        let mode = self.game.start.castling;
+        self.game
+            .moves
+            .plies
+            .iter()
+            .map(|ply| match ply.mv.mv {
+                Some(m) => m.to_uci(mode).to_string(),
+                None => "0000".to_string(),
+            })
+            .collect()
+    }
+
+    /// The canonical SAN of every move of the main line, built at once.
+    #[getter]
+    fn san_moves(&self) -> Vec<String> {
+        let mut pos = self.game.start.position.clone();
+        self.game
+            .moves
+            .plies
+            .iter()
+            .map(|ply| match ply.mv.mv {
+                Some(m) => notate::chess::san::san_plus_and_play(&mut pos, m).to_string(),
+                None => {
+                    notate::chess::game::play(&mut pos, None);
+                    "--".to_string()
+                }
+            })
+            .collect()
+    }
+
+    /// The FEN after every move of the main line, built at once.
+    #[getter]
+    fn fens(&self) -> Vec<String> {
+        let mut pos = self.game.start.position.clone();
+        self.game
+            .moves
+            .plies
+            .iter()
+            .map(|ply| {
+                notate::chess::game::play(&mut pos, ply.mv.mv);
+                fen(&pos)
+            })
+            .collect()
     }
 
     /// The result of the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), else the `Result` tag's.

@@ -173,3 +173,24 @@ def test_moves_are_cached_and_repr_is_useful():
     assert game.moves is game.moves
     assert repr(game) == "<notate.Game W - B 1-0, 2 plies>"
     assert repr(game.moves[1]) == "<notate.Move 2 e5>" and str(game.moves[0]) == "e4"
+
+
+def test_any_number_of_threads_gives_the_same_games_in_order():
+    games = [f'[Round "{i}"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a{6 - i % 2} *' for i in range(5000)]
+    games[1234] = '[Round "bad"]\n\n1. e4 Ke7 *'
+    text = "\n\n".join(games)
+
+    def read(threads):
+        return [
+            (g.tags["Round"], [m.uci for m in g.moves])
+            if isinstance(g, notate.Game)
+            else (g.game, g.ply, g.line)
+            for g in notate.read_pgn(text, errors="collect", threads=threads)
+        ]
+
+    one = read(1)
+    assert len(one) == 5000 and one[1234] == (1235, 2, 1234 * 4 + 3)
+    assert one[4999] == ("4999", ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a5"])
+    assert read(2) == one and read(5) == one
+    with pytest.raises(notate.NotateError):
+        notate.read_pgn(text, threads=0)

@@ -151,15 +151,24 @@ impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
     }
 }
 
+/// The next game read, its error naming the game's number in the stream (`games` counts).
+fn numbered<G>(
+    pending: &mut VecDeque<Result<G, Error>>,
+    games: &mut u64,
+) -> Option<Result<G, Error>> {
+    let result = pending.pop_front()?;
+    *games += 1;
+    let number = *games;
+    Some(result.map_err(|e| e.with_game(number)))
+}
+
 impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
     type Item = Result<F::Game, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some(result) = self.pending.pop_front() {
-                self.games += 1;
-                let games = self.games;
-                return Some(result.map_err(|e| e.with_game(games)));
+            if let Some(result) = numbered(&mut self.pending, &mut self.games) {
+                return Some(result);
             }
             if self.done {
                 return None;
@@ -171,6 +180,161 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
                     self.splitter.recycle(chunk.bytes);
                 }
                 Ok(None) => self.done = true,
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(Error::from(e)));
+                }
+            }
+        }
+    }
+}
+
+/// Reads the games of a stream on several threads and gives them in order: one thread cuts
+/// the stream into chunks, `threads` workers read and replay them, and the games come out
+/// as a [`Reader`] gives them (same games, numbers and error places). At most
+/// `2 × threads + 2` chunks are in flight, so memory stays flat however long the stream;
+/// the threads stop when the reader is dropped. For callers that consume games one at a
+/// time while other cores read ahead (the Python wheel); the `notate` command has its own
+/// pipeline that also writes on the workers.
+///
+/// ```
+/// use notate::chess::pgn::Pgn;
+/// use notate::format::ParallelReader;
+/// let text = "1. e4 e5 *\n\n1. d4 Ke3 *\n\n1. c4 *\n".repeat(1000);
+/// let games: Vec<_> = ParallelReader::<Pgn>::new(std::io::Cursor::new(text), 2).collect();
+/// assert_eq!(games.len(), 3000);
+/// assert_eq!(games[4].as_ref().unwrap_err().game, Some(5));
+/// ```
+pub struct ParallelReader<F: ReadFormat> {
+    results: std::sync::mpsc::Receiver<(u64, ChunkResults<F::Game>)>,
+    /// Chunks read ahead of the one awaited, by sequence number.
+    waiting: std::collections::BTreeMap<u64, ChunkResults<F::Game>>,
+    /// A ticket lets the cutting thread hand out one more chunk: given back when a chunk's
+    /// games have been taken, which bounds the chunks in flight.
+    tickets: std::sync::mpsc::SyncSender<()>,
+    next_chunk: u64,
+    pending: VecDeque<Result<F::Game, Error>>,
+    games: u64,
+    done: bool,
+}
+
+/// What one chunk gives: its games, or the I/O error that ended the stream.
+type ChunkResults<G> = Result<Vec<Result<G, Error>>, io::Error>;
+
+impl<F> ParallelReader<F>
+where
+    F: ReadFormat + 'static,
+    F::Game: Send + 'static,
+    F::ReadOptions: Send + Sync + 'static,
+{
+    /// A reader with the format's default options, on `threads` workers (at least one).
+    pub fn new<R: Read + Send + 'static>(input: R, threads: usize) -> Self {
+        Self::with_options(input, F::ReadOptions::default(), threads)
+    }
+
+    /// A reader with these options.
+    pub fn with_options<R: Read + Send + 'static>(
+        input: R,
+        options: F::ReadOptions,
+        threads: usize,
+    ) -> Self {
+        use std::sync::mpsc::{sync_channel, Receiver};
+        use std::sync::{Arc, Mutex};
+        let threads = threads.max(1);
+        let in_flight = 2 * threads + 2;
+        let (tickets, ticket_box) = sync_channel::<()>(in_flight);
+        for _ in 0..in_flight {
+            let _ = tickets.send(());
+        }
+        let (work, work_box) = sync_channel::<(u64, Chunk)>(threads);
+        let (done, results) = sync_channel(in_flight);
+        // Read chunks' buffers go back to the splitter to hold later chunks: fresh ones
+        // would be zeroed by the kernel page by page.
+        let (recycle, recycled) = sync_channel::<Vec<u8>>(in_flight);
+        let mut splitter = F::splitter(input, &options);
+        let cut_done = done.clone();
+        std::thread::spawn(move || {
+            let mut sequence = 0;
+            // Each chunk waits for a ticket; the reader's drop ends the tickets, and this.
+            while ticket_box.recv().is_ok() {
+                while let Ok(bytes) = recycled.try_recv() {
+                    splitter.recycle(bytes);
+                }
+                match splitter.next_chunk() {
+                    Ok(Some(chunk)) => {
+                        if work.send((sequence, chunk)).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(None) => return,
+                    Err(e) => {
+                        let _ = cut_done.send((sequence, Err(e)));
+                        return;
+                    }
+                }
+                sequence += 1;
+            }
+        });
+        let work_box: Arc<Mutex<Receiver<(u64, Chunk)>>> = Arc::new(Mutex::new(work_box));
+        let options = Arc::new(options);
+        for _ in 0..threads {
+            let (work_box, done, options) = (work_box.clone(), done.clone(), options.clone());
+            let recycle = recycle.clone();
+            std::thread::spawn(move || loop {
+                let next = work_box.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                let Ok((sequence, chunk)) = next else { return };
+                let mut games = Vec::new();
+                F::read_chunk(&chunk, &options, &mut games);
+                let _ = recycle.try_send(chunk.bytes);
+                if done.send((sequence, Ok(games))).is_err() {
+                    return;
+                }
+            });
+        }
+        ParallelReader {
+            results,
+            waiting: std::collections::BTreeMap::new(),
+            tickets,
+            next_chunk: 0,
+            pending: VecDeque::new(),
+            games: 0,
+            done: false,
+        }
+    }
+}
+
+impl<F: ReadFormat> Iterator for ParallelReader<F> {
+    type Item = Result<F::Game, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(result) = numbered(&mut self.pending, &mut self.games) {
+                return Some(result);
+            }
+            if self.done {
+                return None;
+            }
+            let chunk = match self.waiting.remove(&self.next_chunk) {
+                Some(chunk) => chunk,
+                None => match self.results.recv() {
+                    Ok((sequence, chunk)) if sequence != self.next_chunk => {
+                        self.waiting.insert(sequence, chunk);
+                        continue;
+                    }
+                    Ok((_, chunk)) => chunk,
+                    // Every thread is gone: the stream has ended.
+                    Err(_) => {
+                        self.done = true;
+                        continue;
+                    }
+                },
+            };
+            self.next_chunk += 1;
+            match chunk {
+                Ok(games) => {
+                    self.pending.extend(games);
+                    let _ = self.tickets.send(());
+                }
                 Err(e) => {
                     self.done = true;
                     return Some(Err(Error::from(e)));

@@ -6,6 +6,7 @@ use notate::format::{Feed, ReadFormat, Reader};
 use notate::infinite::short::Icn;
 use notate::shogi::kif::Kif;
 use std::fmt::Debug;
+use std::io::Read;
 
 /// Every game or error of `text`, as a `Reader` reads it.
 fn pulled<F: ReadFormat>(text: &str) -> Vec<Result<F::Game, notate::Error>> {
@@ -78,4 +79,31 @@ fn a_push_after_the_end_is_an_error() {
         .unwrap_err()
         .message
         .contains("after the end"));
+}
+
+/// `format::ParallelReader` gives what `Reader` gives, on any number of workers: the same
+/// games in the same order, the same numbers and places for the bad ones, over many chunks.
+#[test]
+fn parallel_reading_gives_what_reading_in_order_gives() {
+    use notate::format::ParallelReader;
+    let mut text = notate_testdata::pgn(7, 3000);
+    text.push_str("\n\n[Event \"bad\"]\n\n1. e4 Ke7 2. Qh5 *\n");
+    let want = pulled::<Pgn>(&text);
+    assert_eq!(want.len(), 3001);
+    assert!(want[3000].is_err());
+    for threads in [1, 2, 5] {
+        let got: Vec<_> =
+            ParallelReader::<Pgn>::new(std::io::Cursor::new(text.clone()), threads).collect();
+        assert_eq!(got, want, "{threads} workers");
+    }
+    // Taking a few games and dropping the reader stops its threads (the test would hang on
+    // a thread waiting forever otherwise, since the stream is endless).
+    let endless = std::io::repeat(b'\n').take(1 << 40);
+    let mut reader = ParallelReader::<Pgn>::new(
+        std::io::Cursor::new("1. e4 *\n\n".repeat(10)).chain(endless),
+        2,
+    );
+    // (The tenth game never ends: more movetext may follow in the blank lines.)
+    assert_eq!(reader.by_ref().take(9).filter(Result::is_ok).count(), 9);
+    drop(reader);
 }

@@ -76,6 +76,15 @@ class Game:
     def moves(self) -> list[Move]:
         """The moves of the main line."""
     @property
+    def uci_moves(self) -> list[str]:
+        """The UCI of every move of the main line, built at once (no Move objects)."""
+    @property
+    def san_moves(self) -> list[str]:
+        """The canonical SAN of every move of the main line, built at once."""
+    @property
+    def fens(self) -> list[str]:
+        """The FEN after every move of the main line, built at once."""
+    @property
     def result(self) -> Optional[str]:
         """`1-0`, `0-1`, `1/2-1/2` or `*` from the movetext, else the `Result` tag."""
     @property
@@ -94,7 +103,13 @@ class Games(Iterator[Union[Game, GameError]]):
     def __iter__(self) -> "Games": ...
     def __next__(self) -> Union[Game, GameError]: ...
 
-def read_pgn(source: Source, *, errors: Literal["raise", "collect"] = "raise") -> Games:
-    """The games of a PGN source: text, bytes, a binary file object or a path (`.pgn`,
-    `.pgn.zst`, `.gz`, `.bz2`). A bad game raises GameError (iterating again goes on); with
+def read_pgn(
+    source: Source,
+    *,
+    errors: Literal["raise", "collect"] = "raise",
+    threads: Optional[int] = None,
+) -> Games:
+    """The games of a PGN source, in order: text, bytes, a binary file object or a path
+    (`.pgn`, `.pgn.zst`, `.gz`, `.bz2`), read ahead on `threads` threads (default: every
+    core) without the GIL. A bad game raises GameError (iterating again goes on); with
     `errors="collect"` it is given in the game's place."""

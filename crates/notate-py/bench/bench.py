@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Benchmark of the Python wheel against python-chess and rust_pgn_reader_python_binding, side
+by side in one process on the same files.
+
+    python crates/notate-py/bench/bench.py [--rounds N] [--corpus DIR] [FILE ...]
+
+The work, for every game of each file: read it, replay it, and take the UCI of every move of
+the main line (and, for the "+ SAN and FEN" rows, also each move's SAN and the FEN after it).
+
+- python-chess: `chess.pgn.read_game` over the open file, then `move.uci()` per mainline move
+  (`board.san(move)`, `board.push(move)`, `board.fen()` for the second work).
+- rust_pgn_reader_python_binding: the text split into game strings at `\\n\\n[Event ` (timed),
+  `parse_games_from_strings` (its parallel parser), then `moves_uci()` per game. It has no SAN
+  or FEN strings: it is timed on the first work only.
+- notate: `notate.read_pgn(path)` on every core, then `game.uci_moves` (and `game.san_moves`,
+  `game.fens`) per game; and the same through `game.moves`, a `Move` object per move
+  (`m.uci`, `m.san`, `m.fen`).
+
+Peers are not dependencies of the wheel: `pip install chess rust_pgn_reader_python_binding`.
+Files default to lichess_db_1000k.pgn and twic1599_1000k.pgn of
+/work/shared/corpus/pgn-reader-benches (`--corpus` or NOTATE_BENCH_CORPUS to change it).
+Output: markdown tables on stdout (the median of the rounds, which run interleaved).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.pgn
+import rust_pgn_reader_python_binding as rust_binding
+
+import notate
+
+
+def python_chess(path: Path, full: bool):
+    games = plies = 0
+    with open(path, encoding="utf-8", errors="replace") as f:
+        while (game := chess.pgn.read_game(f)) is not None:
+            games += 1
+            board = game.board()
+            for move in game.mainline_moves():
+                move.uci()
+                if full:
+                    board.san(move)
+                    board.push(move)
+                    board.fen()
+                plies += 1
+    return games, plies
+
+
+def rust_pgn_reader(path: Path, full: bool):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    parts = text.split("\n\n[Event ")
+    strings = [parts[0]] + ["[Event " + p for p in parts[1:]]
+    parsed = rust_binding.parse_games_from_strings(strings)
+    games = plies = 0
+    for game in parsed:
+        games += 1
+        plies += len(game.moves_uci())
+    return games, plies
+
+
+def notate_wheel(path: Path, full: bool):
+    games = plies = 0
+    for game in notate.read_pgn(path, errors="collect"):
+        games += 1
+        if isinstance(game, notate.GameError):
+            continue
+        plies += len(game.uci_moves)
+        if full:
+            game.san_moves
+            game.fens
+    return games, plies
+
+
+def notate_move_objects(path: Path, full: bool):
+    games = plies = 0
+    for game in notate.read_pgn(path, errors="collect"):
+        games += 1
+        if isinstance(game, notate.GameError):
+            continue
+        for move in game.moves:
+            move.uci
+            if full:
+                move.san
+                move.fen
+            plies += 1
+    return games, plies
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--corpus",
+        default=os.environ.get("NOTATE_BENCH_CORPUS", "/work/shared/corpus/pgn-reader-benches"),
+    )
+    args = parser.parse_args()
+    files = [Path(f) for f in args.files] or [
+        Path(args.corpus) / name for name in ("lichess_db_1000k.pgn", "twic1599_1000k.pgn")
+    ]
+    libraries = [
+        ("python-chess " + chess.__version__, python_chess, True),
+        ("rust_pgn_reader_python_binding", rust_pgn_reader, False),
+        ("notate, Move objects", notate_move_objects, True),
+        ("notate " + notate.__version__, notate_wheel, True),
+    ]
+    print("# notate Python wheel benchmark\n")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.rounds} rounds, "
+          "interleaved, median reported.\n")
+    print("| file | work | library | games | plies | median s | plies/s | notate speed-up |")
+    print("|---|---|---|---:|---:|---:|---:|---:|")
+    for path in files:
+        for full in (False, True):
+            work = "read + replay + UCI" + (" + SAN + FEN" if full else "")
+            entries = [(name, run) for name, run, both in libraries if both or not full]
+            times = {name: [] for name, _ in entries}
+            counts = {}
+            for round_ in range(args.rounds):
+                order = entries[round_ % len(entries):] + entries[:round_ % len(entries)]
+                for name, run in order:
+                    print(f"{path.name} {work}: {name}", file=sys.stderr)
+                    start = time.perf_counter()
+                    counts[name] = run(path, full)
+                    times[name].append(time.perf_counter() - start)
+            ours = statistics.median(times[entries[-1][0]])
+            for name, _ in entries:
+                median = statistics.median(times[name])
+                games, plies = counts[name]
+                ratio = "-" if name.startswith("notate") else f"{median / ours:.1f}×"
+                print(f"| {path.name} | {work} | {name} | {games:,} | {plies:,} | "
+                      f"{median:.3f} | {plies / median:,.0f} | {ratio} |")
+
+
+if __name__ == "__main__":
+    main()
