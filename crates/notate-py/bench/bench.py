@@ -2,7 +2,7 @@
 """Benchmark of the Python wheel against python-chess and rust_pgn_reader_python_binding, side
 by side in one process on the same files.
 
-    python crates/notate-py/bench/bench.py [--rounds N] [--corpus DIR] [FILE ...]
+    python crates/notate-py/bench/bench.py [--rounds N] [--corpus DIR] [--memory] [FILE ...]
 
 The work, for every game of each file: read it, replay it, and take the UCI of every move of
 the main line (and, for the "+ SAN and FEN" rows, also each move's SAN and the FEN after it).
@@ -20,12 +20,18 @@ Peers are not dependencies of the wheel: `pip install chess rust_pgn_reader_pyth
 Files default to lichess_db_1000k.pgn and twic1599_1000k.pgn of
 /work/shared/corpus/pgn-reader-benches (`--corpus` or NOTATE_BENCH_CORPUS to change it).
 Output: markdown tables on stdout (the median of the rounds, which run interleaved).
+
+`--memory` instead reads a 10 MB and a 100 MB PGN (the first file repeated, written to a
+temporary folder) with `read_pgn(path)`, each in a fresh Python process, and reports the
+peak resident memory of each: flat means the same for both.
 """
 
 import argparse
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -92,10 +98,39 @@ def notate_move_objects(path: Path, full: bool):
     return games, plies
 
 
+MEMORY_CHILD = """
+import resource, sys, notate
+plies = sum(len(g.uci_moves) for g in notate.read_pgn(sys.argv[1], errors="collect")
+            if isinstance(g, notate.Game))
+print(plies, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def memory(first: Path):
+    """Peak RSS of a fresh process reading 10 MB and 100 MB of PGN through read_pgn(path)."""
+    text = first.read_bytes()
+    print("| input | plies | peak RSS of the reading process |")
+    print("|---|---:|---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        for megabytes in (10, 100):
+            path = Path(folder) / f"{megabytes}mb.pgn"
+            with open(path, "wb") as out:
+                while out.tell() < megabytes << 20:
+                    out.write(text)
+                    out.write(b"\n\n")
+            child = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(path)],
+                                   check=True, capture_output=True, text=True)
+            plies, peak_kib = child.stdout.split()
+            size = path.stat().st_size
+            print(f"| {first.name} repeated: {size / (1 << 20):,.0f} MiB | {int(plies):,} | "
+                  f"{int(peak_kib) / 1024:,.0f} MiB |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--memory", action="store_true", help="the memory test instead")
     parser.add_argument(
         "--corpus",
         default=os.environ.get("NOTATE_BENCH_CORPUS", "/work/shared/corpus/pgn-reader-benches"),
@@ -110,6 +145,9 @@ def main():
         ("notate, Move objects", notate_move_objects, True),
         ("notate " + notate.__version__, notate_wheel, True),
     ]
+    if args.memory:
+        memory(files[0])
+        return
     print("# notate Python wheel benchmark\n")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.rounds} rounds, "
           "interleaved, median reported.\n")
