@@ -24,8 +24,8 @@ use super::game::{
 /// Whether a token is standard SAN (kept here, where it was first public).
 pub use super::notation::is_standard_san;
 use super::notation::{
-    castling_destinations, write_fen, write_lran, write_square, write_str, write_u32, write_u64,
-    MoveFields,
+    castling_destinations, write_fen, write_lran, write_nags, write_square, write_str, write_u32,
+    write_u64, MoveFields,
 };
 use super::san::{MoveSpec, SanText};
 use crate::format::{read_format, utf8, write_verbs, WriteFormat};
@@ -276,15 +276,8 @@ fn write_squares(out: &mut Vec<u8>, from: Square, to: Square) {
 /// NAGs, glyphs, comment text, clock and evaluation of a move (`--egd-extended`); each
 /// key only when the move has it, like EGD's own optional keys.
 fn write_annotations(ply: &Ply<Played>, out: &mut Vec<u8>) {
+    write_nags(&ply.nags, out);
     if !ply.nags.is_empty() {
-        out.extend_from_slice(b",\"nags\":[");
-        for (i, nag) in ply.nags.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            write_u32(out, u32::from(*nag));
-        }
-        out.push(b']');
         let mut glyphs = ply.nags.iter().filter_map(|&n| glyph(n)).peekable();
         if glyphs.peek().is_some() {
             out.extend_from_slice(b",\"glyphs\":[");

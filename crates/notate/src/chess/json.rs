@@ -33,7 +33,7 @@ use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, EnPassantMode};
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, StartPosition, Tags,
 };
-use super::notation::{push_uci, write_fen, write_str, write_tags_object, write_u32, write_u64};
+use super::notation::{push_uci, write_fen, write_nags, write_str, write_tags_object, write_u64};
 use super::san::{san_plus_and_play, MoveSpec, SanText};
 use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 use crate::Error;
@@ -167,16 +167,7 @@ fn write_line(line: &Line<Played>, mut pos: Chess, scratch: &mut MoveScratch, ou
             write_fen(&pos, scratch.mode, EnPassantMode::Legal, out);
             out.push(b'"');
         }
-        if !ply.nags.is_empty() {
-            out.extend_from_slice(b",\"nags\":[");
-            for (j, nag) in ply.nags.iter().enumerate() {
-                if j > 0 {
-                    out.push(b',');
-                }
-                write_u32(out, u32::from(*nag));
-            }
-            out.push(b']');
-        }
+        write_nags(&ply.nags, out);
         write_comments(",\"comments\":", &ply.comments, out);
         if let Some(before) = before {
             out.extend_from_slice(b",\"variations\":[");

@@ -162,6 +162,21 @@ pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
     out.extend_from_slice(&digits[i..]);
 }
 
+/// `,"nags":[1,4]` when a move has NAGs (game JSON and extended EGD write them alike).
+pub(crate) fn write_nags(nags: &[u8], out: &mut Vec<u8>) {
+    if nags.is_empty() {
+        return;
+    }
+    out.extend_from_slice(b",\"nags\":[");
+    for (i, nag) in nags.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        write_u32(out, u32::from(*nag));
+    }
+    out.push(b']');
+}
+
 /// A JSON string (quotes, escapes), as serde_json writes it.
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {

@@ -18,12 +18,13 @@
 use std::fmt;
 
 use serde::ser::{Serialize, SerializeTuple, Serializer};
-use shakmaty::{san::SanPlus, Board, Color, Move, Role, Square};
+use shakmaty::{Board, Color, Move, Role, Square};
 
 use super::game::{play, ChessGame};
 use super::notation::{
     castling_destinations, is_standard_san, write_square, write_str, write_tags_object, write_u64,
 };
+use super::san::san_plus_and_play;
 use crate::format::{write_verbs, WriteFormat};
 use crate::{Error, ErrorKind};
 
@@ -373,7 +374,7 @@ impl Tracks {
                     } else {
                         self.san.clear();
                         use std::fmt::Write as _;
-                        let _ = write!(self.san, "{}", SanPlus::from_move(pos.clone(), mv));
+                        let _ = write!(self.san, "{}", san_plus_and_play(&mut pos.clone(), mv));
                         write_str(out, &self.san);
                     }
                     if let Err(e) = tracker.play_into(mv, &mut self.actions) {
