@@ -1,15 +1,15 @@
 //! `read_pgn` and the objects it gives: `Game` (tags, moves, result, comments) and `Move`
 //! (SAN, UCI and FEN computed when asked; comments, NAGs, clock, eval, variations).
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use notate::chess::pgn::Pgn;
-use notate::chess::{ChessGame, Comment, Eval, Line, Played};
+use notate::chess::{ChessGame, Comment, Eval, Played, Ply};
 use notate::format::ParallelReader;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use shakmaty::fen::Fen;
-use shakmaty::{CastlingMode, Chess, EnPassantMode};
+use shakmaty::{Chess, EnPassantMode};
 
 use crate::errors::{game_error, usage};
 use crate::source::{self, Input};
@@ -102,14 +102,14 @@ impl Games {
 /// `result`, `start` (the FEN it starts from), `comments` and `final_comments`.
 #[pyclass(frozen, module = "notate")]
 pub struct Game {
-    game: ChessGame,
+    game: Arc<ChessGame>,
     moves: OnceLock<Py<PyList>>,
 }
 
 impl Game {
     fn new(game: ChessGame) -> Game {
         Game {
-            game,
+            game: Arc::new(game),
             moves: OnceLock::new(),
         }
     }
@@ -133,8 +133,7 @@ impl Game {
         if let Some(moves) = self.moves.get() {
             return Ok(moves.clone_ref(py));
         }
-        let start = &self.game.start;
-        let list = line_list(py, &self.game.moves, &start.position, start.castling)?;
+        let list = line_list(py, &self.game, Arc::from([]), &self.game.start.position)?;
         Ok(self.moves.get_or_init(|| list).clone_ref(py))
     }
 
@@ -230,25 +229,38 @@ impl Game {
 /// `clock` and `emt` (seconds), `eval` (pawns) or `mate` (moves), `variations`.
 #[pyclass(frozen, module = "notate")]
 pub struct Move {
+    /// The game the move is in, shared by all its moves (nothing of the ply is copied).
+    game: Arc<ChessGame>,
+    /// Where the move's line is: from the main line, (ply, variation) steps; shared by the
+    /// moves of one line.
+    line: Arc<[(usize, usize)]>,
+    /// The move's index in its line.
+    index: usize,
     before: Chess,
-    played: Played,
-    mode: CastlingMode,
-    ply: usize,
-    nags: Vec<u8>,
-    comments: Vec<Comment>,
-    variations: Vec<Line<Played>>,
 }
 
 impl Move {
+    fn ply_in_game(&self) -> &Ply<Played> {
+        let mut line = &self.game.moves;
+        for &(ply, variation) in self.line.iter() {
+            line = &line.plies[ply].variations[variation];
+        }
+        &line.plies[self.index]
+    }
+
+    fn played(&self) -> Played {
+        self.ply_in_game().mv
+    }
+
     fn after(&self) -> Chess {
         let mut pos = self.before.clone();
-        notate::chess::game::play(&mut pos, self.played.mv);
+        notate::chess::game::play(&mut pos, self.played().mv);
         pos
     }
 
     /// The last comment's value of a command (`[%clk]`, `[%eval]` …), as a reader means it.
     fn last<T>(&self, get: impl Fn(&Comment) -> Option<T>) -> Option<T> {
-        self.comments.iter().rev().find_map(get)
+        self.ply_in_game().comments.iter().rev().find_map(get)
     }
 }
 
@@ -257,7 +269,7 @@ impl Move {
     /// Canonical SAN with its check or mate mark (`--` for a null move).
     #[getter]
     fn san(&self) -> String {
-        match self.played.mv {
+        match self.played().mv {
             Some(m) => {
                 notate::chess::san::san_plus_and_play(&mut self.before.clone(), m).to_string()
             }
@@ -268,15 +280,15 @@ impl Move {
     /// The move as the file wrote it (`e2-e4`, `0-0`, `Nf3!?` without the glyph).
     #[getter]
     fn written(&self) -> String {
-        self.played.san.to_string()
+        self.played().san.to_string()
     }
 
     /// UCI (`e2e4`, `e7e8q`; castling as the king's move, or king takes rook in Chess960;
     /// `0000` for a null move).
     #[getter]
     fn uci(&self) -> String {
-        match self.played.mv {
-            Some(m) => m.to_uci(self.mode).to_string(),
+        match self.played().mv {
+            Some(m) => m.to_uci(self.game.start.castling).to_string(),
             None => "0000".to_string(),
         }
     }
@@ -296,20 +308,24 @@ impl Move {
     /// 1-based ply of the move in its line.
     #[getter]
     fn ply(&self) -> usize {
-        self.ply
+        self.index + 1
     }
 
     /// Numeric annotation glyphs (`$1` or `!` is 1 …).
     #[getter]
     fn nags(&self) -> Vec<u32> {
         // As numbers: a `Vec<u8>` would reach Python as `bytes`.
-        self.nags.iter().map(|&n| u32::from(n)).collect()
+        self.ply_in_game()
+            .nags
+            .iter()
+            .map(|&n| u32::from(n))
+            .collect()
     }
 
     /// The comments after the move, as written.
     #[getter]
     fn comments(&self) -> Vec<String> {
-        texts(&self.comments)
+        texts(&self.ply_in_game().comments)
     }
 
     /// `[%clk]`: the mover's remaining time in seconds.
@@ -345,14 +361,17 @@ impl Move {
     /// The alternatives to this move, each a list of moves from the position before it.
     #[getter]
     fn variations(&self, py: Python<'_>) -> PyResult<Vec<Py<PyList>>> {
-        self.variations
-            .iter()
-            .map(|line| line_list(py, line, &self.before, self.mode))
+        (0..self.ply_in_game().variations.len())
+            .map(|variation| {
+                let mut line = self.line.to_vec();
+                line.push((self.index, variation));
+                line_list(py, &self.game, line.into(), &self.before)
+            })
             .collect()
     }
 
     fn __repr__(&self) -> String {
-        format!("<notate.Move {} {}>", self.ply, self.san())
+        format!("<notate.Move {} {}>", self.index + 1, self.san())
     }
 
     fn __str__(&self) -> String {
@@ -360,28 +379,30 @@ impl Move {
     }
 }
 
-/// The moves of a line from `start`, as a list of `Move`.
+/// The moves of the line of `game` at `line` (see [`Move::line`]) from `start`, as a list.
 fn line_list(
     py: Python<'_>,
-    line: &Line<Played>,
+    game: &Arc<ChessGame>,
+    line: Arc<[(usize, usize)]>,
     start: &Chess,
-    mode: CastlingMode,
 ) -> PyResult<Py<PyList>> {
+    let mut plies = &game.moves;
+    for &(ply, variation) in line.iter() {
+        plies = &plies.plies[ply].variations[variation];
+    }
     let mut pos = start.clone();
-    let mut moves = Vec::with_capacity(line.plies.len());
-    for (i, ply) in line.plies.iter().enumerate() {
+    let mut moves = Vec::with_capacity(plies.plies.len());
+    for (index, ply) in plies.plies.iter().enumerate() {
         let before = pos.clone();
         notate::chess::game::play(&mut pos, ply.mv.mv);
+        let (game, line) = (game.clone(), line.clone());
         moves.push(Py::new(
             py,
             Move {
+                game,
+                line,
+                index,
                 before,
-                played: ply.mv,
-                mode,
-                ply: i + 1,
-                nags: ply.nags.clone(),
-                comments: ply.comments.clone(),
-                variations: ply.variations.clone(),
             },
         )?);
     }
