@@ -14,9 +14,9 @@ use std::thread;
 use anyhow::{Context, Result};
 use crossbeam_channel::{bounded, Receiver, Sender};
 use notate::chess::pgn::{self, GameSplitter};
-use notate::chess::rows::RowBatch;
 use notate::chunk::{Chunk, LineSplitter, Split, WholeSplitter};
 use notate::Error;
+use notate_store::Rows;
 
 use crate::formats::{Family, InputFormat, Job, Records};
 use crate::input::{self, InputName};
@@ -49,18 +49,18 @@ impl ChunkOutput for Vec<u8> {
     }
 }
 
-impl ChunkOutput for RowBatch {
+impl ChunkOutput for Rows {
     fn mark(&self) -> usize {
-        self.len()
+        self.batch.len()
     }
     fn truncate(&mut self, mark: usize) {
-        RowBatch::truncate(self, mark)
+        Rows::truncate(self, mark)
     }
     fn clear(&mut self) {
-        RowBatch::clear(self)
+        Rows::clear(self)
     }
     fn is_oversized(&self) -> bool {
-        self.memory_bytes() > 64 << 20
+        self.batch.memory_bytes() > 64 << 20
     }
 }
 
@@ -115,7 +115,7 @@ impl<O: ChunkOutput> Stages<O> {
 /// The last stage: takes the output of good games, in input order.
 pub trait Sink<O> {
     /// Takes `range` (between two marks) of a chunk's output.
-    fn put(&mut self, output: &O, range: Range<usize>) -> Result<()>;
+    fn put(&mut self, output: &mut O, range: Range<usize>) -> Result<()>;
     /// At the end of the run, or before stopping early.
     fn flush(&mut self) -> Result<()>;
 }
@@ -141,7 +141,7 @@ impl<'a> ByteSink<'a> {
 }
 
 impl Sink<Vec<u8>> for ByteSink<'_> {
-    fn put(&mut self, output: &Vec<u8>, range: Range<usize>) -> Result<()> {
+    fn put(&mut self, output: &mut Vec<u8>, range: Range<usize>) -> Result<()> {
         let mut bytes = &output[range];
         if !self.started {
             self.started = true;
@@ -490,15 +490,15 @@ fn write_in_order<O: ChunkOutput>(
                         return Ok((ok, failed));
                     }
                 }
-                Outcome::Done(done) => {
+                Outcome::Done(mut done) => {
                     let name = inputs[done.input].display();
                     // The output of consecutive good games goes to the sink in one piece.
                     let (mut unput, mut written) = (0, 0);
-                    let put = |sink: &mut dyn Sink<O>, range: Range<usize>| {
+                    let mut put = |sink: &mut dyn Sink<O>, range: Range<usize>| {
                         if range.is_empty() {
                             Ok(())
                         } else {
-                            sink.put(&done.output, range)
+                            sink.put(&mut done.output, range)
                         }
                     };
                     for fate in &done.fates {

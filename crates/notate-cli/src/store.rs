@@ -7,14 +7,15 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::ValueEnum;
-use notate::chess::rows::{RowBatch, RowWriter};
+use notate::chess::rows::RowWriter;
 use notate::chess::ChessGame;
 use notate::Error;
-use notate_store::{Inserted, QueryResult, Store, Target, Value};
+use notate_store::{Inserted, Preparer, QueryResult, Rows, Store, Target, Value};
 
 use crate::chess::{ChessStage, WriteGame};
+use crate::formats::InputFormat;
 use crate::input::InputName;
-use crate::pipeline::{self, Settings, Sink, Stages};
+use crate::pipeline::{self, FamilyStage, Fate, Settings, Sink, Stages};
 use crate::report::{thousands, Reporter};
 
 /// The ids of games already handed to the store in this run, so that a game repeated in the
@@ -55,12 +56,34 @@ struct LoadWriter {
     seen: Arc<SeenIds>,
 }
 
-impl WriteGame<RowBatch> for LoadWriter {
-    fn write(&mut self, game: &ChessGame, out: &mut RowBatch) -> Result<(), Error> {
+impl WriteGame<Rows> for LoadWriter {
+    fn write(&mut self, game: &ChessGame, out: &mut Rows) -> Result<(), Error> {
         let seen = &self.seen;
         self.rows
-            .write_unless(game, out, |id| seen.contains(id))
+            .write_unless(game, &mut out.batch, |id| seen.contains(id))
             .map(|_| ())
+    }
+}
+
+/// The chess stage of a load: rows written, then the store's part done on them while still
+/// on the worker (Parquet: encoded and compressed).
+struct LoadStage {
+    chess: ChessStage<LoadWriter>,
+    preparer: Preparer,
+}
+
+impl FamilyStage<Rows> for LoadStage {
+    fn process(
+        &mut self,
+        chunk: &notate::chunk::Chunk,
+        format: InputFormat,
+        out: &mut Rows,
+        fates: &mut Vec<Fate>,
+    ) {
+        self.chess.process(chunk, format, out, fates);
+        // A failure here is met again, and reported, by the store's thread, which does
+        // itself what the worker could not.
+        let _ = self.preparer.prepare(out);
     }
 }
 
@@ -72,10 +95,10 @@ struct StoreSink {
     inserted: Inserted,
 }
 
-impl Sink<RowBatch> for StoreSink {
-    fn put(&mut self, rows: &RowBatch, games: Range<usize>) -> Result<()> {
-        self.store.insert(rows, games.clone())?;
-        for g in &rows.games[games] {
+impl Sink<Rows> for StoreSink {
+    fn put(&mut self, rows: &mut Rows, games: Range<usize>) -> Result<()> {
+        self.store.insert_rows(rows, games.clone())?;
+        for g in &rows.batch.games[games] {
             self.seen.insert(g.id);
         }
         Ok(())
@@ -103,14 +126,21 @@ pub fn load(
         inserted: Inserted::default(),
     };
     // Only chess is stored: the reader refuses other families' inputs.
+    // Made here, where an error can still stop the load before it starts.
+    target
+        .preparer()
+        .with_context(|| format!("cannot open {db}"))?;
     let stages = || Stages {
-        chess: Box::new(ChessStage::new(
-            LoadWriter {
-                rows: RowWriter::new(),
-                seen: seen.clone(),
-            },
-            settings,
-        )),
+        chess: Box::new(LoadStage {
+            chess: ChessStage::new(
+                LoadWriter {
+                    rows: RowWriter::new(),
+                    seen: seen.clone(),
+                },
+                settings,
+            ),
+            preparer: target.preparer().expect("made once above"),
+        }),
         infinite: None,
         shogi: None,
     };

@@ -21,6 +21,11 @@ Files default to lichess_db_1000k.pgn and twic1599_1000k.pgn of
 /work/shared/corpus/pgn-reader-benches (`--corpus` or NOTATE_BENCH_CORPUS to change it).
 Output: markdown tables on stdout (the median of the rounds, which run interleaved).
 
+`--tables` instead times `notate.to_arrow` (every batch of the moves table taken, all columns
+and four of them; the games table) and `notate.load` into Parquet and SQLite, on the first
+file repeated 20 times with a `[Copy "N"]` tag per copy (every game new, as
+scripts/bench-load's *unique* input), with 1 and 2 threads: rows/s.
+
 `--memory` instead reads a 10 MB and a 100 MB PGN (the first file repeated, written to a
 temporary folder) with `read_pgn(path)`, each in a fresh Python process, and reports the
 peak resident memory of each: flat means the same for both.
@@ -126,11 +131,55 @@ def memory(first: Path):
                   f"{int(peak_kib) / 1024:,.0f} MiB |")
 
 
+def tables(first: Path, rounds: int):
+    """Rows per second of to_arrow and load on the first file ×20, every game made new."""
+    text = first.read_text(encoding="utf-8", errors="replace")
+    copies = "".join(text.replace("[Event ", f'[Copy "{i}"]\n[Event ') + "\n\n"
+                     for i in range(20))
+    print(f"| work ({first.name} ×20, every game new) | threads | rows | median s | rows/s |")
+    print("|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "unique.pgn"
+        path.write_text(copies, encoding="utf-8")
+
+        def arrow(table, columns, threads):
+            rows = 0
+            for batch in notate.to_arrow(path, table=table, columns=columns, threads=threads):
+                rows += batch.num_rows
+            return rows
+
+        def load(db, threads):
+            for leftover in Path(folder).glob("db*"):
+                subprocess.run(["rm", "-rf", str(leftover)], check=True)
+            added = notate.load(path, db, threads=threads)
+            return added["games"] + added["moves"]
+
+        works = [
+            ("to_arrow moves, all 23 columns", lambda t: arrow("moves", None, t)),
+            ("to_arrow moves: game_id, ply, san, clock",
+             lambda t: arrow("moves", ["game_id", "ply", "san", "clock"], t)),
+            ("to_arrow games", lambda t: arrow("games", None, t)),
+            ("load into Parquet (games + moves rows)",
+             lambda t: load(f"parquet:{folder}/db-parquet", t)),
+            ("load into SQLite (games + moves rows)", lambda t: load(f"{folder}/db.sqlite", t)),
+        ]
+        for name, run in works:
+            for threads in (1, 2):
+                times = []
+                for _ in range(rounds):
+                    start = time.perf_counter()
+                    rows = run(threads)
+                    times.append(time.perf_counter() - start)
+                median = statistics.median(times)
+                print(f"| {name} | {threads} | {rows:,} | {median:.3f} | {rows / median:,.0f} |")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--memory", action="store_true", help="the memory test instead")
+    parser.add_argument("--tables", action="store_true", help="to_arrow and load instead")
     parser.add_argument(
         "--corpus",
         default=os.environ.get("NOTATE_BENCH_CORPUS", "/work/shared/corpus/pgn-reader-benches"),
@@ -147,6 +196,9 @@ def main():
     ]
     if args.memory:
         memory(files[0])
+        return
+    if args.tables:
+        tables(files[0], args.rounds)
         return
     print("# notate Python wheel benchmark\n")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.rounds} rounds, "

@@ -1,7 +1,7 @@
 //! The exceptions: `NotateError` for everything notate refuses, `GameError` (a subclass) for
 //! a game that cannot be read, with the place as the command line prints it (1-based).
 
-use pyo3::exceptions::PyException;
+use pyo3::exceptions::{PyException, PyUserWarning};
 use pyo3::prelude::*;
 
 pyo3::create_exception!(
@@ -16,6 +16,14 @@ pyo3::create_exception!(
     NotateError,
     "A game that cannot be read or replayed: `kind`, `message`, `line`, `column`, `offset`, \
      `game`, `ply`, `token` (each None when unknown)."
+);
+
+pyo3::create_exception!(
+    notate,
+    GameWarning,
+    PyUserWarning,
+    "A bad game left out of `to_arrow(..., errors=\"warn\")`: the warning's text is the \
+     command line's message for it."
 );
 
 /// A usage error: a bad argument, raised before anything is read.

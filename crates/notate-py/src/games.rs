@@ -60,11 +60,7 @@ pub fn read_pgn(
             )))
         }
     };
-    let threads = match threads {
-        Some(0) => return Err(usage("threads: at least 1")),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(2, |n| n.get()),
-    };
+    let threads = crate::threads(threads)?;
     let input: Input = source::open(source)?;
     Ok(Games {
         reader: Mutex::new(ParallelReader::new(input, threads)),

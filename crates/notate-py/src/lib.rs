@@ -9,13 +9,26 @@
 //! |---|---|
 //! | [`source`] | what `read_pgn` reads: text, bytes, a binary file object, a path (`.zst`, `.gz`, `.bz2`) |
 //! | [`games`] | `read_pgn` and its iterator; `Game` and `Move` |
+//! | [`tables`] | `to_arrow` (record batches through the Arrow C data interface) and `load` |
 //! | [`errors`] | `NotateError` and `GameError`, with the place of the failure |
 
 pub mod errors;
 pub mod games;
 pub mod source;
+pub mod tables;
 
 use pyo3::prelude::*;
+
+use crate::errors::usage;
+
+/// The number of worker threads asked for (default: every core).
+pub(crate) fn threads(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(usage("threads: at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(2, |n| n.get())),
+    }
+}
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -34,9 +47,13 @@ fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NotateError", m.py().get_type::<errors::NotateError>())?;
     m.add("GameError", m.py().get_type::<errors::GameError>())?;
+    m.add("GameWarning", m.py().get_type::<errors::GameWarning>())?;
     m.add_class::<games::Game>()?;
     m.add_class::<games::Move>()?;
     m.add_class::<games::Games>()?;
     m.add_function(wrap_pyfunction!(games::read_pgn, m)?)?;
+    m.add_class::<tables::ArrowBatches>()?;
+    m.add_function(wrap_pyfunction!(tables::_arrow_batches, m)?)?;
+    m.add_function(wrap_pyfunction!(tables::load, m)?)?;
     Ok(())
 }

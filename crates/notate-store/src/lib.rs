@@ -21,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+pub mod arrow;
 pub mod parquet;
 pub mod postgres;
 pub mod schema;
@@ -78,6 +79,14 @@ impl Target {
         })
     }
 
+    /// The part of a load into this target that a worker thread does (one per worker).
+    pub fn preparer(&self) -> Result<Preparer, StoreError> {
+        Ok(Preparer(match self {
+            Target::Parquet(_) => Some(parquet::Encoder::new()?),
+            Target::Sqlite(_) | Target::Postgres(_) => None,
+        }))
+    }
+
     /// Runs one SQL statement. Parquet has no SQL engine here: it is read with DuckDB
     /// (the error says how).
     pub fn query(&self, sql: &str) -> Result<QueryResult, StoreError> {
@@ -95,6 +104,69 @@ impl Target {
     }
 }
 
+/// The rows of a chunk of games as a load's workers hand them to the store, with what a
+/// worker already made of them for it (see [`Preparer`]).
+#[derive(Default)]
+pub struct Rows {
+    /// The rows.
+    pub batch: RowBatch,
+    /// Parquet row groups of every game of `batch`, encoded by a worker.
+    encoded: Option<parquet::Encoded>,
+}
+
+impl From<RowBatch> for Rows {
+    fn from(batch: RowBatch) -> Rows {
+        Rows {
+            batch,
+            encoded: None,
+        }
+    }
+}
+
+impl Rows {
+    /// Empties the rows, keeping their memory.
+    pub fn clear(&mut self) {
+        self.batch.clear();
+        self.encoded = None;
+    }
+
+    /// Keeps the first `games` games.
+    pub fn truncate(&mut self, games: usize) {
+        self.batch.truncate(games);
+        self.encoded = None;
+    }
+}
+
+/// The part of storing done on a load's worker threads, on each chunk's rows once they are
+/// written, so that the store's one thread is left with little: Parquet's row groups are
+/// encoded and compressed here; SQLite and PostgreSQL take rows as they are. One per
+/// worker, made by [`Target::preparer`].
+///
+/// ```
+/// use notate::chess::{pgn, rows::RowWriter};
+/// use notate_store::{Rows, Target};
+/// let dir = std::env::temp_dir().join(format!("notate-prepare-doc-{}", std::process::id()));
+/// let target = Target::parse(&format!("parquet:{}", dir.display())).unwrap();
+/// let mut rows = Rows::default();
+/// RowWriter::new().write(&pgn::read_one("1. e4 e5 *").unwrap(), &mut rows.batch).unwrap();
+/// target.preparer().unwrap().prepare(&mut rows).unwrap(); // on a worker
+/// let mut store = target.open().unwrap();
+/// store.insert_rows(&mut rows, 0..1).unwrap();
+/// assert_eq!(store.finish().unwrap().moves, 2);
+/// # std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub struct Preparer(Option<parquet::Encoder>);
+
+impl Preparer {
+    /// Does the worker's part for `rows` (all its games).
+    pub fn prepare(&mut self, rows: &mut Rows) -> Result<(), StoreError> {
+        if let Some(encoder) = &mut self.0 {
+            rows.encoded = Some(encoder.encode(&rows.batch)?);
+        }
+        Ok(())
+    }
+}
+
 /// A place games are loaded into.
 pub trait Store {
     /// Adds the games `games` (indexes) of `batch` that are not stored yet, with their
@@ -102,6 +174,11 @@ pub trait Store {
     /// publishes a file every 4 M moves of a partition; [`Store::finish`] commits the rest.
     /// After an interruption the store holds whole games only.
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError>;
+    /// [`Store::insert`] of rows a [`Preparer`] may have worked on: what it made is used
+    /// when `games` is all of them (and taken out of `rows`).
+    fn insert_rows(&mut self, rows: &mut Rows, games: Range<usize>) -> Result<(), StoreError> {
+        self.insert(&rows.batch, games)
+    }
     /// Commits what is left (Parquet: closes and publishes its files) and says what the
     /// load added.
     fn finish(&mut self) -> Result<Inserted, StoreError>;

@@ -12,38 +12,186 @@ use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use arrow_array::builder::{
-    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
-};
-use arrow_array::{Array, ArrayRef, Int64Array, RecordBatch};
-use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use arrow_array::{Array, Int64Array};
+use arrow_schema::SchemaRef;
 use notate::chess::rows::{GameRow, RowBatch};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::arrow::{ArrowWriter, ProjectionMask};
+use parquet::arrow::arrow_writer::{
+    compute_leaves, ArrowColumnChunk, ArrowRowGroupWriterFactory, ArrowWriter,
+};
+use parquet::arrow::ProjectionMask;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
-use crate::schema::{self, Cell, Column, Kind, GAMES, MOVES};
-use crate::{Inserted, Store, StoreError};
+use crate::arrow::{self as tables, BatchBuilder, Partitioning, Table};
+use crate::{Inserted, Rows, Store, StoreError};
 
 /// A file is published when its moves file reaches this many rows.
 const MOVES_PER_FILE: usize = 4 << 20;
-/// Rows a writer holds in memory before writing them out as a row group.
-const ROW_GROUP: usize = 1 << 16;
-/// At most this many partitions have files open at once (each holds a row group).
+/// At most this many partitions have files open at once.
 const OPEN_PARTITIONS: usize = 8;
 /// Hive's name for a missing partition value.
 const NULL_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 
-/// The partition columns, in the paths rather than in the files.
-fn is_partition_key(c: &Column) -> bool {
-    c.name == "year" || c.name == "month"
+type Partition = (Option<i32>, Option<i32>);
+
+fn partition_of(game: &GameRow) -> Partition {
+    (game.year, game.year.and(game.month))
 }
 
-type Partition = (Option<i32>, Option<i32>);
+/// How every file is written: zstd level 1; no dictionary and no statistics for the
+/// columns whose values rarely repeat.
+fn properties() -> Result<WriterProperties, StoreError> {
+    let mut properties = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
+        // Row groups carry min and max (what readers prune by); pages need not.
+        .set_statistics_enabled(EnabledStatistics::Chunk);
+    // Positions rarely repeat: a dictionary of them costs time and saves nothing.
+    for column in ["fen_before", "fen_after", "start_fen", "tags"] {
+        let column = ColumnPath::from(column);
+        properties = properties
+            .set_column_dictionary_enabled(column.clone(), false)
+            .set_column_statistics_enabled(column, EnabledStatistics::None);
+    }
+    Ok(properties.build())
+}
+
+/// A row group of one table, encoded and compressed, ready to be appended to a file.
+struct RowGroup {
+    chunks: Vec<ArrowColumnChunk>,
+    rows: usize,
+}
+
+/// Encodes one table's rows as Parquet row groups.
+struct TableEncoder {
+    factory: ArrowRowGroupWriterFactory,
+    builder: BatchBuilder,
+}
+
+impl TableEncoder {
+    fn new(table: Table) -> Result<TableEncoder, StoreError> {
+        // The factory of a writer over nothing: it carries the schema and the properties
+        // every file is written with, and encodes row groups away from any file.
+        let schema = tables::schema(table, Partitioning::InPaths);
+        let writer = ArrowWriter::try_new(std::io::sink(), schema, Some(properties()?))?;
+        let (_, factory) = writer.into_serialized_writer()?;
+        Ok(TableEncoder {
+            factory,
+            builder: BatchBuilder::new(table, Partitioning::InPaths, None)?,
+        })
+    }
+
+    fn encode<'a>(
+        &mut self,
+        rows: &RowBatch,
+        games: impl Iterator<Item = &'a GameRow>,
+    ) -> Result<RowGroup, StoreError> {
+        for game in games {
+            self.builder.push_game(rows, game);
+        }
+        let batch = self.builder.finish();
+        let mut writers = self.factory.create_column_writers(0)?;
+        for ((field, array), writer) in batch
+            .schema()
+            .fields()
+            .iter()
+            .zip(batch.columns())
+            .zip(&mut writers)
+        {
+            // Flat columns: one leaf each.
+            for leaf in compute_leaves(field, array)? {
+                writer.write(&leaf)?;
+            }
+        }
+        Ok(RowGroup {
+            chunks: writers
+                .into_iter()
+                .map(|w| w.close())
+                .collect::<Result<_, _>>()?,
+            rows: batch.num_rows(),
+        })
+    }
+}
+
+/// Encodes the rows of games into Parquet row groups, one pair (games, moves) per partition:
+/// the costly part of writing Parquet (building columns, encoding, compressing). A load
+/// runs one on each worker (see [`crate::Preparer`]), so the store's thread only checks
+/// ids and appends bytes.
+pub struct Encoder {
+    games: TableEncoder,
+    moves: TableEncoder,
+}
+
+/// The row groups of a batch's games, by partition.
+pub(crate) struct Encoded {
+    /// The batch's game count when it was encoded: it holds for that batch only.
+    games: usize,
+    groups: Vec<EncodedGroup>,
+}
+
+struct EncodedGroup {
+    partition: Partition,
+    /// Indexes of the group's games in the batch.
+    games: Vec<usize>,
+    game_rows: RowGroup,
+    move_rows: RowGroup,
+}
+
+/// The games of a batch (by index) grouped by partition, in order of first appearance.
+fn by_partition(
+    rows: &RowBatch,
+    indexes: impl Iterator<Item = usize>,
+) -> Vec<(Partition, Vec<usize>)> {
+    let mut groups: Vec<(Partition, Vec<usize>)> = Vec::new();
+    for index in indexes {
+        let key = partition_of(&rows.games[index]);
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, list)) => list.push(index),
+            None => groups.push((key, vec![index])),
+        }
+    }
+    groups
+}
+
+impl Encoder {
+    /// An encoder with the schema and properties of [`ParquetStore`]'s files.
+    pub fn new() -> Result<Encoder, StoreError> {
+        Ok(Encoder {
+            games: TableEncoder::new(Table::Games)?,
+            moves: TableEncoder::new(Table::Moves)?,
+        })
+    }
+
+    fn encode_group(
+        &mut self,
+        rows: &RowBatch,
+        partition: Partition,
+        games: Vec<usize>,
+    ) -> Result<EncodedGroup, StoreError> {
+        let list = || games.iter().map(|&g| &rows.games[g]);
+        Ok(EncodedGroup {
+            partition,
+            game_rows: self.games.encode(rows, list())?,
+            move_rows: self.moves.encode(rows, list())?,
+            games,
+        })
+    }
+
+    /// Encodes every game of `rows`.
+    pub(crate) fn encode(&mut self, rows: &RowBatch) -> Result<Encoded, StoreError> {
+        let groups = by_partition(rows, 0..rows.len());
+        Ok(Encoded {
+            games: rows.len(),
+            groups: groups
+                .into_iter()
+                .map(|(partition, games)| self.encode_group(rows, partition, games))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
 
 /// Games as Parquet files in a directory.
 ///
@@ -69,8 +217,9 @@ pub struct ParquetStore {
     /// Held for the whole load: two loads into one directory would remove each other's
     /// files in progress and pick the same part numbers.
     _lock: File,
-    games_schema: SchemaRef,
-    moves_schema: SchemaRef,
+    /// Encodes what the workers did not (a batch given in part, or with games already
+    /// stored).
+    encoder: Encoder,
     partitions: HashMap<Partition, PartitionFiles>,
     inserted: Inserted,
 }
@@ -92,7 +241,7 @@ struct OpenPart {
 }
 
 struct TempFile {
-    writer: ArrowWriter<File>,
+    writer: SerializedFileWriter<File>,
     temp: PathBuf,
     path: PathBuf,
 }
@@ -106,19 +255,20 @@ impl TempFile {
         let name = path.file_name().expect("a part file has a name");
         let temp = dir.join(format!(".{}.tmp", name.to_string_lossy()));
         let file = File::create(&temp).map_err(StoreError::io(&temp))?;
-        let mut properties = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-            .set_max_row_group_row_count(Some(ROW_GROUP));
-        // Positions rarely repeat: a dictionary of them costs time and saves nothing.
-        for column in ["fen_before", "fen_after", "start_fen", "tags"] {
-            properties = properties.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        // Through an Arrow writer, for the Arrow schema it keeps in the file's metadata;
+        // row groups come encoded (by an [`Encoder`]) and are appended as they are.
+        let (writer, _) =
+            ArrowWriter::try_new(file, schema, Some(properties()?))?.into_serialized_writer()?;
+        Ok(TempFile { writer, temp, path })
+    }
+
+    fn append(&mut self, group: RowGroup) -> Result<(), StoreError> {
+        let mut row_group = self.writer.next_row_group()?;
+        for chunk in group.chunks {
+            chunk.append_to_row_group(&mut row_group)?;
         }
-        let properties = properties.build();
-        Ok(TempFile {
-            writer: ArrowWriter::try_new(file, schema, Some(properties))?,
-            temp,
-            path,
-        })
+        row_group.close()?;
+        Ok(())
     }
 
     fn publish(self) -> Result<(), StoreError> {
@@ -131,24 +281,6 @@ impl TempFile {
         }
         fs::rename(&self.temp, &self.path).map_err(StoreError::io(&self.path))
     }
-}
-
-fn arrow_schema(columns: &[Column]) -> SchemaRef {
-    let fields: Vec<Field> = columns
-        .iter()
-        .filter(|c| !is_partition_key(c))
-        .map(|c| {
-            let data_type = match c.kind {
-                Kind::BigInt => DataType::Int64,
-                Kind::Int => DataType::Int32,
-                Kind::Real => DataType::Float64,
-                Kind::Text | Kind::Json => DataType::Utf8,
-                Kind::Bool => DataType::Boolean,
-            };
-            Field::new(c.name, data_type, !c.required)
-        })
-        .collect();
-    Arc::new(Schema::new(fields))
 }
 
 fn partition_dir(table: &str, (year, month): Partition) -> PathBuf {
@@ -178,8 +310,7 @@ impl ParquetStore {
         Ok(ParquetStore {
             dir: dir.to_path_buf(),
             _lock: lock,
-            games_schema: arrow_schema(&GAMES),
-            moves_schema: arrow_schema(&MOVES),
+            encoder: Encoder::new()?,
             partitions: HashMap::new(),
             inserted: Inserted::default(),
         })
@@ -203,27 +334,44 @@ impl ParquetStore {
         Ok(self.partitions.get_mut(&key).expect("inserted above"))
     }
 
-    fn write_partition(
+    /// Keeps the games of `games` (indexes into `rows`, all of one partition) that are
+    /// not stored yet, noting them as stored and counting the others.
+    fn new_games(
         &mut self,
         key: Partition,
-        batch: &RowBatch,
-        games: &[&GameRow],
-    ) -> Result<(), StoreError> {
+        rows: &RowBatch,
+        games: &[usize],
+    ) -> Result<Vec<usize>, StoreError> {
+        let known = &mut self.partition(key)?.known;
+        let new: Vec<usize> = games
+            .iter()
+            .copied()
+            .filter(|&g| known.insert(rows.games[g].id))
+            .collect();
+        self.inserted.known += (games.len() - new.len()) as u64;
+        Ok(new)
+    }
+
+    /// Appends a partition's encoded games to its open files (opening them first).
+    fn write_group(&mut self, rows: &RowBatch, group: EncodedGroup) -> Result<(), StoreError> {
+        let key = group.partition;
         let open_now = self
             .partitions
             .values()
             .filter(|p| p.open.is_some())
             .count();
         if open_now >= OPEN_PARTITIONS && self.partitions[&key].open.is_none() {
-            // Many months in one input: publish what is open rather than hold a row group
-            // for each.
+            // Many months in one input: publish what is open rather than keep many files
+            // half written.
             self.publish_all()?;
         }
-        let (dir, games_schema, moves_schema) = (
-            self.dir.clone(),
-            self.games_schema.clone(),
-            self.moves_schema.clone(),
-        );
+        self.inserted.games += group.games.len() as u64;
+        self.inserted.moves += group
+            .games
+            .iter()
+            .map(|&g| rows.games[g].moves.len() as u64)
+            .sum::<u64>();
+        let dir = self.dir.clone();
         let part = self.partition(key)?;
         if part.open.is_none() {
             let name = format!("part-{}.parquet", part.next);
@@ -231,31 +379,19 @@ impl ParquetStore {
             part.open = Some(OpenPart {
                 games: TempFile::create(
                     dir.join(partition_dir("games", key)).join(&name),
-                    games_schema.clone(),
+                    tables::schema(Table::Games, Partitioning::InPaths),
                 )?,
                 moves: TempFile::create(
                     dir.join(partition_dir("moves", key)).join(&name),
-                    moves_schema.clone(),
+                    tables::schema(Table::Moves, Partitioning::InPaths),
                 )?,
                 move_rows: 0,
             });
         }
         let open = part.open.as_mut().expect("opened above");
-        let mut game_columns = Columns::new(&GAMES);
-        let mut move_columns = Columns::new(&MOVES);
-        for g in games {
-            game_columns.push(&schema::game_cells(batch, g));
-            for m in &batch.moves[g.moves.clone()] {
-                move_columns.push(&schema::move_cells(batch, g, m));
-            }
-        }
-        open.move_rows += move_columns.len();
-        open.moves
-            .writer
-            .write(&move_columns.finish(&moves_schema)?)?;
-        open.games
-            .writer
-            .write(&game_columns.finish(&games_schema)?)?;
+        open.move_rows += group.move_rows.rows;
+        open.moves.append(group.move_rows)?;
+        open.games.append(group.game_rows)?;
         if open.move_rows >= MOVES_PER_FILE {
             let full = part.open.take().expect("open above");
             full.moves.publish()?;
@@ -274,26 +410,46 @@ impl ParquetStore {
         }
         Ok(())
     }
+
+    /// Encodes the new games of `indexes` on this thread and writes them.
+    fn insert_indexes(
+        &mut self,
+        rows: &RowBatch,
+        indexes: impl Iterator<Item = usize>,
+    ) -> Result<(), StoreError> {
+        for (key, games) in by_partition(rows, indexes) {
+            let new = self.new_games(key, rows, &games)?;
+            if !new.is_empty() {
+                let group = self.encoder.encode_group(rows, key, new)?;
+                self.write_group(rows, group)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl Store for ParquetStore {
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
-        let mut by_partition: Vec<(Partition, Vec<&GameRow>)> = Vec::new();
-        for g in &batch.games[games] {
-            let key = (g.year, g.year.and(g.month));
-            if !self.partition(key)?.known.insert(g.id) {
-                self.inserted.known += 1;
-                continue;
+        self.insert_indexes(batch, games)
+    }
+
+    fn insert_rows(&mut self, rows: &mut Rows, games: Range<usize>) -> Result<(), StoreError> {
+        let whole = games == (0..rows.batch.len());
+        let encoded = match rows.encoded.take() {
+            Some(encoded) if whole && encoded.games == rows.batch.len() => encoded,
+            _ => return self.insert_indexes(&rows.batch, games),
+        };
+        for group in encoded.groups {
+            let new = self.new_games(group.partition, &rows.batch, &group.games)?;
+            if new.len() == group.games.len() {
+                self.write_group(&rows.batch, group)?;
+            } else if !new.is_empty() {
+                // Some are stored already: the rest is encoded again without them.
+                let again = self
+                    .encoder
+                    .encode_group(&rows.batch, group.partition, new)?;
+                self.write_group(&rows.batch, again)?;
             }
-            self.inserted.games += 1;
-            self.inserted.moves += g.moves.len() as u64;
-            match by_partition.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, games)) => games.push(g),
-                None => by_partition.push((key, vec![g])),
-            }
-        }
-        for (key, games) in by_partition {
-            self.write_partition(key, batch, &games)?;
         }
         Ok(())
     }
@@ -301,87 +457,6 @@ impl Store for ParquetStore {
     fn finish(&mut self) -> Result<Inserted, StoreError> {
         self.publish_all()?;
         Ok(std::mem::take(&mut self.inserted))
-    }
-}
-
-/// A column being built.
-enum Builder {
-    BigInt(Int64Builder),
-    Int(Int32Builder),
-    Real(Float64Builder),
-    Text(StringBuilder),
-    Bool(BooleanBuilder),
-}
-
-impl Builder {
-    fn push(&mut self, cell: Cell) {
-        match (self, cell) {
-            (Builder::BigInt(b), Cell::Int(v)) => b.append_value(v),
-            (Builder::BigInt(b), _) => b.append_null(),
-            // The schema's 32-bit columns only ever get 32-bit values.
-            (Builder::Int(b), Cell::Int(v)) => b.append_option(i32::try_from(v).ok()),
-            (Builder::Int(b), _) => b.append_null(),
-            (Builder::Real(b), Cell::Real(v)) => b.append_value(v),
-            (Builder::Real(b), _) => b.append_null(),
-            (Builder::Text(b), Cell::Text(v)) => b.append_value(v),
-            (Builder::Text(b), _) => b.append_null(),
-            (Builder::Bool(b), Cell::Bool(v)) => b.append_value(v),
-            (Builder::Bool(b), _) => b.append_null(),
-        }
-    }
-
-    fn finish(&mut self) -> ArrayRef {
-        match self {
-            Builder::BigInt(b) => Arc::new(b.finish()),
-            Builder::Int(b) => Arc::new(b.finish()),
-            Builder::Real(b) => Arc::new(b.finish()),
-            Builder::Text(b) => Arc::new(b.finish()),
-            Builder::Bool(b) => Arc::new(b.finish()),
-        }
-    }
-}
-
-/// Builders for the columns of one table (the partition keys left out), with the index
-/// of each one's cell in a row.
-struct Columns {
-    builders: Vec<(usize, Builder)>,
-    rows: usize,
-}
-
-impl Columns {
-    fn new(columns: &[Column]) -> Columns {
-        let builders = columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| !is_partition_key(c))
-            .map(|(i, c)| {
-                let builder = match c.kind {
-                    Kind::BigInt => Builder::BigInt(Int64Builder::new()),
-                    Kind::Int => Builder::Int(Int32Builder::new()),
-                    Kind::Real => Builder::Real(Float64Builder::new()),
-                    Kind::Text | Kind::Json => Builder::Text(StringBuilder::new()),
-                    Kind::Bool => Builder::Bool(BooleanBuilder::new()),
-                };
-                (i, builder)
-            })
-            .collect();
-        Columns { builders, rows: 0 }
-    }
-
-    fn len(&self) -> usize {
-        self.rows
-    }
-
-    fn push(&mut self, cells: &[Cell]) {
-        for (i, builder) in &mut self.builders {
-            builder.push(cells[*i]);
-        }
-        self.rows += 1;
-    }
-
-    fn finish(mut self, schema: &SchemaRef) -> Result<RecordBatch, StoreError> {
-        let arrays: Vec<ArrayRef> = self.builders.iter_mut().map(|(_, b)| b.finish()).collect();
-        Ok(RecordBatch::try_new(schema.clone(), arrays)?)
     }
 }
 

@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use notate::chess::rows::RowBatch;
-use notate_store::{QueryResult, Target, Value};
+use notate_store::{QueryResult, Rows, Target, Value};
 
 #[path = "stores_common/mod.rs"]
 mod stores_common;
@@ -186,6 +186,63 @@ fn parquet_loads_once_and_duckdb_answers_as_sqlite_does() {
             Value::Int(expected.games as i64),
             Value::Int(expected.moves as i64)
         ]]
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn parquet_takes_row_groups_encoded_by_workers_and_re_encodes_around_known_games() {
+    let (rows, expected) = &*GENERATED;
+    let dir = temp_dir("parquet-prepared");
+    let target = Target::Parquet(dir.clone());
+    // 100 games stored before: the first text's batch then holds known games.
+    let mut store = target.open().unwrap();
+    store.insert(rows, 0..100).unwrap();
+    store.finish().unwrap();
+    drop(store);
+    let mut store = target.open().unwrap();
+    let mut total = notate_store::Inserted::default();
+    for text in TEXTS.iter() {
+        let mut prepared = Rows::from(rows_of(std::slice::from_ref(text)).0);
+        // What a worker does; the store takes it only where every game is new.
+        target.preparer().unwrap().prepare(&mut prepared).unwrap();
+        let all = 0..prepared.batch.len();
+        store.insert_rows(&mut prepared, all).unwrap();
+    }
+    total += store.finish().unwrap();
+    assert_eq!(total.known, 100);
+    assert_eq!(total.games, expected.games - 100);
+    assert_eq!(
+        total.moves,
+        expected.moves
+            - rows.games[..100]
+                .iter()
+                .map(|g| g.moves.len() as u64)
+                .sum::<u64>()
+    );
+    drop(store);
+    // Every game once, with all its moves, and the same answers as SQLite.
+    let counts = duckdb(
+        &dir,
+        "SELECT count(*), count(DISTINCT id), sum(ply_count) FROM games",
+    );
+    let n = expected.games as i64;
+    assert_eq!(
+        counts.rows,
+        [[
+            Value::Int(n),
+            Value::Int(n),
+            Value::Int(expected.moves as i64)
+        ]]
+    );
+    let moves = duckdb(&dir, "SELECT count(*) FROM moves");
+    assert_eq!(moves.rows, [[Value::Int(expected.moves as i64)]]);
+    answers_as_sqlite(
+        rows,
+        "DuckDB-prepared",
+        &|sql| duckdb(&dir, sql),
+        true,
+        &assert_expected,
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

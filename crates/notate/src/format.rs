@@ -126,10 +126,8 @@ pub trait WriteFormat {
 pub struct Reader<F: ReadFormat, R: Read + Send> {
     splitter: F::Splitter<R>,
     options: F::ReadOptions,
-    pending: VecDeque<Result<F::Game, Error>>,
     read: Vec<Result<F::Game, Error>>,
-    games: u64,
-    done: bool,
+    numbering: Numbering<F::Game>,
 }
 
 impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
@@ -143,49 +141,78 @@ impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
         Reader {
             splitter: F::splitter(input, &options),
             options,
-            pending: VecDeque::new(),
             read: Vec::new(),
+            numbering: Numbering::default(),
+        }
+    }
+}
+
+/// Games given one at a time from chunks' games fetched as needed, each error naming the
+/// game's number in the stream; the first I/O error ends the games.
+struct Numbering<G> {
+    pending: VecDeque<Result<G, Error>>,
+    games: u64,
+    done: bool,
+}
+
+impl<G> Default for Numbering<G> {
+    fn default() -> Self {
+        Numbering {
+            pending: VecDeque::new(),
             games: 0,
             done: false,
         }
     }
 }
 
-/// The next game read, its error naming the game's number in the stream (`games` counts).
-fn numbered<G>(
-    pending: &mut VecDeque<Result<G, Error>>,
-    games: &mut u64,
-) -> Option<Result<G, Error>> {
-    let result = pending.pop_front()?;
-    *games += 1;
-    let number = *games;
-    Some(result.map_err(|e| e.with_game(number)))
+impl<G> Numbering<G> {
+    /// The next game; `fetch` adds the games of the next chunk to the queue it is given,
+    /// or says that the stream has ended (`None`) or failed.
+    fn next(
+        &mut self,
+        mut fetch: impl FnMut(&mut VecDeque<Result<G, Error>>) -> Option<io::Result<()>>,
+    ) -> Option<Result<G, Error>> {
+        loop {
+            if let Some(result) = self.pending.pop_front() {
+                self.games += 1;
+                let number = self.games;
+                return Some(result.map_err(|e| e.with_game(number)));
+            }
+            if self.done {
+                return None;
+            }
+            match fetch(&mut self.pending) {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(Error::from(e)));
+                }
+                None => self.done = true,
+            }
+        }
+    }
 }
 
 impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
     type Item = Result<F::Game, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(result) = numbered(&mut self.pending, &mut self.games) {
-                return Some(result);
+        let Reader {
+            splitter,
+            options,
+            read,
+            numbering,
+        } = self;
+        numbering.next(|pending| match splitter.next_chunk() {
+            Ok(Some(chunk)) => {
+                F::read_chunk(&chunk, options, read);
+                pending.extend(read.drain(..));
+                splitter.recycle(chunk.bytes);
+                Some(Ok(()))
             }
-            if self.done {
-                return None;
-            }
-            match self.splitter.next_chunk() {
-                Ok(Some(chunk)) => {
-                    F::read_chunk(&chunk, &self.options, &mut self.read);
-                    self.pending.extend(self.read.drain(..));
-                    self.splitter.recycle(chunk.bytes);
-                }
-                Ok(None) => self.done = true,
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(Error::from(e)));
-                }
-            }
-        }
+            Ok(None) => None,
+            Err(e) => Some(Err(e)),
+        })
     }
 }
 
@@ -194,8 +221,8 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
 /// as a [`Reader`] gives them (same games, numbers and error places). At most
 /// `2 × threads + 2` chunks are in flight, so memory stays flat however long the stream;
 /// the threads stop when the reader is dropped. For callers that consume games one at a
-/// time while other cores read ahead (the Python wheel); the `notate` command has its own
-/// pipeline that also writes on the workers.
+/// time while other cores read ahead (the Python wheel); [`ChunkMap`] also does the
+/// caller's work on each chunk's games on the workers.
 ///
 /// ```
 /// use notate::chess::pgn::Pgn;
@@ -206,20 +233,9 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
 /// assert_eq!(games[4].as_ref().unwrap_err().game, Some(5));
 /// ```
 pub struct ParallelReader<F: ReadFormat> {
-    results: std::sync::mpsc::Receiver<(u64, ChunkResults<F::Game>)>,
-    /// Chunks read ahead of the one awaited, by sequence number.
-    waiting: std::collections::BTreeMap<u64, ChunkResults<F::Game>>,
-    /// A ticket lets the cutting thread hand out one more chunk: given back when a chunk's
-    /// games have been taken, which bounds the chunks in flight.
-    tickets: std::sync::mpsc::SyncSender<()>,
-    next_chunk: u64,
-    pending: VecDeque<Result<F::Game, Error>>,
-    games: u64,
-    done: bool,
+    chunks: ChunkMap<Vec<Result<F::Game, Error>>>,
+    numbering: Numbering<F::Game>,
 }
-
-/// What one chunk gives: its games, or the I/O error that ended the stream.
-type ChunkResults<G> = Result<Vec<Result<G, Error>>, io::Error>;
 
 impl<F> ParallelReader<F>
 where
@@ -238,6 +254,68 @@ where
         options: F::ReadOptions,
         threads: usize,
     ) -> Self {
+        ParallelReader {
+            chunks: ChunkMap::new::<F, R, _, _>(input, options, threads, || |games| games),
+            numbering: Numbering::default(),
+        }
+    }
+}
+
+impl<F: ReadFormat> Iterator for ParallelReader<F> {
+    type Item = Result<F::Game, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let chunks = &mut self.chunks;
+        self.numbering.next(|pending| {
+            chunks
+                .next()
+                .map(|chunk| chunk.map(|games| pending.extend(games)))
+        })
+    }
+}
+
+/// The games of a stream, read chunk by chunk on several threads, each chunk's games handed
+/// to a worker function there, and what it makes of them given back in order: one item per
+/// chunk (then an I/O error, if one ended the stream). The games a worker gets are those a
+/// [`Reader`] gives, in order, their errors not yet numbered (the caller counts games).
+/// At most `2 × threads + 2` chunks are in flight; the threads stop when the map is dropped.
+///
+/// ```
+/// use notate::chess::pgn::Pgn;
+/// use notate::format::ChunkMap;
+/// let text = "1. e4 e5 *\n\n1. d4 Ke3 *\n".repeat(5000);
+/// // Each worker counts the plies of its chunks' good games.
+/// let counts = ChunkMap::new::<Pgn, _, _, _>(std::io::Cursor::new(text), Default::default(), 2, || {
+///     |games: Vec<Result<notate::chess::ChessGame, notate::Error>>| -> usize {
+///         games.iter().flatten().map(|g| g.moves.plies.len()).sum()
+///     }
+/// });
+/// let plies: usize = counts.map(|chunk| chunk.unwrap()).sum();
+/// assert_eq!(plies, 5000 * 2);
+/// ```
+pub struct ChunkMap<T> {
+    results: std::sync::mpsc::Receiver<(u64, io::Result<T>)>,
+    /// Chunks done ahead of the one awaited, by sequence number.
+    waiting: std::collections::BTreeMap<u64, io::Result<T>>,
+    /// A ticket lets the cutting thread hand out one more chunk: given back when a chunk's
+    /// item has been taken, which bounds the chunks in flight.
+    tickets: std::sync::mpsc::SyncSender<()>,
+    next_chunk: u64,
+    done: bool,
+}
+
+impl<T: Send + 'static> ChunkMap<T> {
+    /// Reads `input` as format `F` on `threads` workers (at least one), each with its own
+    /// function made by `new_worker`.
+    pub fn new<F, R, W, N>(input: R, options: F::ReadOptions, threads: usize, new_worker: N) -> Self
+    where
+        F: ReadFormat + 'static,
+        F::Game: Send + 'static,
+        F::ReadOptions: Send + Sync + 'static,
+        R: Read + Send + 'static,
+        W: FnMut(Vec<Result<F::Game, Error>>) -> T + Send + 'static,
+        N: Fn() -> W,
+    {
         use std::sync::mpsc::{sync_channel, Receiver};
         use std::sync::{Arc, Mutex};
         let threads = threads.max(1);
@@ -255,7 +333,7 @@ where
         let cut_done = done.clone();
         std::thread::spawn(move || {
             let mut sequence = 0;
-            // Each chunk waits for a ticket; the reader's drop ends the tickets, and this.
+            // Each chunk waits for a ticket; the map's drop ends the tickets, and this.
             while ticket_box.recv().is_ok() {
                 while let Ok(bytes) = recycled.try_recv() {
                     splitter.recycle(bytes);
@@ -280,48 +358,41 @@ where
         for _ in 0..threads {
             let (work_box, done, options) = (work_box.clone(), done.clone(), options.clone());
             let recycle = recycle.clone();
+            let mut worker = new_worker();
             std::thread::spawn(move || loop {
                 let next = work_box.lock().unwrap_or_else(|e| e.into_inner()).recv();
                 let Ok((sequence, chunk)) = next else { return };
                 let mut games = Vec::new();
                 F::read_chunk(&chunk, &options, &mut games);
                 let _ = recycle.try_send(chunk.bytes);
-                if done.send((sequence, Ok(games))).is_err() {
+                if done.send((sequence, Ok(worker(games)))).is_err() {
                     return;
                 }
             });
         }
-        ParallelReader {
+        ChunkMap {
             results,
             waiting: std::collections::BTreeMap::new(),
             tickets,
             next_chunk: 0,
-            pending: VecDeque::new(),
-            games: 0,
             done: false,
         }
     }
 }
 
-impl<F: ReadFormat> Iterator for ParallelReader<F> {
-    type Item = Result<F::Game, Error>;
+impl<T> Iterator for ChunkMap<T> {
+    type Item = io::Result<T>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(result) = numbered(&mut self.pending, &mut self.games) {
-                return Some(result);
-            }
-            if self.done {
-                return None;
-            }
-            let chunk = match self.waiting.remove(&self.next_chunk) {
-                Some(chunk) => chunk,
+        while !self.done {
+            let item = match self.waiting.remove(&self.next_chunk) {
+                Some(item) => item,
                 None => match self.results.recv() {
-                    Ok((sequence, chunk)) if sequence != self.next_chunk => {
-                        self.waiting.insert(sequence, chunk);
+                    Ok((sequence, item)) if sequence != self.next_chunk => {
+                        self.waiting.insert(sequence, item);
                         continue;
                     }
-                    Ok((_, chunk)) => chunk,
+                    Ok((_, item)) => item,
                     // Every thread is gone: the stream has ended.
                     Err(_) => {
                         self.done = true;
@@ -330,17 +401,18 @@ impl<F: ReadFormat> Iterator for ParallelReader<F> {
                 },
             };
             self.next_chunk += 1;
-            match chunk {
-                Ok(games) => {
-                    self.pending.extend(games);
+            match item {
+                Ok(item) => {
                     let _ = self.tickets.send(());
+                    return Some(Ok(item));
                 }
                 Err(e) => {
                     self.done = true;
-                    return Some(Err(Error::from(e)));
+                    return Some(Err(e));
                 }
             }
         }
+        None
     }
 }
 

@@ -1,7 +1,10 @@
 """Type stubs of notate (the extension module `notate._notate`)."""
 
 import os
-from typing import BinaryIO, Iterator, Literal, Optional, Union
+from typing import TYPE_CHECKING, BinaryIO, Iterator, List, Literal, Optional, Sequence, TypedDict, Union
+
+if TYPE_CHECKING:
+    import pyarrow
 
 __version__: str
 
@@ -22,6 +25,10 @@ class GameError(NotateError):
     game: Optional[int]
     ply: Optional[int]
     token: Optional[str]
+
+class GameWarning(UserWarning):
+    """A bad game left out by `to_arrow(..., errors="warn")`; its text is the command line's
+    message for the game."""
 
 class Move:
     """One move of a line; SAN, UCI and FEN are computed when asked."""
@@ -113,3 +120,31 @@ def read_pgn(
     (`.pgn`, `.pgn.zst`, `.gz`, `.bz2`), read ahead on `threads` threads (default: every
     core) without the GIL. A bad game raises GameError (iterating again goes on); with
     `errors="collect"` it is given in the game's place."""
+
+def to_arrow(
+    source: Source,
+    table: Literal["games", "moves"] = "moves",
+    columns: Optional[Sequence[str]] = None,
+    *,
+    errors: Literal["raise", "warn"] = "raise",
+    threads: Optional[int] = None,
+) -> "pyarrow.RecordBatchReader":
+    """The `games` or `moves` table of a PGN source as a `pyarrow.RecordBatchReader` with
+    the columns of `notate load`'s tables (`columns` picks some). Built on every core;
+    batches reach pyarrow through the Arrow C data interface."""
+
+class LoadResult(TypedDict):
+    games: int
+    known: int
+    moves: int
+    errors: List[GameError]
+
+def load(
+    source: Source,
+    db: str,
+    *,
+    errors: Literal["raise", "collect"] = "raise",
+    threads: Optional[int] = None,
+) -> LoadResult:
+    """Loads the games of a PGN source into `db` as `notate load --db` does (a SQLite path,
+    `postgres://…`, `parquet:DIR`); games already stored are not added again."""
