@@ -44,7 +44,8 @@ export type OutputFormat =
 
 /** The command line's options, in camelCase. */
 export interface ConvertOptions {
-  from: InputFormat;
+  /** The input format; left out: told by the input's first bytes. */
+  from?: InputFormat;
   to: OutputFormat;
   errors?: 'throw' | 'collect';
   /** Shogi input: `utf-8`, `shift_jis` or `euc-jp` (detected when absent). */

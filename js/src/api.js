@@ -67,14 +67,14 @@ export function check(input, options = {}) {
 
 /**
  * Converts `input` (a string, or bytes for Shift_JIS and EUC-JP shogi files) from `from` to
- * `to`, both names as the command line takes them; other options are the command line's
+ * `to`, both names as the command line takes them (`from` left out: told by the input's
+ * first bytes, as the command line tells a file's format); other options are the command line's
  * in camelCase (`dialect`, `moves`, `singleLine`, `pretty`, `csaVersion`, `encoding` …).
  * Returns the text; a bad game throws its NotateError, whose `errors` lists every bad game
  * and `output` holds the others. With `{errors: "collect"}`: `{output, errors, warnings}`.
  */
 export function convert(input, options = {}) {
   const mode = errorMode(options);
-  if (!options.from) throw usage('convert needs {from}: the input format');
   if (!options.to) throw usage('convert needs {to}: the output format');
   const result = run(input, options.from, options.to, options, false);
   if (mode === 'collect') return { output: result.output, errors: result.errors, warnings: result.warnings };

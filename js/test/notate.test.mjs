@@ -105,12 +105,24 @@ test('usage errors are NotateErrors too', () => {
     () => convert('1. e4 *', { from: 'nope', to: 'pgn' }),
     () => convert('1. e4 *', { from: 'pgn', to: 'kif' }),
     () => convert('1. e4 *', { from: 'pgn', to: 'egd', egdExtnded: true }),
+    () => convert('hello', { to: 'uci' }),
     () => convert(42, { from: 'pgn', to: 'egd' }),
     () => readPgn('1. e4 *', { errors: 'maybe' }),
     () => new Tracker('not a fen'),
     () => new Tracker().play('e5'),
   ]) {
     assert.throws(bad, NotateError);
+  }
+});
+
+test('convert without from tells the format by the first bytes, as the command line does', () => {
+  assert.equal(convert('[White "A"]\n\n1. e4 e5 *', { to: 'uci' }), 'e2e4 e7e5\n');
+  assert.match(convert('w K5,1|k5,8 5,1>5,2', { to: 'icn-json' }), /"5,1>5,2"/);
+  assert.match(convert('手合割：平手\n   1 ７六歩(77)\n', { to: 'usi' }), /moves 7g7f/);
+  for (const file of shogiFiles) {
+    const bytes = readBytes(join('shogi', file));
+    assert.equal(convert(bytes, { to: 'sfen', errors: 'collect' }).output,
+      convert(bytes, { from: shogiFormat(file), to: 'sfen', errors: 'collect' }).output, file);
   }
 });
 

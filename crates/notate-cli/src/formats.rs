@@ -88,6 +88,28 @@ pub enum Records {
 }
 
 impl InputFormat {
+    /// The command line's name for a format the library names, when notate reads it.
+    pub fn of(format: notate::convert::Format) -> Option<InputFormat> {
+        use notate::convert::Format;
+        Some(match format {
+            Format::Pgn => InputFormat::Pgn,
+            Format::Json => InputFormat::Json,
+            Format::Egd => InputFormat::Egd,
+            Format::Jsonchess => InputFormat::Jsonchess,
+            Format::Icn => InputFormat::Icn,
+            Format::IcnJson => InputFormat::IcnJson,
+            Format::Sfen => InputFormat::Sfen,
+            Format::Usi => InputFormat::Usi,
+            Format::Kif => InputFormat::Kif,
+            Format::Ki2 => InputFormat::Ki2,
+            Format::Csa => InputFormat::Csa,
+            Format::Western => InputFormat::Western,
+            Format::Jkf => InputFormat::Jkf,
+            Format::ShogiBook => InputFormat::ShogiBook,
+            Format::Tracks | Format::Uci | Format::Fen | Format::Epd => return None,
+        })
+    }
+
     /// How an input of this format is cut into records.
     pub fn records(self) -> Records {
         match self {

@@ -10,8 +10,10 @@
 //! | [`source`] | what `read_pgn` reads: text, bytes, a binary file object, a path (`.zst`, `.gz`, `.bz2`) |
 //! | [`games`] | `read_pgn` and its iterator; `Game` and `Move` |
 //! | [`tables`] | `to_arrow` (record batches through the Arrow C data interface) and `load` |
+//! | [`convert`] | `convert`: every format of every family, through the library's `Converter` |
 //! | [`errors`] | `NotateError` and `GameError`, with the place of the failure |
 
+pub mod convert;
 pub mod errors;
 pub mod games;
 pub mod source;
@@ -55,5 +57,6 @@ fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tables::ArrowBatches>()?;
     m.add_function(wrap_pyfunction!(tables::_arrow_batches, m)?)?;
     m.add_function(wrap_pyfunction!(tables::load, m)?)?;
+    m.add_function(wrap_pyfunction!(convert::convert, m)?)?;
     Ok(())
 }

@@ -19,29 +19,34 @@ pub type Input = Box<dyn Read + Send>;
 /// object with a `read` method (a binary file: `open(path, "rb")`, `io.BytesIO`, a socket's
 /// file, a decompressor's stream).
 pub fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
+    open_named(source).map(|(input, _)| input)
+}
+
+/// [`open`], and the path when the source is one (its name may tell the format).
+pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<(Input, Option<PathBuf>)> {
     if let Ok(bytes) = source.cast::<PyBytes>() {
-        return Ok(Box::new(Cursor::new(bytes.as_bytes().to_vec())));
+        return Ok((Box::new(Cursor::new(bytes.as_bytes().to_vec())), None));
     }
     if let Ok(bytes) = source.cast::<PyByteArray>() {
-        return Ok(Box::new(Cursor::new(bytes.to_vec())));
+        return Ok((Box::new(Cursor::new(bytes.to_vec())), None));
     }
     if let Ok(text) = source.cast::<PyString>() {
         let text = text.to_cow()?;
         return match path_in(&text) {
-            Some(path) => open_path(&path),
-            None => Ok(Box::new(Cursor::new(text.as_bytes().to_vec()))),
+            Some(path) => Ok((open_path(&path)?, Some(path))),
+            None => Ok((Box::new(Cursor::new(text.as_bytes().to_vec())), None)),
         };
     }
     let os = source.py().import("os")?;
     if source.is_instance(&os.getattr("PathLike")?)? {
         let path: PathBuf = os.call_method1("fspath", (source,))?.extract()?;
-        return open_path(&path);
+        return Ok((open_path(&path)?, Some(path)));
     }
     if source.hasattr("read")? {
-        return Ok(Box::new(PyFile(source.clone().unbind())));
+        return Ok((Box::new(PyFile(source.clone().unbind())), None));
     }
     Err(usage(format!(
-        "read_pgn reads text, bytes, a path or a binary file object, not {}",
+        "a source is text, bytes, a path or a binary file object, not {}",
         source.get_type().name()?
     )))
 }

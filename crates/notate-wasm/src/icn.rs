@@ -7,8 +7,7 @@ use notate::infinite::short::{self, Dialect, MoveStyle};
 use notate::infinite::{long, replay, Game};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::Options;
-use crate::{argument, throw};
+use crate::throw;
 
 /// A text as the reference returns it: what notate writes, without the record's newline.
 fn reference(mut text: String) -> String {
@@ -31,12 +30,12 @@ pub fn short_to_long(text: &str) -> Result<String, JsValue> {
 }
 
 /// `LongToShort_Format(json, options)`: `options` is the JSON of
-/// [`crate::convert::Options`] (`moves`, `singleLine`, `position`, `dialect` …).
+/// the options of [`crate::convert::options`] (`moves`, `singleLine`, `position`, `dialect` …).
 #[wasm_bindgen(js_name = icnLongToShort)]
 pub fn long_to_short(json: &str, options: &str) -> Result<String, JsValue> {
-    let options: Options = argument("options", options).map_err(throw)?;
+    let options = crate::convert::options(options).map_err(throw)?;
     let game = long::read_one(json).map_err(throw)?;
-    short::to_string_with(&game, options.short().map_err(throw)?)
+    short::to_string_with(&game, options.icn)
         .map(reference)
         .map_err(throw)
 }

@@ -25,6 +25,7 @@
 
 pub mod chess;
 pub mod chunk;
+pub mod convert;
 pub mod error;
 pub mod format;
 pub mod infinite;

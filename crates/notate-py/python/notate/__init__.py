@@ -15,6 +15,7 @@ from ._notate import (
     NotateError,
     __version__,
     _arrow_batches,
+    convert,
     load,
     read_pgn,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "Move",
     "NotateError",
     "__version__",
+    "convert",
     "load",
     "read_pgn",
     "to_arrow",

@@ -148,3 +148,17 @@ def load(
 ) -> LoadResult:
     """Loads the games of a PGN source into `db` as `notate load --db` does (a SQLite path,
     `postgres://…`, `parquet:DIR`); games already stored are not added again."""
+
+def convert(
+    data: Source,
+    to: str,
+    *,
+    from_: Optional[str] = None,
+    errors: Literal["raise", "warn"] = "raise",
+    **options: Union[bool, str, float],
+) -> Union[str, List[dict]]:
+    """Converts every game of `data` to the format `to` (a name of the command line's
+    `--to`); the input format is `from_`, else told by the path's name or the first bytes.
+    JSON formats (json, egd, tracks, jsonchess, icn-json, jkf) give a dict per game, the
+    others the text. Options by the command line's names in snake case (`egd_extended`,
+    `moves`, `dialect`, `csa_version` …)."""

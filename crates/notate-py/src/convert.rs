@@ -1,0 +1,186 @@
+//! `convert`: every format of the command line, for every family, through the library's
+//! [`Converter`] (the one the npm package uses).
+
+use std::io::Read;
+
+use notate::convert::{Converter, Format, OptionValue, Options};
+use notate::Error;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyString};
+
+use crate::errors::{game_error, usage, GameWarning};
+use crate::source;
+
+/// What a bad game does to `convert`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OnError {
+    Raise,
+    Warn,
+}
+
+/// What a run gave: the games' output, each game's end in it, and what went wrong.
+struct Run {
+    out: Vec<u8>,
+    ends: Vec<usize>,
+    /// Bad games (left out of `out`) and notes on good ones, in input order.
+    reports: Vec<Report>,
+}
+
+enum Report {
+    Failed(Error),
+    Noted(Error),
+}
+
+fn run(converter: &mut Converter, input: &[u8], on_error: OnError) -> Result<Run, Error> {
+    let separator = converter.to().map_or(&b""[..], Format::separator);
+    let mut run = Run {
+        out: Vec::new(),
+        ends: Vec::new(),
+        reports: Vec::new(),
+    };
+    for (number, game) in (1..).zip(converter.read(input)) {
+        let mark = run.out.len();
+        if !run.ends.is_empty() {
+            run.out.extend_from_slice(separator);
+        }
+        let written = game.and_then(|game| {
+            converter.write(&game, &mut run.out)?;
+            Ok(converter.notes(&game))
+        });
+        match written {
+            Ok(notes) => {
+                run.ends.push(run.out.len());
+                let noted = notes
+                    .into_iter()
+                    .map(|n| Report::Noted(n.with_game(number)));
+                run.reports.extend(noted);
+            }
+            Err(error) => {
+                run.out.truncate(mark);
+                let error = if error.game.is_some() {
+                    error
+                } else {
+                    error.with_game(number)
+                };
+                match on_error {
+                    OnError::Raise => return Err(error),
+                    OnError::Warn => run.reports.push(Report::Failed(error)),
+                }
+            }
+        }
+    }
+    Ok(run)
+}
+
+/// convert(data, to, *, from_=None, errors="raise", **options)
+/// --
+///
+/// Converts every game of `data` (text, bytes, a binary file object or a path, as
+/// `read_pgn` takes it) to the format `to`, a name of the command line's `--to`: `pgn`,
+/// `uci`, `fen`, `epd`, `json`, `egd`, `tracks`, `jsonchess`, `icn`, `icn-json`, `sfen`,
+/// `usi`, `kif`, `ki2`, `csa`, `western`, `jkf`. The input format is `from_`, else told by
+/// the path's name, else by the first bytes (`pgn`, `json`, `egd`, `jsonchess`, `icn`,
+/// `icn-json`, `sfen`, `usi`, `kif`, `ki2`, `csa`, `western`, `jkf`, `shogi-book`).
+///
+/// Formats of one JSON value per game (`json`, `egd`, `tracks`, `jsonchess`, `icn-json`,
+/// `jkf`) give a list with a dict per game; the others give the text, as the command line
+/// writes it. Options by name, as the command line's flags: `egd_extended`, `pretty`,
+/// `fens`, `moves` ("pretty", "compact", "minimal"), `single_line`, `position`, `dialect`
+/// ("2024", "2025"), `spaces`, `move_numbers`, `comments`, `legacy_moves`, `csa_version`
+/// ("2.2", "3.0"), `western_squares` ("letter", "digit"), `mark_declined`, `encoding`.
+///
+/// A bad game raises `GameError`; with `errors="warn"` it is reported by `warnings.warn`
+/// (category `GameWarning`) and left out. What a shogi record says without failing (an
+/// encoding that lies, a variation the output cannot hold) is always a `GameWarning`.
+///
+/// >>> import notate
+/// >>> notate.convert("1. e4 e5 2. Nf3 *", to="uci")
+/// 'e2e4 e7e5 g1f3\n'
+/// >>> notate.convert("1. e4 *", to="egd")[0]["moves"]["1w"]["move"]["lran"]
+/// 'e2-e4'
+#[pyfunction]
+#[pyo3(signature = (data, to, *, from_ = None, errors = "raise", **options))]
+pub fn convert(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    to: &str,
+    from_: Option<&str>,
+    errors: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let bad = |e: Error| usage(e.message);
+    let on_error = match errors {
+        "raise" => OnError::Raise,
+        "warn" => OnError::Warn,
+        other => {
+            return Err(usage(format!(
+                "errors: \"raise\" or \"warn\", not {other:?}"
+            )))
+        }
+    };
+    let to: Format = to.parse().map_err(bad)?;
+    let mut settings = Options::default();
+    for (name, value) in options.into_iter().flatten() {
+        let name: String = name.extract()?;
+        let value = if let Ok(flag) = value.cast::<PyBool>() {
+            OptionValue::Bool(flag.is_true())
+        } else if let Ok(text) = value.cast::<PyString>() {
+            OptionValue::Text(text.to_cow()?.into_owned())
+        } else {
+            // A number such as csa_version=2.2, as its text.
+            OptionValue::Text(value.str()?.to_cow()?.into_owned())
+        };
+        settings.set(&name, value).map_err(bad)?;
+    }
+    let (mut input, path) = source::open_named(data)?;
+    let from = from_.map(str::parse::<Format>).transpose().map_err(bad)?;
+    // Checked before the input is read.
+    if let Some(from) = from {
+        Converter::new(from, Some(to), &settings).map_err(bad)?;
+    }
+    let outcome = py.detach(|| -> Result<Result<Run, Error>, String> {
+        let mut bytes = Vec::new();
+        input
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read the input: {e}"))?;
+        let from = match from.or_else(|| path.as_deref().and_then(Format::from_path)) {
+            Some(from) => from,
+            None => Format::detect(&bytes).map_err(|e| {
+                format!("cannot tell the input's format ({}): say from_=", e.message)
+            })?,
+        };
+        let mut converter = Converter::new(from, Some(to), &settings).map_err(|e| e.message)?;
+        Ok(run(&mut converter, &bytes, on_error))
+    });
+    let run = match outcome {
+        Ok(Ok(run)) => run,
+        Ok(Err(error)) => return Err(game_error(py, &error)),
+        Err(message) => return Err(usage(message)),
+    };
+    let category = py.get_type::<GameWarning>();
+    for report in &run.reports {
+        let (Report::Failed(e) | Report::Noted(e)) = report;
+        let message = std::ffi::CString::new(e.to_string())?;
+        PyErr::warn(py, &category, &message, 1)?;
+    }
+    if !to.is_json() {
+        // Every writer writes UTF-8.
+        let text = String::from_utf8_lossy(&run.out);
+        return Ok(PyString::new(py, &text).into_any().unbind());
+    }
+    // One JSON array of the games' values, parsed at once.
+    let mut array = Vec::with_capacity(run.out.len() + run.ends.len() + 2);
+    array.push(b'[');
+    let mut start = 0;
+    for (i, &end) in run.ends.iter().enumerate() {
+        if i > 0 {
+            array.push(b',');
+        }
+        array.extend_from_slice(&run.out[start..end]);
+        start = end;
+    }
+    array.push(b']');
+    let json = py.import("json")?;
+    let text = String::from_utf8_lossy(&array);
+    Ok(json.call_method1("loads", (text,))?.unbind())
+}

@@ -1,0 +1,813 @@
+//! Conversion by format names: every format of every family named as the command line names
+//! it (`pgn`, `egd`, `icn-json`, `kif` …), told from a file name or from the first bytes of a
+//! text, and any input converted to any output of its family, game by game. The npm package
+//! and the Python wheel convert through here, with options given by name.
+//!
+//! ```
+//! use notate::convert::{Converter, Format, Options};
+//! let from = Format::detect(b"[White \"Morphy\"]\n\n1. e4 e5 *")?;
+//! let mut converter = Converter::new(from, Some("uci".parse()?), &Options::default())?;
+//! let mut out = Vec::new();
+//! for game in converter.read(b"[White \"Morphy\"]\n\n1. e4 e5 *\n\n1. d4 *") {
+//!     converter.write(&game?, &mut out)?;
+//! }
+//! assert_eq!(out, b"e2e4 e7e5\nd2d4\n");
+//! # Ok::<(), notate::Error>(())
+//! ```
+
+use std::path::Path;
+use std::str::FromStr;
+
+use crate::chess::egd::{self, Egd};
+use crate::chess::json::{self, Json};
+use crate::chess::jsonchess::Jsonchess;
+use crate::chess::pgn::Pgn;
+use crate::chess::positions::{self, PositionFormat, Positions};
+use crate::chess::tracks::Tracks;
+use crate::chess::uci::Uci;
+use crate::chess::ChessGame;
+use crate::format::{ReadFormat, Reader, WriteFormat};
+use crate::infinite::long::{self, IcnJson};
+use crate::infinite::short::{self, Dialect, Icn, MoveStyle};
+use crate::infinite::{self, replay};
+use crate::shogi::encoding::{self, Encoding};
+use crate::shogi::{book, csa, jkf, ki2, kif, sfen, usi, western, Record};
+use crate::{Error, ErrorKind};
+
+/// A family of games: what a format holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Standard chess.
+    Chess,
+    /// Infinite chess.
+    Infinite,
+    /// Shogi.
+    Shogi,
+}
+
+impl Family {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Chess => "chess",
+            Family::Infinite => "infinite chess",
+            Family::Shogi => "shogi",
+        }
+    }
+}
+
+/// A format, by the name the command line gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Format {
+    /// PGN.
+    Pgn,
+    /// notate's lossless game JSON, one game per line.
+    Json,
+    /// EGD, one game per line.
+    Egd,
+    /// jsonchess: tags and packed moves, one game per line.
+    Jsonchess,
+    /// Piece tracks (written only).
+    Tracks,
+    /// One line of UCI moves per game (written only).
+    Uci,
+    /// The FEN of every position (written only).
+    Fen,
+    /// The EPD of every position (written only).
+    Epd,
+    /// ICN, either dialect.
+    Icn,
+    /// ICN's long JSON form.
+    IcnJson,
+    /// Shogi: SFEN positions, one per line.
+    Sfen,
+    /// Shogi: USI `position` commands, one game per line.
+    Usi,
+    /// Shogi: KIF.
+    Kif,
+    /// Shogi: KI2.
+    Ki2,
+    /// Shogi: CSA.
+    Csa,
+    /// Shogi: Western (Hodges) notation (never detected).
+    Western,
+    /// Shogi: JSON Kifu Format.
+    Jkf,
+    /// Shogi: the Shogi Vibe app's opening book (read only).
+    ShogiBook,
+}
+
+impl Format {
+    /// Every format, in the order the command line lists them.
+    pub const ALL: [Format; 18] = [
+        Format::Pgn,
+        Format::Json,
+        Format::Egd,
+        Format::Jsonchess,
+        Format::Tracks,
+        Format::Uci,
+        Format::Fen,
+        Format::Epd,
+        Format::Icn,
+        Format::IcnJson,
+        Format::Sfen,
+        Format::Usi,
+        Format::Kif,
+        Format::Ki2,
+        Format::Csa,
+        Format::Western,
+        Format::Jkf,
+        Format::ShogiBook,
+    ];
+
+    /// Its name (`icn-json`, `shogi-book` …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "pgn",
+            Format::Json => "json",
+            Format::Egd => "egd",
+            Format::Jsonchess => "jsonchess",
+            Format::Tracks => "tracks",
+            Format::Uci => "uci",
+            Format::Fen => "fen",
+            Format::Epd => "epd",
+            Format::Icn => "icn",
+            Format::IcnJson => "icn-json",
+            Format::Sfen => "sfen",
+            Format::Usi => "usi",
+            Format::Kif => "kif",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Western => "western",
+            Format::Jkf => "jkf",
+            Format::ShogiBook => "shogi-book",
+        }
+    }
+
+    /// The family of the games it holds.
+    pub fn family(self) -> Family {
+        match self {
+            Format::Pgn
+            | Format::Json
+            | Format::Egd
+            | Format::Jsonchess
+            | Format::Tracks
+            | Format::Uci
+            | Format::Fen
+            | Format::Epd => Family::Chess,
+            Format::Icn | Format::IcnJson => Family::Infinite,
+            Format::Sfen
+            | Format::Usi
+            | Format::Kif
+            | Format::Ki2
+            | Format::Csa
+            | Format::Western
+            | Format::Jkf
+            | Format::ShogiBook => Family::Shogi,
+        }
+    }
+
+    /// Whether notate reads it (every format but tracks, UCI, FEN and EPD).
+    pub fn is_read(self) -> bool {
+        !matches!(
+            self,
+            Format::Tracks | Format::Uci | Format::Fen | Format::Epd
+        )
+    }
+
+    /// Whether notate writes it (every format but the opening book).
+    pub fn is_written(self) -> bool {
+        self != Format::ShogiBook
+    }
+
+    /// Whether each game is written as one JSON value (game JSON, EGD, tracks, jsonchess,
+    /// ICN's long form, JKF).
+    pub fn is_json(self) -> bool {
+        matches!(
+            self,
+            Format::Json
+                | Format::Egd
+                | Format::Tracks
+                | Format::Jsonchess
+                | Format::IcnJson
+                | Format::Jkf
+        )
+    }
+
+    /// What is written between two games (after the first's own line ends): CSA's `/`
+    /// line, a blank line between KIF, KI2 and Western records.
+    pub fn separator(self) -> &'static [u8] {
+        match self {
+            Format::Csa => b"/\n",
+            Format::Kif | Format::Ki2 | Format::Western => b"\n",
+            _ => b"",
+        }
+    }
+
+    /// The format a file name says (`.pgn.zst`, `.egd.jsonl`, `.icn`, `.kifu` …), if any.
+    ///
+    /// ```
+    /// use notate::convert::Format;
+    /// assert_eq!(Format::from_path("games/2016-05.pgn.zst".as_ref()), Some(Format::Pgn));
+    /// assert_eq!(Format::from_path("a.kifu".as_ref()), Some(Format::Kif));
+    /// assert_eq!(Format::from_path("notes.txt".as_ref()), None);
+    /// ```
+    pub fn from_path(path: &Path) -> Option<Format> {
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        let stem = name
+            .trim_end_matches(".zst")
+            .trim_end_matches(".gz")
+            .trim_end_matches(".bz2");
+        [
+            (".pgn", Format::Pgn),
+            (".egd", Format::Egd),
+            (".egd.jsonl", Format::Egd),
+            (".jsonchess", Format::Jsonchess),
+            (".jsonchess.jsonl", Format::Jsonchess),
+            (".icn", Format::Icn),
+            (".icn.json", Format::IcnJson),
+            (".icn.jsonl", Format::IcnJson),
+            (".kif", Format::Kif),
+            (".kifu", Format::Kif),
+            (".ki2", Format::Ki2),
+            (".ki2u", Format::Ki2),
+            (".csa", Format::Csa),
+            (".jkf", Format::Jkf),
+            (".sfen", Format::Sfen),
+            (".usi", Format::Usi),
+        ]
+        .into_iter()
+        .find(|(ext, _)| stem.ends_with(ext))
+        .map(|(_, f)| f)
+    }
+
+    /// The format of a text, told by its first bytes: shogi records by their headers and
+    /// moves, JSON by its keys, ICN by what follows its tags, and PGN by what PGN may start
+    /// with. Western shogi notation is never guessed. The error says why nothing fits.
+    ///
+    /// ```
+    /// use notate::convert::Format;
+    /// assert_eq!(Format::detect(b"1. e4 e5 *").unwrap(), Format::Pgn);
+    /// assert_eq!(Format::detect(b"w K5,1|k5,8 5,1>5,2").unwrap(), Format::Icn);
+    /// assert_eq!(Format::detect("手合割：平手\n".as_bytes()).unwrap(), Format::Kif);
+    /// assert!(Format::detect(b"hello").is_err());
+    /// ```
+    pub fn detect(head: &[u8]) -> Result<Format, Error> {
+        if let Some(format) = shogi_content(head) {
+            return Ok(format);
+        }
+        let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
+        let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with('{') {
+            if icn_json_keys(trimmed) {
+                return Ok(Format::IcnJson);
+            }
+            if trimmed.starts_with("{\"tags\"") {
+                return Ok(Format::Json);
+            }
+            if trimmed.starts_with("{\"game_tags\"") {
+                // EGD's moves are an object of plies, jsonchess's an array of packed strings
+                // (piece tracks also start so, but notate does not read them back).
+                return match moves_opener(trimmed) {
+                    Some(b'{') => Ok(Format::Egd),
+                    Some(b'[') if !trimmed.contains("\"start\":{") => Ok(Format::Jsonchess),
+                    _ => Err(usage(
+                        "game JSON with \"game_tags\", but neither EGD nor jsonchess",
+                    )),
+                };
+            }
+            return Err(usage(
+                "JSON, but neither notate's game JSON, EGD, jsonchess, ICN nor JKF",
+            ));
+        }
+        if looks_like_icn(trimmed) {
+            return Ok(Format::Icn);
+        }
+        if trimmed.is_empty()
+            || trimmed.starts_with('[')
+            || trimmed.starts_with(|c: char| c.is_ascii_digit())
+            || trimmed.starts_with(';')
+            || trimmed.starts_with('%')
+        {
+            return Ok(Format::Pgn);
+        }
+        Err(usage("no format notate reads starts so"))
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+
+    /// A format by its name (as [`Format::name`] gives it; `_` may stand for `-`).
+    fn from_str(name: &str) -> Result<Format, Error> {
+        let name = name.to_ascii_lowercase().replace('_', "-");
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+                usage(format!("unknown format {name:?}: {}", names.join(", ")))
+            })
+    }
+}
+
+/// A usage error: a bad name or option.
+fn usage(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Syntax, message)
+}
+
+/// A shogi format told by content: CSA's version, name or position lines, KIF's and KI2's
+/// headers and moves, JKF's keys, an opening book's array of named openings, USI's
+/// `position`, an SFEN.
+fn shogi_content(head: &[u8]) -> Option<Format> {
+    let head = &head[..head.len().min(8192)];
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => std::borrow::Cow::Borrowed(t),
+        // Cut inside a character.
+        Err(e) if e.error_len().is_none() => String::from_utf8_lossy(&head[..e.valid_up_to()]),
+        // Shift_JIS or EUC-JP: what the record's own detection reads.
+        Err(_) => encoding::decode(head, Some(encoding::detect(head)))
+            .map(|t| std::borrow::Cow::Owned(t.into_owned()))
+            .unwrap_or_else(|_| String::from_utf8_lossy(head)),
+    };
+    let text = text.trim_start_matches('\u{feff}');
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))?;
+    if text.starts_with("#KIF") || text.contains("手数----") {
+        return Some(Format::Kif);
+    }
+    if first.starts_with("'CSA")
+        || first.starts_with("V2")
+        || first.starts_with("V3")
+        || first.starts_with("PI")
+        || first.starts_with("N+")
+        || first.starts_with("N-")
+        || (first.starts_with("P1") && first.len() > 20)
+    {
+        return Some(Format::Csa);
+    }
+    if first.starts_with('{')
+        && text.contains("\"moves\"")
+        && (text.contains("\"header\"") || text.contains("\"initial\""))
+    {
+        return Some(Format::Jkf);
+    }
+    if first.starts_with('[') && first[1..].trim_start().starts_with('{')
+        || first == "[" && text.contains("\"name\"")
+    {
+        return Some(Format::ShogiBook);
+    }
+    if first.starts_with("position ") || first.starts_with("startpos") {
+        return Some(Format::Usi);
+    }
+    let fields: Vec<&str> = first.split_whitespace().collect();
+    if fields.len() >= 3 && fields[0].matches('/').count() == 8 && matches!(fields[1], "b" | "w") {
+        return Some(if fields.contains(&"moves") {
+            Format::Usi
+        } else {
+            Format::Sfen
+        });
+    }
+    let lines = || text.lines().map(str::trim_start);
+    if lines().any(|l| l.starts_with(['▲', '△', '☗', '☖'])) {
+        return Some(Format::Ki2);
+    }
+    if lines()
+        .any(|l| l.starts_with("手合割") || l.starts_with("先手：") || l.starts_with("開始日時"))
+    {
+        return Some(Format::Kif);
+    }
+    None
+}
+
+/// ICN's long form starts with one of its own top-level keys.
+fn icn_json_keys(text: &str) -> bool {
+    let body = text[1..].trim_start();
+    [
+        "\"gameRules\"",
+        "\"metadata\"",
+        "\"turn\"",
+        "\"startingPosition\"",
+    ]
+    .iter()
+    .any(|k| body.starts_with(k))
+}
+
+/// ICN, not PGN: after the tags comes a turn (`w `, `b `, `w:b`), a piece on a square
+/// (`K5,1`) or a move between squares (`4,2>4,4`), where PGN has move numbers and SAN.
+fn looks_like_icn(text: &str) -> bool {
+    let mut rest = text;
+    while rest.starts_with('[') {
+        match rest.find(']') {
+            Some(i) => rest = rest[i + 1..].trim_start(),
+            None => return false,
+        }
+    }
+    let token = rest.split_whitespace().next().unwrap_or("");
+    if matches!(token, "w" | "b" | "w:b" | "b:w") {
+        return true;
+    }
+    let letters = token.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let digits = letters.trim_start_matches('-');
+    let first_number = digits.trim_start_matches(|c: char| c.is_ascii_digit());
+    first_number.len() < digits.len()
+        && (first_number.starts_with(',') || first_number.starts_with('/'))
+        && !token.contains('.')
+}
+
+/// The first byte of the value of the first line's top-level `"moves"` key: `{` for EGD, `[`
+/// for jsonchess. Found by a scan that skips strings, so a tag value cannot fool it.
+fn moves_opener(text: &str) -> Option<u8> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                let key = bytes.get(start..i)?;
+                i += 1;
+                if depth == 1 && key == b"moves" {
+                    let rest = &bytes[i.min(bytes.len())..];
+                    let after_colon = rest.iter().position(|&b| b == b':')?;
+                    return rest[after_colon + 1..]
+                        .iter()
+                        .copied()
+                        .find(|b| !b.is_ascii_whitespace());
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'\n' => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The value of an option given by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A switch.
+    Bool(bool),
+    /// A name or a number written as text (`"compact"`, `"2.2"`).
+    Text(String),
+}
+
+/// The options of a conversion, for every format at once (those of other formats are not
+/// used). [`Options::set`] sets one by its name.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Shogi input's encoding (detected when `None`).
+    pub encoding: Option<Encoding>,
+    /// Game JSON.
+    pub json: json::WriteOptions,
+    /// EGD.
+    pub egd: egd::WriteOptions,
+    /// ICN.
+    pub icn: short::WriteOptions,
+    /// ICN's long form.
+    pub icn_json: long::WriteOptions,
+    /// KIF (always UTF-8 here).
+    pub kif: kif::WriteOptions,
+    /// CSA.
+    pub csa: csa::WriteOptions,
+    /// Western shogi notation.
+    pub western: western::WriteOptions,
+    /// JKF.
+    pub jkf: jkf::WriteOptions,
+}
+
+impl Options {
+    /// The option names [`Options::set`] takes.
+    pub const NAMES: [&'static str; 15] = [
+        "encoding",
+        "egd_extended",
+        "pretty",
+        "fens",
+        "moves",
+        "single_line",
+        "position",
+        "dialect",
+        "spaces",
+        "move_numbers",
+        "comments",
+        "legacy_moves",
+        "csa_version",
+        "western_squares",
+        "mark_declined",
+    ];
+
+    /// Sets an option by its snake-case name (see [`Options::NAMES`]); an unknown name or a
+    /// value of the wrong kind is an error that says what it takes.
+    ///
+    /// ```
+    /// use notate::convert::{OptionValue, Options};
+    /// use notate::infinite::short::MoveStyle;
+    /// let mut options = Options::default();
+    /// options.set("moves", OptionValue::Text("compact".into()))?;
+    /// assert_eq!(options.icn.moves, MoveStyle::Compact);
+    /// assert!(options.set("colour", OptionValue::Bool(true)).is_err());
+    /// # Ok::<(), notate::Error>(())
+    /// ```
+    pub fn set(&mut self, name: &str, value: OptionValue) -> Result<(), Error> {
+        let flag = |value: &OptionValue| match value {
+            OptionValue::Bool(b) => Ok(*b),
+            OptionValue::Text(t) => Err(usage(format!("{name}: true or false, not {t:?}"))),
+        };
+        let text = |value: &OptionValue| match value {
+            OptionValue::Text(t) => Ok(t.clone()),
+            OptionValue::Bool(b) => Err(usage(format!("{name}: a name, not {b}"))),
+        };
+        match name {
+            "encoding" => {
+                self.encoding = Some(match text(&value)?.to_ascii_lowercase().as_str() {
+                    "utf-8" | "utf8" => Encoding::Utf8,
+                    "shift_jis" | "shift-jis" | "sjis" | "cp932" => Encoding::ShiftJis,
+                    "euc-jp" | "eucjp" => Encoding::EucJp,
+                    other => {
+                        return Err(usage(format!(
+                            "encoding {other:?}: utf-8, shift_jis or euc-jp"
+                        )))
+                    }
+                })
+            }
+            "egd_extended" => self.egd.extended = flag(&value)?,
+            "pretty" => {
+                let pretty = flag(&value)?;
+                self.egd.pretty = pretty;
+                self.jkf.pretty = pretty;
+            }
+            "fens" => self.json.fens = flag(&value)?,
+            "moves" => {
+                self.icn.moves = match text(&value)?.as_str() {
+                    "pretty" => MoveStyle::Pretty,
+                    "compact" => MoveStyle::Compact,
+                    "minimal" => MoveStyle::Minimal,
+                    other => {
+                        return Err(usage(format!(
+                            "moves {other:?}: pretty, compact or minimal"
+                        )))
+                    }
+                }
+            }
+            "single_line" => {
+                let one_line = flag(&value)?;
+                self.icn.single_line = one_line;
+                self.icn_json.pretty = !one_line;
+            }
+            "position" => self.icn.position = flag(&value)?,
+            "dialect" => {
+                let dialect = match text(&value)?.as_str() {
+                    "2024" => Dialect::V2024,
+                    "2025" => Dialect::V2025,
+                    other => return Err(usage(format!("dialect {other:?}: 2024 or 2025"))),
+                };
+                self.icn.dialect = dialect;
+                self.icn_json.dialect = dialect;
+            }
+            "spaces" => self.icn.spaces = Some(flag(&value)?),
+            "move_numbers" => self.icn.move_numbers = Some(flag(&value)?),
+            "comments" => self.icn.comments = flag(&value)?,
+            "legacy_moves" => self.icn_json.legacy_moves = flag(&value)?,
+            "csa_version" => {
+                self.csa.version = match text(&value)?.as_str() {
+                    "2.2" => csa::CsaVersion::V22,
+                    "3.0" => csa::CsaVersion::V30,
+                    other => return Err(usage(format!("csa_version {other:?}: 2.2 or 3.0"))),
+                }
+            }
+            "western_squares" => {
+                self.western.squares = match text(&value)?.as_str() {
+                    "letter" => western::SquareStyle::Letter,
+                    "digit" => western::SquareStyle::Digit,
+                    other => {
+                        return Err(usage(format!("western_squares {other:?}: letter or digit")))
+                    }
+                }
+            }
+            "mark_declined" => self.kif.mark_declined = flag(&value)?,
+            other => {
+                return Err(usage(format!(
+                    "unknown option {other:?}: {}",
+                    Options::NAMES.join(", ")
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A game of any family.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// A chess game, replayed.
+    Chess(ChessGame),
+    /// An infinite chess game, as read (boxed: it is the largest).
+    Infinite(Box<infinite::Game>),
+    /// A shogi record, replayed.
+    Shogi(Record),
+}
+
+/// Writes one game at the end of a buffer.
+type WriteGame<G> = Box<dyn FnMut(&G, &mut Vec<u8>) -> Result<(), Error> + Send>;
+
+fn boxed<W: WriteFormat + Send + 'static>(mut writer: W) -> WriteGame<W::Game> {
+    Box::new(move |game, out| writer.write_game(game, out))
+}
+
+/// The writer of a run, for the input's family.
+enum AnyWriter {
+    Chess(WriteGame<ChessGame>),
+    Infinite(WriteGame<infinite::Game>),
+    Shogi(WriteGame<Record>),
+}
+
+/// One conversion, its formats and options checked once: reads games of one format and
+/// writes them in another of the same family (or only reads and replays them).
+pub struct Converter {
+    from: Format,
+    to: Option<Format>,
+    read: encoding::ReadOptions,
+    writer: AnyWriter,
+}
+
+impl Converter {
+    /// A conversion from `from` to `to` (`None`: read and replay only, as `notate check`).
+    /// Refuses a format that is not read (or not written), and formats of two families.
+    pub fn new(from: Format, to: Option<Format>, options: &Options) -> Result<Converter, Error> {
+        if !from.is_read() {
+            return Err(usage(format!("{from} is written, not read")));
+        }
+        if let Some(to) = to {
+            if !to.is_written() {
+                return Err(usage(format!("{to} is read, not written")));
+            }
+            if to.family() != from.family() {
+                return Err(usage(format!(
+                    "{from} holds {} games: it cannot be converted to {to}",
+                    from.family().name()
+                )));
+            }
+        }
+        let positions = |notation| boxed(Positions::new(positions::WriteOptions { notation }));
+        let writer = match from.family() {
+            Family::Chess => AnyWriter::Chess(match to {
+                None => Box::new(|_, _| Ok(())),
+                Some(Format::Pgn) => boxed(Pgn::default()),
+                Some(Format::Json) => boxed(Json::new(options.json)),
+                Some(Format::Egd) => boxed(Egd::new(options.egd)),
+                Some(Format::Tracks) => boxed(Tracks::default()),
+                Some(Format::Jsonchess) => boxed(Jsonchess),
+                Some(Format::Uci) => boxed(Uci::default()),
+                Some(Format::Fen) => positions(PositionFormat::Fen),
+                Some(Format::Epd) => positions(PositionFormat::Epd),
+                Some(other) => unreachable!("{other} is not chess"),
+            }),
+            Family::Infinite => AnyWriter::Infinite(match to {
+                None => Box::new(|game, _| replay::replay(game).map(|_| ())),
+                Some(Format::Icn) => boxed(Icn::new(options.icn)),
+                Some(Format::IcnJson) => boxed(IcnJson::new(options.icn_json)),
+                Some(other) => unreachable!("{other} is not infinite chess"),
+            }),
+            Family::Shogi => AnyWriter::Shogi(match to {
+                None => Box::new(|_, _| Ok(())),
+                Some(Format::Sfen) => boxed(sfen::Sfen),
+                Some(Format::Usi) => boxed(usi::Usi),
+                Some(Format::Kif) => boxed(kif::Kif::new(kif::WriteOptions {
+                    encoding: Encoding::Utf8,
+                    ..options.kif
+                })),
+                Some(Format::Ki2) => boxed(ki2::Ki2::new(ki2::WriteOptions {
+                    encoding: Encoding::Utf8,
+                })),
+                Some(Format::Csa) => boxed(csa::Csa::new(options.csa)),
+                Some(Format::Western) => boxed(western::Western::new(options.western)),
+                Some(Format::Jkf) => boxed(jkf::Jkf::new(options.jkf)),
+                Some(other) => unreachable!("{other} is not shogi"),
+            }),
+        };
+        Ok(Converter {
+            from,
+            to,
+            read: encoding::ReadOptions {
+                encoding: options.encoding,
+            },
+            writer,
+        })
+    }
+
+    /// The input format.
+    pub fn from(&self) -> Format {
+        self.from
+    }
+
+    /// The output format (`None`: only read and replay).
+    pub fn to(&self) -> Option<Format> {
+        self.to
+    }
+
+    /// The games of `input`, in order, each error naming its game's number.
+    pub fn read<'a>(
+        &self,
+        input: &'a [u8],
+    ) -> Box<dyn Iterator<Item = Result<AnyGame, Error>> + 'a> {
+        fn all<'a, F: ReadFormat + 'a>(
+            input: &'a [u8],
+            options: F::ReadOptions,
+            wrap: fn(F::Game) -> AnyGame,
+        ) -> Box<dyn Iterator<Item = Result<AnyGame, Error>> + 'a> {
+            Box::new(Reader::<F, _>::with_options(input, options).map(move |g| g.map(wrap)))
+        }
+        let read = self.read;
+        match self.from {
+            Format::Pgn => all::<Pgn>(input, Default::default(), AnyGame::Chess),
+            Format::Json => all::<Json>(input, Default::default(), AnyGame::Chess),
+            Format::Egd => all::<Egd>(input, Default::default(), AnyGame::Chess),
+            Format::Jsonchess => all::<Jsonchess>(input, Default::default(), AnyGame::Chess),
+            Format::Icn => all::<Icn>(input, Default::default(), |g| {
+                AnyGame::Infinite(Box::new(g))
+            }),
+            Format::IcnJson => all::<IcnJson>(input, Default::default(), |g| {
+                AnyGame::Infinite(Box::new(g))
+            }),
+            Format::Sfen => all::<sfen::Sfen>(input, read, AnyGame::Shogi),
+            Format::Usi => all::<usi::Usi>(input, read, AnyGame::Shogi),
+            Format::Kif => all::<kif::Kif>(input, read, AnyGame::Shogi),
+            Format::Ki2 => all::<ki2::Ki2>(input, read, AnyGame::Shogi),
+            Format::Csa => all::<csa::Csa>(input, read, AnyGame::Shogi),
+            Format::Western => all::<western::Western>(input, read, AnyGame::Shogi),
+            Format::Jkf => all::<jkf::Jkf>(input, read, AnyGame::Shogi),
+            Format::ShogiBook => all::<book::Book>(input, read, AnyGame::Shogi),
+            Format::Tracks | Format::Uci | Format::Fen | Format::Epd => {
+                unreachable!("Converter::new refuses formats that are not read")
+            }
+        }
+    }
+
+    /// Writes one game at the end of `out` (nothing when only checking). On an error, what
+    /// was written of it is cut.
+    pub fn write(&mut self, game: &AnyGame, out: &mut Vec<u8>) -> Result<(), Error> {
+        let mark = out.len();
+        let result = match (&mut self.writer, game) {
+            (AnyWriter::Chess(write), AnyGame::Chess(game)) => write(game, out),
+            (AnyWriter::Infinite(write), AnyGame::Infinite(game)) => write(game, out),
+            (AnyWriter::Shogi(write), AnyGame::Shogi(record)) => write(record, out),
+            _ => Err(usage("a game of another family than the converter's")),
+        };
+        if result.is_err() {
+            out.truncate(mark);
+        }
+        result
+    }
+
+    /// What a game says without failing: a shogi record's warnings (a record that lies
+    /// about its encoding), and variations the output cannot hold.
+    pub fn notes(&self, game: &AnyGame) -> Vec<Error> {
+        match game {
+            AnyGame::Shogi(record) => {
+                let mut notes = record.warnings.clone();
+                if matches!(
+                    self.to,
+                    Some(Format::Sfen | Format::Usi | Format::Csa | Format::Western)
+                ) {
+                    notes.extend(record.unwritten_variations());
+                }
+                notes
+            }
+            AnyGame::Chess(_) | AnyGame::Infinite(_) => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::moves_opener;
+
+    #[test]
+    fn moves_opener_skips_strings() {
+        assert_eq!(
+            moves_opener(r#"{"game_tags":{"moves":"["},"moves":{"1w":{}}}"#),
+            Some(b'{')
+        );
+        assert_eq!(
+            moves_opener(r#"{"game_tags":{"a\"moves":"x"},"moves": ["1,0"]}"#),
+            Some(b'[')
+        );
+        assert_eq!(moves_opener(r#"{"game_tags":{}}"#), None);
+    }
+}
