@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
 use notate::chess::pgn::{Keep, Pgn, ReadOptions};
-use notate::chess::rows::{RowBatch, RowWriter};
+use notate::chess::rows::{RowBatch, RowWriter, Tables};
 use notate::chess::ChessGame;
 use notate::format::ChunkMap;
 use notate::Error;
@@ -204,7 +204,11 @@ pub fn _arrow_batches(
     let input: Input = source::open(source)?;
     let chunks = ChunkMap::new::<Pgn, _, _, _>(input, read_options(), threads, move || {
         let names = names.clone();
-        let mut writer = RowWriter::new();
+        // The games table needs no move's row (nor its FENs).
+        let mut writer = RowWriter::with_tables(match table {
+            Table::Games => Tables::GamesOnly,
+            Table::Moves => Tables::GamesAndMoves,
+        });
         let mut rows = RowBatch::new();
         let mut builder = None::<BatchBuilder>;
         move |games| {

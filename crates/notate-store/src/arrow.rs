@@ -19,7 +19,7 @@ use std::sync::Arc;
 use arrow_array::builder::{
     BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use notate::chess::rows::{GameRow, RowBatch};
 
@@ -186,13 +186,35 @@ impl Builder {
         }
     }
 
+    /// The column built; the builder starts again with room for as much (batches of a
+    /// run are alike in size, and growing a buffer copies it).
     fn finish(&mut self) -> ArrayRef {
         match self {
-            Builder::BigInt(b) => Arc::new(b.finish()),
-            Builder::Int(b) => Arc::new(b.finish()),
-            Builder::Real(b) => Arc::new(b.finish()),
-            Builder::Text(b) => Arc::new(b.finish()),
-            Builder::Bool(b) => Arc::new(b.finish()),
+            Builder::BigInt(b) => {
+                let array = b.finish();
+                *b = Int64Builder::with_capacity(array.len());
+                Arc::new(array)
+            }
+            Builder::Int(b) => {
+                let array = b.finish();
+                *b = Int32Builder::with_capacity(array.len());
+                Arc::new(array)
+            }
+            Builder::Real(b) => {
+                let array = b.finish();
+                *b = Float64Builder::with_capacity(array.len());
+                Arc::new(array)
+            }
+            Builder::Text(b) => {
+                let array = b.finish();
+                *b = StringBuilder::with_capacity(array.len(), array.value_data().len());
+                Arc::new(array)
+            }
+            Builder::Bool(b) => {
+                let array = b.finish();
+                *b = BooleanBuilder::with_capacity(array.len());
+                Arc::new(array)
+            }
         }
     }
 }

@@ -211,12 +211,40 @@ impl RowBatch {
 pub struct RowWriter {
     scratch: Vec<u8>,
     san: String,
+    tables: Tables,
+}
+
+/// Which rows a [`RowWriter`] writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tables {
+    /// A game's row and its moves' rows.
+    #[default]
+    GamesAndMoves,
+    /// Only the game's row (its `moves` range empty): no position is written, so it costs
+    /// a small part of both.
+    GamesOnly,
 }
 
 impl RowWriter {
-    /// A writer.
+    /// A writer of both tables' rows.
     pub fn new() -> RowWriter {
         RowWriter::default()
+    }
+
+    /// A writer of the rows of `tables`.
+    ///
+    /// ```
+    /// use notate::chess::{pgn, rows::{RowBatch, RowWriter, Tables}};
+    /// let game = pgn::read_one("1. e4 e5 *").unwrap();
+    /// let mut batch = RowBatch::new();
+    /// RowWriter::with_tables(Tables::GamesOnly).write(&game, &mut batch).unwrap();
+    /// assert_eq!((batch.games[0].ply_count, batch.moves.len()), (2, 0));
+    /// ```
+    pub fn with_tables(tables: Tables) -> RowWriter {
+        RowWriter {
+            tables,
+            ..RowWriter::default()
+        }
     }
 
     /// Appends the game's row and its moves' rows. On an error (a null move, which the
@@ -356,8 +384,12 @@ impl RowWriter {
             moves: first_move..first_move,
         };
 
+        let plies = match self.tables {
+            Tables::GamesAndMoves => &game.moves.plies[..],
+            Tables::GamesOnly => &[],
+        };
         let mut fen_before = start_fen;
-        for (i, ply) in game.moves.plies.iter().enumerate() {
+        for (i, ply) in plies.iter().enumerate() {
             let mv = ply.mv.mv.expect("game_id refuses null moves");
             let player = pos.turn();
             let move_number = i32::try_from(pos.fullmoves().get()).map_err(|_| {
