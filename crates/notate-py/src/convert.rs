@@ -160,7 +160,7 @@ pub fn convert(
     let category = py.get_type::<GameWarning>();
     for report in &run.reports {
         let (Report::Failed(e) | Report::Noted(e)) = report;
-        let message = std::ffi::CString::new(e.to_string())?;
+        let message = std::ffi::CString::new(e.to_string().replace('\0', "\\0"))?;
         PyErr::warn(py, &category, &message, 1)?;
     }
     if !to.is_json() {

@@ -89,7 +89,10 @@ struct BatchState {
 /// What the iterator does next.
 enum Step {
     Batch(RecordBatch),
+    /// A bad game.
     Error(Error),
+    /// The source could not be read on: always raised, and the end.
+    Fatal(Error),
     End,
 }
 
@@ -99,7 +102,7 @@ impl BatchState {
             let Some((chunk, next)) = &mut self.current else {
                 match self.chunks.next() {
                     None => return Step::End,
-                    Some(Err(e)) => return Step::Error(Error::from(e)),
+                    Some(Err(e)) => return Step::Fatal(Error::from(e).with_game(self.games + 1)),
                     Some(Ok(chunk)) => self.current = Some((chunk, 0)),
                 }
                 continue;
@@ -150,13 +153,15 @@ impl ArrowBatches {
             match step {
                 Step::End => return Ok(None),
                 Step::Batch(batch) => return Ok(Some(batch.to_pyarrow(py)?.unbind())),
+                Step::Fatal(error) => return Err(game_error(py, &error)),
                 Step::Error(error) => {
                     let err = game_error(py, &error);
                     match self.on_error {
                         OnError::Raise => return Err(err),
                         OnError::Warn => {
                             let category = py.get_type::<GameWarning>();
-                            let message = std::ffi::CString::new(error.to_string())?;
+                            let message =
+                                std::ffi::CString::new(error.to_string().replace('\0', "\\0"))?;
                             PyErr::warn(py, &category, &message, 1)?;
                         }
                     }

@@ -134,3 +134,13 @@ def test_a_bad_game_raises_or_is_left_out_with_a_warning():
         warnings.simplefilter("always")
         assert notate.convert(text, to="uci", errors="warn") == "e2e4 e7e5\nd2d4\n"
     assert [w.category for w in caught] == [notate.GameWarning]
+
+
+def test_a_long_shift_jis_record_is_told_from_its_bytes():
+    # Longer than the 8 KiB head that detection reads, with two-byte characters across it.
+    comments = "".join(f"*第{i}局の感想：序盤は互角\n" for i in range(600))
+    kif = "手合割：平手\n" + comments + "手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
+    data = kif.encode("shift_jis")
+    assert len(data) > 8192
+    assert notate.convert(data, to="usi") == notate.convert(data, to="usi", from_="kif")
+    assert "moves 7g7f 3c3d" in notate.convert(data, to="usi")

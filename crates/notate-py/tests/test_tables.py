@@ -123,6 +123,18 @@ def test_a_bad_game_raises_after_the_rows_before_it_and_warn_leaves_it_out():
     assert "game 2, line 3, column 7" in str(caught[0].message)
 
 
+def test_a_source_that_cannot_be_read_on_is_raised_even_when_bad_games_are_warned(tmp_path):
+    import zstandard
+
+    text = "".join(f'[Round "{i}"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n' for i in range(20000))
+    packed = zstandard.ZstdCompressor().compress(text.encode())
+    cut = tmp_path / "cut.pgn.zst"
+    cut.write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(notate.GameError) as raised:
+        notate.to_arrow(cut, errors="warn").read_all()
+    assert raised.value.kind == "io"
+
+
 def test_columns_threads_and_bad_arguments():
     text = "".join(f'[Round "{i}"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n' for i in range(3000))
     one = notate.to_arrow(text, threads=1).read_all()

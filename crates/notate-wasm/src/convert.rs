@@ -15,7 +15,8 @@ use crate::{argument, error_json, throw, usage};
 
 /// The options JavaScript gives (a JSON object; the command line's options in camelCase:
 /// `moves`, `singleLine`, `csaVersion` …) as the library's. Unknown keys are refused, so that
-/// a misspelt option is not ignored in silence.
+/// a misspelt option is not ignored in silence, and every value is checked, whether or not
+/// the formats of the run use it.
 pub fn options(text: &str) -> Result<notate::convert::Options, Error> {
     let object: serde_json::Map<String, serde_json::Value> = argument("options", text)?;
     let mut options = notate::convert::Options::default();
@@ -29,6 +30,16 @@ pub fn options(text: &str) -> Result<notate::convert::Options, Error> {
             } else {
                 name.push(c);
             }
+        }
+        if !notate::convert::Options::NAMES.contains(&name.as_str()) {
+            let known: Vec<String> = notate::convert::Options::NAMES
+                .iter()
+                .map(|n| camel_case(n))
+                .collect();
+            return Err(usage(format!(
+                "unknown option {key:?}: {}",
+                known.join(", ")
+            )));
         }
         let value = match value {
             serde_json::Value::Bool(b) => OptionValue::Bool(b),
@@ -44,6 +55,23 @@ pub fn options(text: &str) -> Result<notate::convert::Options, Error> {
         })?;
     }
     Ok(options)
+}
+
+/// `single_line` → `singleLine`.
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for c in name.chars() {
+        match (c, upper) {
+            ('_', _) => upper = true,
+            (c, true) => {
+                out.push(c.to_ascii_uppercase());
+                upper = false;
+            }
+            (c, false) => out.push(c),
+        }
+    }
+    out
 }
 
 /// The outcome of a conversion: the text written, and what went wrong, game by game.

@@ -326,7 +326,16 @@ fn usage(message: impl Into<String>) -> Error {
 /// headers and moves, JKF's keys, an opening book's array of named openings, USI's
 /// `position`, an SFEN.
 fn shogi_content(head: &[u8]) -> Option<Format> {
-    let head = &head[..head.len().min(8192)];
+    let head = if head.len() > 8192 {
+        // Cut after a line: never inside a character (no byte of a Shift_JIS or EUC-JP
+        // character is a line feed), so a legacy encoding still decodes.
+        let head = &head[..8192];
+        head.iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(head, |end| &head[..=end])
+    } else {
+        head
+    };
     let text = match std::str::from_utf8(head) {
         Ok(t) => std::borrow::Cow::Borrowed(t),
         // Cut inside a character.

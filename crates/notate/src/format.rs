@@ -365,7 +365,12 @@ impl<T: Send + 'static> ChunkMap<T> {
                 let mut games = Vec::new();
                 F::read_chunk(&chunk, &options, &mut games);
                 let _ = recycle.try_send(chunk.bytes);
-                if done.send((sequence, Ok(worker(games)))).is_err() {
+                // A panic must not leave the caller waiting for this chunk forever: it ends
+                // the stream as an error, in its place.
+                let item = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(games)))
+                    .map_err(|_| io::Error::other("a reading thread failed (a bug in notate)"));
+                let failed = item.is_err();
+                if done.send((sequence, item)).is_err() || failed {
                     return;
                 }
             });

@@ -386,7 +386,22 @@ impl RowWriter {
 
         let plies = match self.tables {
             Tables::GamesAndMoves => &game.moves.plies[..],
-            Tables::GamesOnly => &[],
+            Tables::GamesOnly => {
+                // The one check of the moves' rows a game's row must share: every move
+                // number fits the column (the moves below are numbered from the start's).
+                // Ply `i` (from 0) is move `start + (i + black_first) / 2`.
+                let black_first = i64::from(pos.turn() == Color::Black);
+                let start = i64::from(pos.fullmoves().get());
+                let first_too_far = (2 * (i64::from(i32::MAX) + 1 - start) - black_first).max(0);
+                if let Some(ply) = game.moves.plies.get(first_too_far as usize) {
+                    return Err(
+                        Error::at(ply.mv.offset, "a move number beyond 2,147,483,647")
+                            .with_ply(first_too_far as usize + 1)
+                            .with_kind(ErrorKind::Unwritable),
+                    );
+                }
+                &[]
+            }
         };
         let mut fen_before = start_fen;
         for (i, ply) in plies.iter().enumerate() {
@@ -533,6 +548,40 @@ mod tests {
             writer.write(&game, &mut batch).unwrap();
         }
         batch
+    }
+
+    #[test]
+    fn both_tables_refuse_the_same_move_numbers_past_the_column() {
+        for (fen, plies, bad_ply) in [
+            // White to move at move 2,147,483,647: ply 3 is move 2,147,483,648.
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2147483647",
+                "e4 e5 Nf3",
+                Some(3),
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2147483647",
+                "e5 Nf3",
+                Some(2),
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 2147483647",
+                "e4 e5",
+                None,
+            ),
+        ] {
+            let text = format!("[FEN \"{fen}\"]\n[SetUp \"1\"]\n\n{plies} *");
+            let game = pgn::read_one(&text).unwrap();
+            for tables in [Tables::GamesAndMoves, Tables::GamesOnly] {
+                let mut batch = RowBatch::new();
+                let written = RowWriter::with_tables(tables).write(&game, &mut batch);
+                assert_eq!(
+                    written.err().and_then(|e| e.ply),
+                    bad_ply,
+                    "{tables:?} {fen}"
+                );
+            }
+        }
     }
 
     #[test]
