@@ -8,15 +8,8 @@ use notate::Error;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 
-use crate::errors::{game_error, usage, GameWarning};
+use crate::errors::{game_error, usage, warn, OnError};
 use crate::source;
-
-/// What a bad game does to `convert`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum OnError {
-    Raise,
-    Warn,
-}
 
 /// What a run gave: the games' output, each game's end in it, and what went wrong.
 struct Run {
@@ -62,10 +55,10 @@ fn run(converter: &mut Converter, input: &[u8], on_error: OnError) -> Result<Run
                 } else {
                     error.with_game(number)
                 };
-                match on_error {
-                    OnError::Raise => return Err(error),
-                    OnError::Warn => run.reports.push(Report::Failed(error)),
+                if on_error == OnError::Raise {
+                    return Err(error);
                 }
+                run.reports.push(Report::Failed(error));
             }
         }
     }
@@ -109,15 +102,7 @@ pub fn convert(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let bad = |e: Error| usage(e.message);
-    let on_error = match errors {
-        "raise" => OnError::Raise,
-        "warn" => OnError::Warn,
-        other => {
-            return Err(usage(format!(
-                "errors: \"raise\" or \"warn\", not {other:?}"
-            )))
-        }
-    };
+    let on_error = OnError::parse(errors, OnError::Warn)?;
     let to: Format = to.parse().map_err(bad)?;
     let mut settings = Options::default();
     for (name, value) in options.into_iter().flatten() {
@@ -157,11 +142,9 @@ pub fn convert(
         Ok(Err(error)) => return Err(game_error(py, &error)),
         Err(message) => return Err(usage(message)),
     };
-    let category = py.get_type::<GameWarning>();
     for report in &run.reports {
         let (Report::Failed(e) | Report::Noted(e)) = report;
-        let message = std::ffi::CString::new(e.to_string().replace('\0', "\\0"))?;
-        PyErr::warn(py, &category, &message, 1)?;
+        warn(py, e)?;
     }
     if !to.is_json() {
         // Every writer writes UTF-8.

@@ -61,3 +61,45 @@ pub fn game_error(py: Python<'_>, error: &notate::Error) -> PyErr {
         Err(failed) => failed,
     }
 }
+
+/// What a bad game does, as a function's `errors` argument says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnError {
+    /// Raised as a `GameError` (iterating again goes on with the next game).
+    Raise,
+    /// Not raised: given in the game's place (`read_pgn`) or listed (`load`).
+    Collect,
+    /// Reported by `warnings.warn` (category `GameWarning`) and left out.
+    Warn,
+}
+
+impl OnError {
+    fn name(self) -> &'static str {
+        match self {
+            OnError::Raise => "raise",
+            OnError::Collect => "collect",
+            OnError::Warn => "warn",
+        }
+    }
+
+    /// The `errors` argument of a function that takes `"raise"` and `other`.
+    pub fn parse(errors: &str, other: OnError) -> PyResult<OnError> {
+        [OnError::Raise, other]
+            .into_iter()
+            .find(|mode| mode.name() == errors)
+            .ok_or_else(|| {
+                usage(format!(
+                    "errors: \"raise\" or \"{}\", not {errors:?}",
+                    other.name()
+                ))
+            })
+    }
+}
+
+/// Reports `error` by `warnings.warn`, category `GameWarning`, its text the command line's.
+pub fn warn(py: Python<'_>, error: &notate::Error) -> PyResult<()> {
+    let category = py.get_type::<GameWarning>();
+    // A C string: a NUL in a token is written as `\0`.
+    let message = std::ffi::CString::new(error.to_string().replace('\0', "\\0"))?;
+    PyErr::warn(py, &category, &message, 1)
+}

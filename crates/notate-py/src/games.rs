@@ -11,17 +11,8 @@ use pyo3::types::{PyDict, PyList};
 use shakmaty::fen::Fen;
 use shakmaty::{Chess, EnPassantMode};
 
-use crate::errors::{game_error, usage};
+use crate::errors::{game_error, OnError};
 use crate::source::{self, Input};
-
-/// What a bad game does to the iteration.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum OnError {
-    /// Raised as a `GameError`; iterating again goes on with the next game.
-    Raise,
-    /// Given in the game's place, a `GameError` object (not raised).
-    Collect,
-}
 
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
@@ -51,15 +42,7 @@ pub fn read_pgn(
     errors: &str,
     threads: Option<usize>,
 ) -> PyResult<Games> {
-    let on_error = match errors {
-        "raise" => OnError::Raise,
-        "collect" => OnError::Collect,
-        other => {
-            return Err(usage(format!(
-                "errors: \"raise\" or \"collect\", not {other:?}"
-            )))
-        }
-    };
+    let on_error = OnError::parse(errors, OnError::Collect)?;
     let threads = crate::threads(threads)?;
     let input: Input = source::open(source)?;
     Ok(Games {
@@ -85,10 +68,10 @@ impl Games {
             Some(Ok(game)) => Ok(Some(Py::new(py, Game::new(game))?.into_any())),
             Some(Err(error)) => {
                 let err = game_error(py, &error);
-                match self.on_error {
-                    OnError::Raise => Err(err),
-                    OnError::Collect => Ok(Some(err.into_value(py).into_any())),
+                if self.on_error == OnError::Raise {
+                    return Err(err);
                 }
+                Ok(Some(err.into_value(py).into_any()))
             }
         }
     }

@@ -18,7 +18,7 @@ use notate_store::{Inserted, Rows, Target};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{game_error, usage, GameWarning};
+use crate::errors::{game_error, usage, warn, OnError};
 use crate::source::{self, Input};
 
 /// How the tables read PGN: comments hold only their clock, time and evaluation commands,
@@ -49,16 +49,6 @@ fn write_rows(
                 .inspect_err(|_| rows.truncate(mark))
         })
         .collect()
-}
-
-/// What a bad game does to `to_arrow`.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum OnError {
-    /// Raised as a `GameError` where the game would be (after the rows of the games before
-    /// it); iterating again goes on with the next game.
-    Raise,
-    /// Reported by `warnings.warn` (category `notate.GameWarning`) and left out.
-    Warn,
 }
 
 /// A chunk's games as one record batch, and each game's end among its rows.
@@ -154,18 +144,11 @@ impl ArrowBatches {
                 Step::End => return Ok(None),
                 Step::Batch(batch) => return Ok(Some(batch.to_pyarrow(py)?.unbind())),
                 Step::Fatal(error) => return Err(game_error(py, &error)),
-                Step::Error(error) => {
-                    let err = game_error(py, &error);
-                    match self.on_error {
-                        OnError::Raise => return Err(err),
-                        OnError::Warn => {
-                            let category = py.get_type::<GameWarning>();
-                            let message =
-                                std::ffi::CString::new(error.to_string().replace('\0', "\\0"))?;
-                            PyErr::warn(py, &category, &message, 1)?;
-                        }
-                    }
+                // Raised where the game's rows would be, after the batches before it.
+                Step::Error(error) if self.on_error == OnError::Raise => {
+                    return Err(game_error(py, &error))
                 }
+                Step::Error(error) => warn(py, &error)?,
             }
         }
     }
@@ -188,15 +171,7 @@ pub fn _arrow_batches(
 ) -> PyResult<ArrowBatches> {
     let table = Table::from_name(table)
         .ok_or_else(|| usage(format!("table: \"games\" or \"moves\", not {table:?}")))?;
-    let on_error = match errors {
-        "raise" => OnError::Raise,
-        "warn" => OnError::Warn,
-        other => {
-            return Err(usage(format!(
-                "errors: \"raise\" or \"warn\", not {other:?}"
-            )))
-        }
-    };
+    let on_error = OnError::parse(errors, OnError::Warn)?;
     let threads = crate::threads(threads)?;
     let names: Option<Vec<&str>> = columns
         .as_ref()
@@ -278,15 +253,7 @@ pub fn load<'py>(
     errors: &str,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let collect = match errors {
-        "raise" => false,
-        "collect" => true,
-        other => {
-            return Err(usage(format!(
-                "errors: \"raise\" or \"collect\", not {other:?}"
-            )))
-        }
-    };
+    let collect = OnError::parse(errors, OnError::Collect)? == OnError::Collect;
     let threads = crate::threads(threads)?;
     let target = Target::parse(db).map_err(|e| usage(e.to_string()))?;
     // Made here, where a failure is a plain error before anything is read.

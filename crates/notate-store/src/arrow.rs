@@ -189,30 +189,22 @@ impl Builder {
     /// The column built; the builder starts again with room for as much (batches of a
     /// run are alike in size, and growing a buffer copies it).
     fn finish(&mut self) -> ArrayRef {
+        /// Finishes a fixed-width builder and replaces it with one of the same room.
+        macro_rules! again {
+            ($builder:expr, $kind:ident) => {{
+                let array = $builder.finish();
+                *$builder = $kind::with_capacity(array.len());
+                Arc::new(array)
+            }};
+        }
         match self {
-            Builder::BigInt(b) => {
-                let array = b.finish();
-                *b = Int64Builder::with_capacity(array.len());
-                Arc::new(array)
-            }
-            Builder::Int(b) => {
-                let array = b.finish();
-                *b = Int32Builder::with_capacity(array.len());
-                Arc::new(array)
-            }
-            Builder::Real(b) => {
-                let array = b.finish();
-                *b = Float64Builder::with_capacity(array.len());
-                Arc::new(array)
-            }
+            Builder::BigInt(b) => again!(b, Int64Builder),
+            Builder::Int(b) => again!(b, Int32Builder),
+            Builder::Real(b) => again!(b, Float64Builder),
+            Builder::Bool(b) => again!(b, BooleanBuilder),
             Builder::Text(b) => {
                 let array = b.finish();
                 *b = StringBuilder::with_capacity(array.len(), array.value_data().len());
-                Arc::new(array)
-            }
-            Builder::Bool(b) => {
-                let array = b.finish();
-                *b = BooleanBuilder::with_capacity(array.len());
                 Arc::new(array)
             }
         }
