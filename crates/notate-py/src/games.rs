@@ -1,15 +1,26 @@
 //! `read_pgn` and the objects it gives: `Game` (tags, moves, result, comments) and `Move`
 //! (SAN, UCI and FEN computed when asked; comments, NAGs, clock, eval, variations).
+//!
+//! Games are read and replayed on the reading threads without their comments' text, and
+//! keep the bytes they were read from: the first question about a game's comments (or
+//! clocks, evaluations) reads those bytes again, whole. Building a `String` and a vector
+//! for the `{ [%clk …] }` of every lichess move took as long as reading and replaying the
+//! move; a program that never asks for comments no longer pays for them.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use notate::chess::pgn::Pgn;
-use notate::chess::{ChessGame, Comment, Eval, Played, Ply};
-use notate::format::ParallelReader;
+use notate::chess::pgn::{self, replay_chunk, GameParser, Keep, ReadOptions};
+use notate::chess::{replay, ChessGame, Comment, Eval, Played, Ply};
+use notate::chunk::Chunk;
+use notate::format::ChunkMap;
+use notate::Error;
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyString};
 use shakmaty::fen::Fen;
-use shakmaty::{Chess, EnPassantMode};
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
 use crate::errors::{game_error, OnError};
 use crate::source::{self, Input};
@@ -17,8 +28,84 @@ use crate::source::{self, Input};
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
 pub struct Games {
-    reader: Mutex<ParallelReader<Pgn>>,
+    reader: Mutex<GameReader>,
     on_error: OnError,
+}
+
+/// The games of the chunks read on the workers, numbered in order.
+struct GameReader {
+    chunks: ChunkMap<Vec<Result<GameData, Error>>>,
+    pending: VecDeque<Result<GameData, Error>>,
+    /// Games given so far: the number of a failed game, as the command line counts.
+    games: u64,
+}
+
+impl Iterator for GameReader {
+    type Item = Result<GameData, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(game) = self.pending.pop_front() {
+                self.games += 1;
+                return Some(game.map_err(|e| e.with_game(self.games)));
+            }
+            match self.chunks.next()? {
+                Ok(games) => self.pending.extend(games),
+                Err(e) => return Some(Err(Error::from(e))),
+            }
+        }
+    }
+}
+
+/// How the workers read: the caller's limits, and no comment kept (see the module's doc).
+fn moves_only(options: ReadOptions) -> ReadOptions {
+    ReadOptions {
+        keep: Keep::Moves,
+        ..options
+    }
+}
+
+/// The games of a chunk, each with the bytes it was read from.
+fn read_games(chunk: &Chunk, options: ReadOptions) -> Vec<Result<GameData, Error>> {
+    replay_chunk(chunk, moves_only(options))
+        .map(|(game, range)| {
+            game.map(|game| GameData {
+                game,
+                text: chunk.bytes[range].into(),
+                options,
+                full: OnceLock::new(),
+            })
+        })
+        .collect()
+}
+
+/// A game read without its comments, and what it takes to read it with them.
+pub struct GameData {
+    game: ChessGame,
+    /// The bytes the game was read from.
+    text: Box<[u8]>,
+    options: ReadOptions,
+    /// The game read again from `text`, comments included, when first asked for.
+    full: OnceLock<Result<ChessGame, String>>,
+}
+
+impl GameData {
+    /// The game with its comments: `text` read again as it was read the first time.
+    fn full(&self) -> PyResult<&ChessGame> {
+        let full = self.full.get_or_init(|| {
+            let mut parser = GameParser::new(&self.text, 0..self.text.len(), self.options);
+            match parser.next_game() {
+                Some(Ok(written)) => replay(written).map_err(|failed| failed.error.to_string()),
+                Some(Err(failed)) => Err(failed.error.to_string()),
+                None => Err("no game in its text".into()),
+            }
+        });
+        full.as_ref().map_err(|e| {
+            PyRuntimeError::new_err(format!(
+                "reading a game's comments again failed (a bug in notate): {e}"
+            ))
+        })
+    }
 }
 
 /// read_pgn(source, *, errors="raise", threads=None)
@@ -45,8 +132,17 @@ pub fn read_pgn(
     let on_error = OnError::parse(errors, OnError::Collect)?;
     let threads = crate::threads(threads)?;
     let input: Input = source::open(source)?;
+    let options = ReadOptions::default();
+    let splitter = pgn::splitter(input, moves_only(options));
+    let chunks = ChunkMap::of_chunks(splitter, threads, || {
+        move |chunk: &Chunk| read_games(chunk, options)
+    });
     Ok(Games {
-        reader: Mutex::new(ParallelReader::new(input, threads)),
+        reader: Mutex::new(GameReader {
+            chunks,
+            pending: VecDeque::new(),
+            games: 0,
+        }),
         on_error,
     })
 }
@@ -81,16 +177,20 @@ impl Games {
 /// `result`, `start` (the FEN it starts from), `comments` and `final_comments`.
 #[pyclass(frozen, module = "notate")]
 pub struct Game {
-    game: Arc<ChessGame>,
+    data: Arc<GameData>,
     moves: OnceLock<Py<PyList>>,
 }
 
 impl Game {
-    fn new(game: ChessGame) -> Game {
+    fn new(data: GameData) -> Game {
         Game {
-            game: Arc::new(game),
+            data: Arc::new(data),
             moves: OnceLock::new(),
         }
+    }
+
+    fn game(&self) -> &ChessGame {
+        &self.data.game
     }
 }
 
@@ -100,7 +200,7 @@ impl Game {
     #[getter]
     fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let tags = PyDict::new(py);
-        for (name, value) in self.game.tags.iter() {
+        for (name, value) in self.game().tags.iter() {
             tags.set_item(name, value)?;
         }
         Ok(tags)
@@ -112,30 +212,28 @@ impl Game {
         if let Some(moves) = self.moves.get() {
             return Ok(moves.clone_ref(py));
         }
-        let list = line_list(py, &self.game, Arc::from([]), &self.game.start.position)?;
+        let list = line_list(py, &self.data, Arc::from([]), &self.game().start.position)?;
         Ok(self.moves.get_or_init(|| list).clone_ref(py))
     }
 
     /// The UCI of every move of the main line, built at once (no `Move` objects).
     #[getter]
-    fn uci_moves(&self) -> Vec<String> {
-        let mode = self.game.start.castling;
-        self.game
+    fn uci_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mode = self.game().start.castling;
+        let moves = self
+            .game()
             .moves
             .plies
             .iter()
-            .map(|ply| match ply.mv.mv {
-                Some(m) => m.to_uci(mode).to_string(),
-                None => "0000".to_string(),
-            })
-            .collect()
+            .map(|ply| uci_str(py, ply.mv.mv, mode));
+        PyList::new(py, moves)
     }
 
     /// The canonical SAN of every move of the main line, built at once.
     #[getter]
     fn san_moves(&self) -> Vec<String> {
-        let mut pos = self.game.start.position.clone();
-        self.game
+        let mut pos = self.game().start.position.clone();
+        self.game()
             .moves
             .plies
             .iter()
@@ -152,8 +250,8 @@ impl Game {
     /// The FEN after every move of the main line, built at once.
     #[getter]
     fn fens(&self) -> Vec<String> {
-        let mut pos = self.game.start.position.clone();
-        self.game
+        let mut pos = self.game().start.position.clone();
+        self.game()
             .moves
             .plies
             .iter()
@@ -167,38 +265,38 @@ impl Game {
     /// The result of the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), else the `Result` tag's.
     #[getter]
     fn result(&self) -> Option<String> {
-        match self.game.result {
+        match self.game().result {
             Some(result) => Some(result.as_str().to_string()),
-            None => self.game.tags.get("Result").map(str::to_string),
+            None => self.game().tags.get("Result").map(str::to_string),
         }
     }
 
     /// The FEN of the position the game starts from.
     #[getter]
     fn start(&self) -> String {
-        fen(&self.game.start.position)
+        fen(&self.game().start.position)
     }
 
     /// The comments before the first move, as written.
     #[getter]
-    fn comments(&self) -> Vec<String> {
-        texts(&self.game.moves.comments)
+    fn comments(&self) -> PyResult<Vec<String>> {
+        Ok(texts(&self.data.full()?.moves.comments))
     }
 
     /// The comments after the result, as written.
     #[getter]
-    fn final_comments(&self) -> Vec<String> {
-        texts(&self.game.final_comments)
+    fn final_comments(&self) -> PyResult<Vec<String>> {
+        Ok(texts(&self.data.full()?.final_comments))
     }
 
     fn __repr__(&self) -> String {
-        let tag = |name| self.game.tags.get(name).unwrap_or("?");
+        let tag = |name| self.game().tags.get(name).unwrap_or("?");
         format!(
             "<notate.Game {} - {} {}, {} plies>",
             tag("White"),
             tag("Black"),
             self.result().unwrap_or_else(|| "*".into()),
-            self.game.moves.plies.len()
+            self.game().moves.plies.len()
         )
     }
 }
@@ -209,7 +307,7 @@ impl Game {
 #[pyclass(frozen, module = "notate")]
 pub struct Move {
     /// The game the move is in, shared by all its moves (nothing of the ply is copied).
-    game: Arc<ChessGame>,
+    data: Arc<GameData>,
     /// Where the move's line is: from the main line, (ply, variation) steps; shared by the
     /// moves of one line.
     line: Arc<[(usize, usize)]>,
@@ -219,12 +317,17 @@ pub struct Move {
 }
 
 impl Move {
-    fn ply_in_game(&self) -> &Ply<Played> {
-        let mut line = &self.game.moves;
+    /// The move's ply in `game` (the game read without comments, or with them).
+    fn ply_in<'g>(&self, game: &'g ChessGame) -> &'g Ply<Played> {
+        let mut line = &game.moves;
         for &(ply, variation) in self.line.iter() {
             line = &line.plies[ply].variations[variation];
         }
         &line.plies[self.index]
+    }
+
+    fn ply_in_game(&self) -> &Ply<Played> {
+        self.ply_in(&self.data.game)
     }
 
     fn played(&self) -> Played {
@@ -237,9 +340,14 @@ impl Move {
         pos
     }
 
+    /// The comments after the move (the game read again with them, the first time).
+    fn comments_after(&self) -> PyResult<&[Comment]> {
+        Ok(&self.ply_in(self.data.full()?).comments)
+    }
+
     /// The last comment's value of a command (`[%clk]`, `[%eval]` …), as a reader means it.
-    fn last<T>(&self, get: impl Fn(&Comment) -> Option<T>) -> Option<T> {
-        self.ply_in_game().comments.iter().rev().find_map(get)
+    fn last<T>(&self, get: impl Fn(&Comment) -> Option<T>) -> PyResult<Option<T>> {
+        Ok(self.comments_after()?.iter().rev().find_map(get))
     }
 }
 
@@ -267,7 +375,7 @@ impl Move {
     #[getter]
     fn uci(&self) -> String {
         match self.played().mv {
-            Some(m) => m.to_uci(self.game.start.castling).to_string(),
+            Some(m) => m.to_uci(self.data.game.start.castling).to_string(),
             None => "0000".to_string(),
         }
     }
@@ -303,38 +411,38 @@ impl Move {
 
     /// The comments after the move, as written.
     #[getter]
-    fn comments(&self) -> Vec<String> {
-        texts(&self.ply_in_game().comments)
+    fn comments(&self) -> PyResult<Vec<String>> {
+        Ok(texts(self.comments_after()?))
     }
 
     /// `[%clk]`: the mover's remaining time in seconds.
     #[getter]
-    fn clock(&self) -> Option<f64> {
-        self.last(|c| c.clock).map(|ms| ms as f64 / 1000.0)
+    fn clock(&self) -> PyResult<Option<f64>> {
+        Ok(self.last(|c| c.clock)?.map(|ms| ms as f64 / 1000.0))
     }
 
     /// `[%emt]`: the time the move took, in seconds.
     #[getter]
-    fn emt(&self) -> Option<f64> {
-        self.last(|c| c.emt).map(|ms| ms as f64 / 1000.0)
+    fn emt(&self) -> PyResult<Option<f64>> {
+        Ok(self.last(|c| c.emt)?.map(|ms| ms as f64 / 1000.0))
     }
 
     /// `[%eval 0.17]`: the evaluation in pawns from White's side (None for a mate score).
     #[getter]
-    fn eval(&self) -> Option<f64> {
-        match self.last(|c| c.eval) {
+    fn eval(&self) -> PyResult<Option<f64>> {
+        Ok(match self.last(|c| c.eval)? {
             Some(Eval::Pawns(p)) => Some(p),
             _ => None,
-        }
+        })
     }
 
     /// `[%eval #-3]`: mate in so many moves, negative when Black mates.
     #[getter]
-    fn mate(&self) -> Option<i32> {
-        match self.last(|c| c.eval) {
+    fn mate(&self) -> PyResult<Option<i32>> {
+        Ok(match self.last(|c| c.eval)? {
             Some(Eval::Mate(n)) => Some(n),
             _ => None,
-        }
+        })
     }
 
     /// The alternatives to this move, each a list of moves from the position before it.
@@ -344,7 +452,7 @@ impl Move {
             .map(|variation| {
                 let mut line = self.line.to_vec();
                 line.push((self.index, variation));
-                line_list(py, &self.game, line.into(), &self.before)
+                line_list(py, &self.data, line.into(), &self.before)
             })
             .collect()
     }
@@ -358,14 +466,14 @@ impl Move {
     }
 }
 
-/// The moves of the line of `game` at `line` (see [`Move::line`]) from `start`, as a list.
+/// The moves of the line of `data`'s game at `line` (see [`Move::line`]) from `start`, as a list.
 fn line_list(
     py: Python<'_>,
-    game: &Arc<ChessGame>,
+    data: &Arc<GameData>,
     line: Arc<[(usize, usize)]>,
     start: &Chess,
 ) -> PyResult<Py<PyList>> {
-    let mut plies = &game.moves;
+    let mut plies = &data.game.moves;
     for &(ply, variation) in line.iter() {
         plies = &plies.plies[ply].variations[variation];
     }
@@ -374,11 +482,11 @@ fn line_list(
     for (index, ply) in plies.plies.iter().enumerate() {
         let before = pos.clone();
         notate::chess::game::play(&mut pos, ply.mv.mv);
-        let (game, line) = (game.clone(), line.clone());
+        let (data, line) = (data.clone(), line.clone());
         moves.push(Py::new(
             py,
             Move {
-                game,
+                data,
                 line,
                 index,
                 before,
@@ -386,6 +494,41 @@ fn line_list(
         )?);
     }
     Ok(PyList::new(py, moves)?.unbind())
+}
+
+/// A move's UCI as a Python string. The strings are made once per process and shared, as
+/// Python's own interned strings are: a game's list of UCI then costs a reference per move,
+/// where building each string took half the time of `uci_moves`.
+fn uci_str<'py>(
+    py: Python<'py>,
+    mv: Option<shakmaty::Move>,
+    mode: CastlingMode,
+) -> Bound<'py, PyString> {
+    // From square, to square, promotion (none, or N B R Q K): every UCI of a chess move.
+    const SLOTS: usize = 64 * 64 * 6;
+    static STRINGS: OnceLock<Box<[OnceLock<Py<PyString>>]>> = OnceLock::new();
+    let Some(UciMove::Normal {
+        from,
+        to,
+        promotion,
+    }) = mv.map(|m| m.to_uci(mode))
+    else {
+        return PyString::new(py, "0000");
+    };
+    let slot =
+        (usize::from(from) * 64 + usize::from(to)) * 6 + promotion.map_or(0, |r| r as usize - 1);
+    let strings = STRINGS.get_or_init(|| (0..SLOTS).map(|_| OnceLock::new()).collect());
+    strings[slot]
+        .get_or_init(|| {
+            let uci = UciMove::Normal {
+                from,
+                to,
+                promotion,
+            };
+            PyString::new(py, &uci.to_string()).unbind()
+        })
+        .bind(py)
+        .clone()
 }
 
 fn fen(pos: &Chess) -> String {

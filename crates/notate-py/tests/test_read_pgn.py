@@ -5,6 +5,7 @@ import bz2
 import gzip
 import io
 import threading
+import warnings
 from pathlib import Path
 
 import chess
@@ -194,3 +195,64 @@ def test_any_number_of_threads_gives_the_same_games_in_order():
     assert read(2) == one and read(5) == one
     with pytest.raises(notate.NotateError):
         notate.read_pgn(text, threads=0)
+
+
+def comments_of_line(moves):
+    """Per move: its comments' texts, clock (ms), NAGs and the same of its variations."""
+    return [
+        (
+            m.comments,
+            None if m.clock is None else round(m.clock * 1000),
+            m.nags,
+            [comments_of_line(v) for v in m.variations],
+        )
+        for m in moves
+    ]
+
+
+def comments_of_json_line(moves):
+    """The same, from a game of `convert(..., to="json")` (comments read with the game)."""
+    def clock(m):
+        clocks = [c["clock"] for c in m.get("comments", []) if "clock" in c]
+        return clocks[-1] if clocks else None
+
+    return [
+        (
+            [c["text"] for c in m.get("comments", [])],
+            clock(m),
+            m.get("nags", []),
+            [comments_of_json_line(v["moves"]) for v in m.get("variations", [])],
+        )
+        for m in moves
+    ]
+
+
+def test_comments_read_on_demand_are_those_read_with_the_game(egd_vectors):
+    # Games are read without their comments and read again for them when asked: every
+    # vector game's comments, clocks, NAGs and variations equal those of the JSON writer,
+    # which reads them with the game.
+    tricky = (
+        b'[White "x"]\n\n{before} 1. e4 {a {nested} b} ; to the line end\n'
+        b"e5 {caf\xe9 [%clk 0:00:09.5]} (1... c5 {v1} (1... e6 {v2}) 2. Nf3) 2. Nf3 $1 {x} {y} "
+        b"1-0 {after}\n\n%escaped line\n{first} 1. d4 {[%eval #-3] [%emt 0:00:02]} *\n"
+    )
+    sources = sorted(egd_vectors.glob("*.pgn")) + [tricky]
+    compared = 0
+    for source in sources:
+        name = getattr(source, "name", "tricky")
+        ours = [g for g in notate.read_pgn(source, errors="collect") if isinstance(g, notate.Game)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", notate.GameWarning)
+            theirs = notate.convert(source, to="json", from_="pgn", errors="warn")
+        assert len(ours) == len(theirs), name
+        for game, reference in zip(ours, theirs):
+            assert game.comments == [c["text"] for c in reference.get("comments", [])]
+            assert game.final_comments == [c["text"] for c in reference.get("final_comments", [])]
+            assert comments_of_line(game.moves) == comments_of_json_line(reference["moves"]), name
+            compared += 1
+    assert compared == 37
+    (first, second) = notate.read_pgn(tricky)
+    assert first.moves[0].comments == ["a {nested} b", " to the line end"]
+    assert first.moves[1].comments[0] == "café [%clk 0:00:09.5]"
+    assert first.moves[1].variations[0][0].variations[0][0].comments == ["v2"]
+    assert second.moves[0].mate == -3 and second.moves[0].emt == 2.0

@@ -25,6 +25,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
+use std::sync::Arc;
 
 use crate::chunk::{Chunk, Split};
 use crate::error::Locator;
@@ -316,62 +317,89 @@ impl<T: Send + 'static> ChunkMap<T> {
         W: FnMut(Vec<Result<F::Game, Error>>) -> T + Send + 'static,
         N: Fn() -> W,
     {
-        use std::sync::mpsc::{sync_channel, Receiver};
-        use std::sync::{Arc, Mutex};
+        let splitter = F::splitter(input, &options);
+        let options = Arc::new(options);
+        Self::of_chunks(splitter, threads, || {
+            let mut worker = new_worker();
+            let options = options.clone();
+            move |chunk: &Chunk| {
+                let mut games = Vec::new();
+                F::read_chunk(chunk, &options, &mut games);
+                worker(games)
+            }
+        })
+    }
+
+    /// The chunks `splitter` cuts, each handed whole to a worker (at least one) that reads
+    /// it itself: for callers that want more of a game than its reader gives, such as the
+    /// bytes it was read from ([`crate::chess::pgn::read_chunk`] tells where each game
+    /// starts). Ordering, the bound on chunks in flight and the errors are those of
+    /// [`ChunkMap::new`].
+    ///
+    /// ```
+    /// use notate::chess::pgn::GameSplitter;
+    /// use notate::format::ChunkMap;
+    /// let text = "1. e4 e5 *\n\n1. d4 *\n".repeat(5000);
+    /// let splitter = GameSplitter::new(std::io::Cursor::new(text), 1 << 12);
+    /// let bytes = ChunkMap::of_chunks(splitter, 2, || |chunk: &notate::chunk::Chunk| chunk.bytes.len());
+    /// assert_eq!(bytes.map(|n| n.unwrap()).sum::<usize>(), 20 * 5000);
+    /// ```
+    pub fn of_chunks<S, W, N>(splitter: S, threads: usize, new_worker: N) -> Self
+    where
+        S: Split + 'static,
+        W: FnMut(&Chunk) -> T + Send + 'static,
+        N: Fn() -> W,
+    {
+        use std::sync::mpsc::sync_channel;
+        use std::sync::Mutex;
         let threads = threads.max(1);
         let in_flight = 2 * threads + 2;
         let (tickets, ticket_box) = sync_channel::<()>(in_flight);
         for _ in 0..in_flight {
             let _ = tickets.send(());
         }
-        let (work, work_box) = sync_channel::<(u64, Chunk)>(threads);
         let (done, results) = sync_channel(in_flight);
-        // Read chunks' buffers go back to the splitter to hold later chunks: fresh ones
-        // would be zeroed by the kernel page by page.
-        let (recycle, recycled) = sync_channel::<Vec<u8>>(in_flight);
-        let mut splitter = F::splitter(input, &options);
-        let cut_done = done.clone();
-        std::thread::spawn(move || {
-            let mut sequence = 0;
-            // Each chunk waits for a ticket; the map's drop ends the tickets, and this.
-            while ticket_box.recv().is_ok() {
-                while let Ok(bytes) = recycled.try_recv() {
-                    splitter.recycle(bytes);
-                }
-                match splitter.next_chunk() {
-                    Ok(Some(chunk)) => {
-                        if work.send((sequence, chunk)).is_err() {
+        // The workers take turns at cutting: a thread of its own for it made one more thread
+        // than cores, and the kernel then left a worker waiting a whole time slice (3 ms) now
+        // and then, which on a 1 MB file was a third of the time.
+        let cutter = Arc::new(Mutex::new(Cutter {
+            splitter,
+            tickets: ticket_box,
+            sequence: 0,
+            ended: false,
+        }));
+        for _ in 0..threads {
+            let (cutter, done) = (cutter.clone(), done.clone());
+            let mut worker = new_worker();
+            std::thread::spawn(move || {
+                // The bytes of the chunk read last, for the splitter to hold a later chunk:
+                // fresh buffers would be zeroed by the kernel page by page.
+                let mut spare = None;
+                loop {
+                    let cut = cutter
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .cut(spare.take());
+                    let (sequence, chunk) = match cut {
+                        Some((sequence, Ok(chunk))) => (sequence, chunk),
+                        Some((sequence, Err(e))) => {
+                            let _ = done.send((sequence, Err(e)));
                             return;
                         }
-                    }
-                    Ok(None) => return,
-                    Err(e) => {
-                        let _ = cut_done.send((sequence, Err(e)));
+                        None => return,
+                    };
+                    // A panic must not leave the caller waiting for this chunk forever: it
+                    // ends the stream as an error, in its place.
+                    let item =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(&chunk)))
+                            .map_err(|_| {
+                                io::Error::other("a reading thread failed (a bug in notate)")
+                            });
+                    spare = Some(chunk.bytes);
+                    let failed = item.is_err();
+                    if done.send((sequence, item)).is_err() || failed {
                         return;
                     }
-                }
-                sequence += 1;
-            }
-        });
-        let work_box: Arc<Mutex<Receiver<(u64, Chunk)>>> = Arc::new(Mutex::new(work_box));
-        let options = Arc::new(options);
-        for _ in 0..threads {
-            let (work_box, done, options) = (work_box.clone(), done.clone(), options.clone());
-            let recycle = recycle.clone();
-            let mut worker = new_worker();
-            std::thread::spawn(move || loop {
-                let next = work_box.lock().unwrap_or_else(|e| e.into_inner()).recv();
-                let Ok((sequence, chunk)) = next else { return };
-                let mut games = Vec::new();
-                F::read_chunk(&chunk, &options, &mut games);
-                let _ = recycle.try_send(chunk.bytes);
-                // A panic must not leave the caller waiting for this chunk forever: it ends
-                // the stream as an error, in its place.
-                let item = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker(games)))
-                    .map_err(|_| io::Error::other("a reading thread failed (a bug in notate)"));
-                let failed = item.is_err();
-                if done.send((sequence, item)).is_err() || failed {
-                    return;
                 }
             });
         }
@@ -381,6 +409,50 @@ impl<T: Send + 'static> ChunkMap<T> {
             tickets,
             next_chunk: 0,
             done: false,
+        }
+    }
+}
+
+/// The splitter of a [`ChunkMap`], which its workers take turns at.
+struct Cutter<S> {
+    splitter: S,
+    /// A ticket lets one more chunk be cut (see [`ChunkMap::tickets`]).
+    tickets: std::sync::mpsc::Receiver<()>,
+    sequence: u64,
+    /// The stream has ended, or failed.
+    ended: bool,
+}
+
+impl<S: Split> Cutter<S> {
+    /// The next chunk and its sequence number, once a ticket allows it; `None` at the end of
+    /// the stream or when the map has been dropped.
+    fn cut(&mut self, spare: Option<Vec<u8>>) -> Option<(u64, io::Result<Chunk>)> {
+        if let Some(bytes) = spare {
+            self.splitter.recycle(bytes);
+        }
+        // The map's drop ends the tickets, and the workers with them.
+        if self.ended || self.tickets.recv().is_err() {
+            return None;
+        }
+        let sequence = self.sequence;
+        self.sequence += 1;
+        let next =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.splitter.next_chunk()))
+                .unwrap_or_else(|_| {
+                    Err(io::Error::other(
+                        "cutting the input failed (a bug in notate)",
+                    ))
+                });
+        match next {
+            Ok(Some(chunk)) => Some((sequence, Ok(chunk))),
+            Ok(None) => {
+                self.ended = true;
+                None
+            }
+            Err(e) => {
+                self.ended = true;
+                Some((sequence, Err(e)))
+            }
         }
     }
 }

@@ -191,14 +191,13 @@ impl Comment {
     /// assert_eq!(c.eval, Some(Eval::Pawns(-0.3)));
     /// ```
     pub fn new(text: String) -> Comment {
-        let mut comment = Comment {
+        let (clock, emt, eval) = commands(text.as_bytes(), || std::borrow::Cow::Borrowed(&text));
+        Comment {
+            clock,
+            emt,
+            eval,
             text,
-            ..Comment::default()
-        };
-        if comment.text.contains("[%") {
-            comment.parse_commands();
         }
-        comment
     }
 
     /// Only the commands of a comment: its `text` stays empty.
@@ -209,20 +208,69 @@ impl Comment {
     /// assert_eq!((c.clock, c.eval, c.text.as_str()), (Some(9_000), Some(Eval::Mate(2)), ""));
     /// ```
     pub fn commands_of(text: &str) -> Comment {
-        let mut comment = Comment::default();
-        if text.contains("[%") {
-            (comment.clock, comment.emt, comment.eval) = commands(text);
-        }
-        comment
+        Comment::commands_of_bytes(text.as_bytes(), || std::borrow::Cow::Borrowed(text))
     }
 
-    fn parse_commands(&mut self) {
-        (self.clock, self.emt, self.eval) = commands(&self.text);
+    /// [`Comment::commands_of`] on a comment's bytes as read, which `decode` makes text only
+    /// when a command holds other than ASCII (which the fast scan leaves to `str`'s rules).
+    pub(crate) fn commands_of_bytes<'a>(
+        bytes: &'a [u8],
+        decode: impl FnOnce() -> std::borrow::Cow<'a, str>,
+    ) -> Comment {
+        let (clock, emt, eval) = commands(bytes, decode);
+        Comment {
+            clock,
+            emt,
+            eval,
+            ..Comment::default()
+        }
     }
 }
 
-/// The clock, elapsed time and evaluation commands of a comment's text.
-fn commands(text: &str) -> (Option<u64>, Option<u64>, Option<Eval>) {
+/// What [`commands`] finds: clock, elapsed time, evaluation.
+type Commands = (Option<u64>, Option<u64>, Option<Eval>);
+
+/// The clock, elapsed time and evaluation commands of a comment's bytes. Every lichess move
+/// has a `{ [%clk …] }`, so this runs once a ply and is written on bytes: scanning it with
+/// `str::find` and `split_whitespace` took as long as reading and replaying the move. A
+/// command with other than ASCII in it goes to [`commands_in_text`] (the rules of `str`, on
+/// the text `decode` gives), which the fast scan matches on ASCII (tested against it).
+fn commands<'a>(bytes: &'a [u8], decode: impl FnOnce() -> std::borrow::Cow<'a, str>) -> Commands {
+    let mut found = (None, None, None);
+    let mut at = 0;
+    while let Some(open) = memchr::memchr(b'[', &bytes[at..]).map(|n| at + n) {
+        if bytes.get(open + 1) != Some(&b'%') {
+            at = open + 1;
+            continue;
+        }
+        let Some(close) = memchr::memchr(b']', &bytes[open + 2..]).map(|n| open + 2 + n) else {
+            break;
+        };
+        let command = &bytes[open + 2..close];
+        if !command.is_ascii() {
+            return commands_in_text(&decode());
+        }
+        // `char::is_whitespace` on ASCII: space and U+0009 to U+000D.
+        let mut words = command
+            .split(|&b| b == b' ' || (b'\t'..=b'\r').contains(&b))
+            .filter(|w| !w.is_empty());
+        if let (Some(name), Some(arg)) = (words.next(), words.next()) {
+            match name {
+                b"clk" => found.0 = parse_clock_bytes(arg),
+                b"emt" => found.1 = parse_clock_bytes(arg),
+                // ASCII bytes are UTF-8.
+                b"eval" => found.2 = std::str::from_utf8(arg).ok().and_then(parse_eval),
+                _ => {}
+            }
+        }
+        at = close + 1;
+    }
+    found
+}
+
+/// The clock, elapsed time and evaluation commands of a comment's text, by the rules of
+/// `str` (Unicode white space): the reference [`commands`] agrees with on ASCII.
+fn commands_in_text(text: &str) -> Commands {
     let mut found = (None, None, None);
     for command in command_parts(text).filter_map(|p| p.err()) {
         let mut parts = command.split_whitespace();
@@ -289,27 +337,42 @@ fn command_parts(text: &str) -> impl Iterator<Item = Result<&str, &str>> {
 }
 
 /// `h:mm:ss`, `m:ss` or `ss`, each with optional decimals, to milliseconds.
+///
+/// ```
+/// assert_eq!(notate::chess::game::parse_clock("1:02:03.4"), Some(3_723_400));
+/// ```
 pub fn parse_clock(text: &str) -> Option<u64> {
-    let (whole, frac) = match text.split_once('.') {
-        Some((w, f)) => (w, Some(f)),
+    parse_clock_bytes(text.as_bytes())
+}
+
+/// [`parse_clock`] on bytes: up to three `:`-parts of 1 to 9 digits, then up to 3 decimals.
+fn parse_clock_bytes(text: &[u8]) -> Option<u64> {
+    let (whole, frac) = match memchr::memchr(b'.', text) {
+        Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
         None => (text, None),
     };
     let mut ms = 0u64;
-    for (i, part) in whole.rsplit(':').enumerate() {
-        if i > 2 || part.is_empty() || part.len() > 9 || !part.bytes().all(|b| b.is_ascii_digit()) {
+    for (i, part) in whole.rsplit(|&b| b == b':').enumerate() {
+        if i > 2 || part.is_empty() || part.len() > 9 {
             return None;
         }
-        let value: u64 = part.parse().ok()?;
+        let value = digits(part)?;
         ms = ms.checked_add(value.checked_mul(1000 * 60u64.pow(i as u32))?)?;
     }
     if let Some(frac) = frac {
-        if frac.is_empty() || frac.len() > 3 || !frac.bytes().all(|b| b.is_ascii_digit()) {
+        if frac.is_empty() || frac.len() > 3 {
             return None;
         }
-        let digits: u64 = frac.parse().ok()?;
-        ms += digits * 10u64.pow(3 - frac.len() as u32);
+        ms += digits(frac)? * 10u64.pow(3 - frac.len() as u32);
     }
     Some(ms)
+}
+
+/// The value of a run of ASCII digits (short enough not to overflow), `None` for any other byte.
+fn digits(text: &[u8]) -> Option<u64> {
+    text.iter().try_fold(0u64, |n, &b| {
+        b.is_ascii_digit().then(|| n * 10 + u64::from(b - b'0'))
+    })
 }
 
 /// Formats milliseconds as `h:mm:ss` with decimals only when needed.
@@ -675,13 +738,37 @@ mod tests {
     }
 
     #[test]
-    fn commands() {
+    fn comment_commands() {
         let c = Comment::new("[%eval #-3] [%emt 0:00:05] hello".into());
         assert_eq!(c.eval, Some(Eval::Mate(-3)));
         assert_eq!(c.emt, Some(5000));
         assert_eq!(c.clock, None);
         let c = Comment::new("[%eval 0.17,20]".into());
         assert_eq!(c.eval, Some(Eval::Pawns(0.17)));
+        // Unicode white space is white space; a command with no `]` is prose.
+        let c = Comment::new("[%clk\u{a0}0:00:07] [%eval 1".into());
+        assert_eq!((c.clock, c.eval), (Some(7000), None));
+        let c = Comment::commands_of_bytes(b"\xe9 [%emt\x0b0:01] [%clk 0:00:09.25]", || {
+            "\u{e9} [%emt\u{b}0:01] [%clk 0:00:09.25]".into()
+        });
+        assert_eq!((c.emt, c.clock), (Some(1000), Some(9250)));
+    }
+
+    proptest::proptest! {
+        /// The byte scan finds what the rules of `str` find, on any text made of the pieces
+        /// commands are made of.
+        #[test]
+        fn byte_scan_agrees_with_str(
+            pieces in proptest::collection::vec(proptest::sample::select(vec![
+                "[%", "[", "]", "%", "clk", "emt", "eval", " ", "\t", "\u{b}", "\u{a0}", "\n",
+                ":", ".", "0", "1", "59", "123456789", "#", "-", ",", "e", "é", "x",
+            ]), 0..24)
+        ) {
+            let text = pieces.concat();
+            let fast = commands(text.as_bytes(), || text.as_str().into());
+            let slow = commands_in_text(&text);
+            proptest::prop_assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        }
     }
 
     #[test]

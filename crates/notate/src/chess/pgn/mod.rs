@@ -8,7 +8,7 @@
 //! ```
 //!
 //! The chunk-level reading the `notate` command runs on every core ([`GameSplitter`],
-//! [`read_chunk`], [`ReadGame`], [`GameParser`]) is public for other pipelines; a program
+//! [`read_chunk`], [`replay_chunk`], [`ReadGame`], [`GameParser`]) is public for other pipelines; a program
 //! that reads games uses [`Reader`] or [`read_str`].
 
 mod find;
@@ -30,6 +30,17 @@ use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
 use super::error::FailedGame;
 use super::game::WrittenGame;
 use crate::{Error, ErrorKind};
+
+/// The splitter of [`Pgn`]'s readers: chunks of 256 KiB, the first of 16 KiB (see
+/// [`GameSplitter::starting_at`]).
+///
+/// ```
+/// let mut splitter = notate::chess::pgn::splitter(&b"1. e4 *\n"[..], Default::default());
+/// assert_eq!(splitter.next_chunk().unwrap().unwrap().games.len(), 1);
+/// ```
+pub fn splitter<R: Read>(input: R, options: ReadOptions) -> GameSplitter<R> {
+    GameSplitter::with_limits(input, 256 << 10, options).starting_at(16 << 10)
+}
 
 /// One game read from a stream, or why it could not be read, with where it starts.
 #[derive(Debug)]
@@ -57,6 +68,41 @@ pub fn read_chunk(chunk: &Chunk, limits: ReadOptions) -> Vec<ReadGame> {
     let mut out = Vec::new();
     read_chunk_into(chunk, limits, &mut out);
     out
+}
+
+/// Reads and replays the games of a chunk, as [`Pgn`]'s readers give them, each with the
+/// bytes of the chunk it was read from: from its first byte to the next game's (a text that
+/// reads as the same game, for a caller that reads it again for more, such as its comments).
+///
+/// ```
+/// use notate::chess::pgn::{replay_chunk, GameSplitter, ReadOptions};
+/// let mut splitter = GameSplitter::new(&b"1. e4 e5 *\n\n[X \"y\"]\n1. Nf9 *"[..], 1 << 16);
+/// let chunk = splitter.next_chunk().unwrap().unwrap();
+/// let games: Vec<_> = replay_chunk(&chunk, ReadOptions::default()).collect();
+/// assert_eq!(&chunk.bytes[games[0].1.clone()], b"1. e4 e5 *\n\n");
+/// assert_eq!(games[1].0.as_ref().unwrap_err().place.unwrap().line, 4);
+/// ```
+pub fn replay_chunk(
+    chunk: &Chunk,
+    options: ReadOptions,
+) -> impl Iterator<Item = (Result<ChessGame, Error>, std::ops::Range<usize>)> + '_ {
+    let reads = read_chunk(chunk, options);
+    let ends: Vec<usize> = reads
+        .iter()
+        .skip(1)
+        .map(|read| read.start)
+        .chain([chunk.bytes.len()])
+        .collect();
+    let mut locator = chunk.locator();
+    reads.into_iter().zip(ends).map(move |(read, end)| {
+        let range = read.start..end;
+        let game = read.game.and_then(replay).map_err(|failed| {
+            let mut error = failed.error;
+            error.locate(&mut locator);
+            error
+        });
+        (game, range)
+    })
 }
 
 /// [`read_chunk`] into `out` (appended), so that a reader of many chunks reuses one vector:
@@ -115,7 +161,7 @@ impl ReadFormat for Pgn {
     type Splitter<R: Read + Send> = GameSplitter<R>;
 
     fn splitter<R: Read + Send>(input: R, options: &ReadOptions) -> GameSplitter<R> {
-        GameSplitter::with_limits(input, 256 << 10, *options)
+        splitter(input, *options)
     }
 
     fn read_record(record: &[u8], options: &ReadOptions) -> Vec<Result<ChessGame, Error>> {
@@ -132,14 +178,7 @@ impl ReadFormat for Pgn {
     /// PGN cuts its own chunks (a range may hold several games): every game is read and
     /// replayed, and its error placed in the stream.
     fn read_chunk(chunk: &Chunk, options: &ReadOptions, out: &mut Vec<Result<ChessGame, Error>>) {
-        let mut locator = chunk.locator();
-        for read in read_chunk(chunk, *options) {
-            out.push(read.game.and_then(replay).map_err(|failed| {
-                let mut error = failed.error;
-                error.locate(&mut locator);
-                error
-            }));
-        }
+        out.extend(replay_chunk(chunk, *options).map(|(game, _)| game));
     }
 }
 

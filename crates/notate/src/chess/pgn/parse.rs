@@ -588,7 +588,8 @@ impl<'a> GameParser<'a> {
             return Ok(Comment::default());
         }
         if self.limits.keep == Keep::Annotations {
-            return Ok(Comment::commands_of(&decode_cow(&self.src[text])));
+            let bytes = &self.src[text];
+            return Ok(Comment::commands_of_bytes(bytes, || decode_cow(bytes)));
         }
         Ok(Comment::new(decode_text(&self.src[text])))
     }
