@@ -171,18 +171,32 @@ impl Builder {
     }
 
     fn push(&mut self, cell: Cell) {
-        match (self, cell) {
-            (Builder::BigInt(b), Cell::Int(v)) => b.append_value(v),
-            (Builder::BigInt(b), _) => b.append_null(),
-            // The schema's 32-bit columns only ever get 32-bit values.
-            (Builder::Int(b), Cell::Int(v)) => b.append_option(i32::try_from(v).ok()),
-            (Builder::Int(b), _) => b.append_null(),
-            (Builder::Real(b), Cell::Real(v)) => b.append_value(v),
-            (Builder::Real(b), _) => b.append_null(),
-            (Builder::Text(b), Cell::Text(v)) => b.append_value(v),
-            (Builder::Text(b), _) => b.append_null(),
-            (Builder::Bool(b), Cell::Bool(v)) => b.append_value(v),
-            (Builder::Bool(b), _) => b.append_null(),
+        self.extend(std::iter::once(cell));
+    }
+
+    /// Appends many cells of the column (the builder's kind matched once).
+    fn extend<'a>(&mut self, cells: impl Iterator<Item = Cell<'a>>) {
+        match self {
+            Builder::BigInt(b) => cells.for_each(|cell| match cell {
+                Cell::Int(v) => b.append_value(v),
+                _ => b.append_null(),
+            }),
+            Builder::Int(b) => cells.for_each(|cell| match cell {
+                Cell::Int(v) => b.append_option(i32::try_from(v).ok()),
+                _ => b.append_null(),
+            }),
+            Builder::Real(b) => cells.for_each(|cell| match cell {
+                Cell::Real(v) => b.append_value(v),
+                _ => b.append_null(),
+            }),
+            Builder::Text(b) => cells.for_each(|cell| match cell {
+                Cell::Text(v) => b.append_value(v),
+                _ => b.append_null(),
+            }),
+            Builder::Bool(b) => cells.for_each(|cell| match cell {
+                Cell::Bool(v) => b.append_value(v),
+                _ => b.append_null(),
+            }),
         }
     }
 
@@ -262,9 +276,13 @@ impl BatchBuilder {
         match self.table {
             Table::Games => self.push(&schema::game_cells(rows, game)),
             Table::Moves => {
-                for m in &rows.moves[game.moves.clone()] {
-                    self.push(&schema::move_cells(rows, game, m));
+                // Column by column: each builder's buffers stay in cache, and a column not
+                // asked for is never looked at.
+                let moves = &rows.moves[game.moves.clone()];
+                for (i, builder) in &mut self.builders {
+                    builder.extend(moves.iter().map(|m| schema::move_cell(*i, rows, game, m)));
                 }
+                self.rows += moves.len();
             }
         }
     }

@@ -153,31 +153,43 @@ pub fn game_cells<'a>(batch: &'a RowBatch, g: &GameRow) -> [Cell<'a>; GAMES.len(
 
 /// A move's values, in the order of [`MOVES`]; its game gives `year` and `month`.
 pub fn move_cells<'a>(batch: &'a RowBatch, g: &GameRow, m: &MoveRow) -> [Cell<'a>; MOVES.len()] {
-    [
-        Cell::Int(m.game_id),
-        Cell::Int(i64::from(m.ply)),
-        Cell::Int(i64::from(m.move_number)),
-        Cell::Text(batch.text(m.key)),
-        Cell::Text(m.player),
-        Cell::Text(batch.text(m.san)),
-        Cell::Text(batch.text(m.lran)),
-        Cell::Text(batch.text(m.uci)),
-        Cell::Text(m.from_square),
-        Cell::Text(m.to_square),
-        Cell::Text(m.piece),
-        Cell::Text(m.move_type),
-        text(m.captured_piece),
-        text(m.promotion),
-        Cell::Text(batch.text(m.fen_before)),
-        Cell::Text(batch.text(m.fen_after)),
-        Cell::Bool(m.is_check),
-        Cell::Bool(m.is_checkmate),
-        m.clock.map_or(Cell::Null, Cell::Real),
-        m.eval.map_or(Cell::Null, Cell::Real),
-        int(m.mate),
-        int(g.year),
-        int(g.month),
-    ]
+    std::array::from_fn(|column| move_cell(column, batch, g, m))
+}
+
+/// Column `column` of a move's row (see [`MOVES`]): a builder of columns takes one column of
+/// many rows at a time.
+#[inline]
+pub fn move_cell<'a>(column: usize, batch: &'a RowBatch, g: &GameRow, m: &MoveRow) -> Cell<'a> {
+    match column {
+        0 => Cell::Int(m.game_id),
+        1 => Cell::Int(i64::from(m.ply)),
+        2 => Cell::Int(i64::from(m.move_number)),
+        3 => Cell::Text(batch.text(m.key)),
+        4 => Cell::Text(m.player),
+        5 => Cell::Text(batch.text(m.san)),
+        6 => Cell::Text(batch.text(m.lran)),
+        7 => Cell::Text(batch.text(m.uci)),
+        8 => Cell::Text(m.from_square),
+        9 => Cell::Text(m.to_square),
+        10 => Cell::Text(m.piece),
+        11 => Cell::Text(m.move_type),
+        12 => text(m.captured_piece),
+        13 => text(m.promotion),
+        14 => Cell::Text(batch.text(m.fen_before)),
+        15 => Cell::Text(batch.text(m.fen_after)),
+        16 => Cell::Bool(m.is_check),
+        17 => Cell::Bool(m.is_checkmate),
+        18 => m.clock.map_or(Cell::Null, Cell::Real),
+        19 => m.eval.map_or(Cell::Null, Cell::Real),
+        20 => int(m.mate),
+        21 => int(g.year),
+        22 => int(g.month),
+        _ => panic!(
+            "the moves table has {} columns, not {}",
+            MOVES.len(),
+            column + 1
+        ),
+    }
 }
 
 /// `CREATE TABLE` and `CREATE INDEX` statements, `IF NOT EXISTS`, with the type names of

@@ -24,8 +24,8 @@ use super::game::{
 /// Whether a token is standard SAN (kept here, where it was first public).
 pub use super::notation::is_standard_san;
 use super::notation::{
-    castling_destinations, write_fen, write_lran, write_nags, write_square, write_str, write_u32,
-    write_u64, MoveFields,
+    castling_destinations, write_lran, write_nags, write_square, write_str, write_u32, write_u64,
+    FenWriter, MoveFields,
 };
 use super::san::{MoveSpec, SanText};
 use crate::format::{read_format, utf8, write_verbs, WriteFormat};
@@ -56,6 +56,7 @@ pub struct Egd {
     /// The FEN of the position before the current move, then after it.
     fen_before: Vec<u8>,
     fen_after: Vec<u8>,
+    fen: FenWriter,
     /// The features object of the position before the current move, then after it.
     features_before: Vec<u8>,
     features_after: Vec<u8>,
@@ -114,7 +115,8 @@ impl Egd {
         out.extend_from_slice(b"},\"moves\":{");
 
         self.fen_before.clear();
-        write_fen(&pos, mode, EnPassantMode::Always, &mut self.fen_before);
+        self.fen
+            .write(&pos, mode, EnPassantMode::Always, &mut self.fen_before);
         self.features_before.clear();
         self.history.clear();
         if extended {
@@ -173,7 +175,8 @@ impl Egd {
                 write_annotations(ply, out);
             }
             self.fen_after.clear();
-            write_fen(&pos, mode, EnPassantMode::Always, &mut self.fen_after);
+            self.fen
+                .write(&pos, mode, EnPassantMode::Always, &mut self.fen_after);
             out.extend_from_slice(b"},\"end_position\":{\"fen\":\"");
             out.extend_from_slice(&self.fen_after);
             out.extend_from_slice(b"\",\"features\":{");

@@ -33,7 +33,7 @@ use shakmaty::{fen::Fen, uci::UciMove, CastlingMode, Chess, EnPassantMode};
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Line, Played, Ply, StartPosition, Tags,
 };
-use super::notation::{push_uci, write_fen, write_nags, write_str, write_tags_object, write_u64};
+use super::notation::{push_uci, write_nags, write_str, write_tags_object, write_u64, FenWriter};
 use super::san::{san_plus_and_play, MoveSpec, SanText};
 use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 use crate::Error;
@@ -110,6 +110,7 @@ fn write_json(game: &ChessGame, out: &mut Vec<u8>, options: WriteOptions) {
         mode,
         fens: options.fens,
         text: String::new(),
+        fen: FenWriter::default(),
     };
     write_line(&game.moves, start.clone(), &mut scratch, out);
     if let Some(result) = game.result {
@@ -121,11 +122,12 @@ fn write_json(game: &ChessGame, out: &mut Vec<u8>, options: WriteOptions) {
 }
 
 /// What every move of a game is written with: the castling mode, whether FENs are asked for,
-/// and one string reused for each SAN and UCI.
+/// one string reused for each SAN and UCI, and the FEN writer.
 struct MoveScratch {
     mode: CastlingMode,
     fens: bool,
     text: String,
+    fen: FenWriter,
 }
 
 /// `"comments":[…],"moves":[…]` (no comments key when there are none).
@@ -164,7 +166,9 @@ fn write_line(line: &Line<Played>, mut pos: Chess, scratch: &mut MoveScratch, ou
         }
         if scratch.fens {
             out.extend_from_slice(b",\"fen\":\"");
-            write_fen(&pos, scratch.mode, EnPassantMode::Legal, out);
+            scratch
+                .fen
+                .write(&pos, scratch.mode, EnPassantMode::Legal, out);
             out.push(b'"');
         }
         write_nags(&ply.nags, out);

@@ -11,7 +11,7 @@ use shakmaty::{san::San, Color, EnPassantMode, Position};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::game::{play, ChessGame, Comment, Eval};
-use super::notation::{is_standard_san, push_uci, square_name, write_fen, write_lran, MoveFields};
+use super::notation::{is_standard_san, push_uci, square_name, write_lran, FenWriter, MoveFields};
 use crate::{Error, ErrorKind};
 
 /// A piece of text inside a [`RowBatch`] (read it with [`RowBatch::text`]).
@@ -212,6 +212,7 @@ pub struct RowWriter {
     scratch: Vec<u8>,
     san: String,
     tables: Tables,
+    fen: FenWriter,
 }
 
 /// Which rows a [`RowWriter`] writes.
@@ -359,7 +360,8 @@ impl RowWriter {
             None => game.outcome().as_str(),
         };
         self.scratch.clear();
-        write_fen(&pos, mode, EnPassantMode::Always, &mut self.scratch);
+        self.fen
+            .write(&pos, mode, EnPassantMode::Always, &mut self.scratch);
         let start_fen = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
         let first_move = batch.moves.len();
         let mut row = GameRow {
@@ -459,7 +461,8 @@ impl RowWriter {
                 batch.push(&self.san)
             };
             self.scratch.clear();
-            write_fen(&pos, mode, EnPassantMode::Always, &mut self.scratch);
+            self.fen
+                .write(&pos, mode, EnPassantMode::Always, &mut self.scratch);
             let fen_after = batch.push(std::str::from_utf8(&self.scratch).expect("FEN is ASCII"));
             let (eval, mate) = match last_of(&ply.comments, |c| c.eval) {
                 Some(Eval::Pawns(p)) => (Some(p), None),
