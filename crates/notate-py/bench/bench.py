@@ -19,7 +19,10 @@ the main line (and, for the "+ SAN and FEN" rows, also each move's SAN and the F
 Peers are not dependencies of the wheel: `pip install chess rust_pgn_reader_python_binding`.
 Files default to lichess_db_1000k.pgn and twic1599_1000k.pgn of
 /work/shared/corpus/pgn-reader-benches (`--corpus` or NOTATE_BENCH_CORPUS to change it).
-Output: markdown tables on stdout (the median of the rounds, which run interleaved).
+Output: markdown tables on stdout (the median of the rounds, which run interleaved). A round
+runs a library's work over a file as many times as take a quarter of a second (one pass of
+notate takes a few milliseconds, less than the kernel's time slice) and counts the time per
+pass.
 
 `--tables` instead times `notate.to_arrow` (every batch of the moves table taken, all columns
 and four of them; the games table) and `notate.load` into Parquet and SQLite, on the first
@@ -32,6 +35,7 @@ peak resident memory of each: flat means the same for both.
 """
 
 import argparse
+import math
 import os
 import statistics
 import subprocess
@@ -45,6 +49,9 @@ import chess.pgn
 import rust_pgn_reader_python_binding as rust_binding
 
 import notate
+
+# The least time a library's passes over a file take in one round (see main()).
+PASS_SECONDS = 0.25
 
 
 def python_chess(path: Path, full: bool):
@@ -202,7 +209,8 @@ def main():
         return
     print("# notate Python wheel benchmark\n")
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; {args.rounds} rounds, "
-          "interleaved, median reported.\n")
+          f"interleaved, median reported; a round runs a library's work over a file as many "
+          f"times as take {PASS_SECONDS} s, and the time is per pass.\n")
     print("| file | work | library | games | plies | median s | plies/s | notate speed-up |")
     print("|---|---|---|---:|---:|---:|---:|---:|")
     for path in files:
@@ -211,13 +219,23 @@ def main():
             entries = [(name, run) for name, run, both in libraries if both or not full]
             times = {name: [] for name, _ in entries}
             counts = {}
+            # A pass of a fast library takes a few milliseconds, less than the kernel's time
+            # slice: one pass a round measured the machine's other load as much as the
+            # library. A library runs as many passes a round as make PASS_SECONDS (measured on
+            # a first pass), and its time is the time per pass.
+            passes = {}
+            for name, run in entries:
+                start = time.perf_counter()
+                run(path, full)
+                passes[name] = max(1, math.ceil(PASS_SECONDS / (time.perf_counter() - start)))
             for round_ in range(args.rounds):
                 order = entries[round_ % len(entries):] + entries[:round_ % len(entries)]
                 for name, run in order:
-                    print(f"{path.name} {work}: {name}", file=sys.stderr)
+                    print(f"{path.name} {work}: {name} x{passes[name]}", file=sys.stderr)
                     start = time.perf_counter()
-                    counts[name] = run(path, full)
-                    times[name].append(time.perf_counter() - start)
+                    for _ in range(passes[name]):
+                        counts[name] = run(path, full)
+                    times[name].append((time.perf_counter() - start) / passes[name])
             ours = statistics.median(times[entries[-1][0]])
             for name, _ in entries:
                 median = statistics.median(times[name])

@@ -250,6 +250,8 @@ impl Format {
     /// assert_eq!(Format::detect(b"1. e4 e5 *").unwrap(), Format::Pgn);
     /// assert_eq!(Format::detect(b"w K5,1|k5,8 5,1>5,2").unwrap(), Format::Icn);
     /// assert_eq!(Format::detect("手合割：平手\n".as_bytes()).unwrap(), Format::Kif);
+    /// assert_eq!(Format::detect(b"{A game} 1. e4 *").unwrap(), Format::Pgn);
+    /// assert_eq!(Format::detect(b"e4 e5 Nf3 *").unwrap(), Format::Pgn);
     /// assert!(Format::detect(b"hello").is_err());
     /// ```
     pub fn detect(head: &[u8]) -> Result<Format, Error> {
@@ -258,7 +260,7 @@ impl Format {
         }
         let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
         let trimmed = text.trim_start_matches('\u{feff}').trim_start();
-        if trimmed.starts_with('{') {
+        if json_object_start(trimmed) {
             if icn_json_keys(trimmed) {
                 return Ok(Format::IcnJson);
             }
@@ -283,11 +285,13 @@ impl Format {
         if looks_like_icn(trimmed) {
             return Ok(Format::Icn);
         }
+        // Tags, a move number, a comment (`{…}` that is not JSON, `;`), an escaped line, or
+        // movetext that opens with a move (`e4 e5 *`, which PGN's import format allows).
+        let first_word = trimmed.split_whitespace().next().unwrap_or("");
         if trimmed.is_empty()
-            || trimmed.starts_with('[')
+            || trimmed.starts_with(['[', '{', ';', '%'])
             || trimmed.starts_with(|c: char| c.is_ascii_digit())
-            || trimmed.starts_with(';')
-            || trimmed.starts_with('%')
+            || shakmaty::san::SanPlus::from_ascii(first_word.as_bytes()).is_ok()
         {
             return Ok(Format::Pgn);
         }
@@ -430,6 +434,12 @@ fn looks_like_icn(text: &str) -> bool {
     first_number.len() < digits.len()
         && (first_number.starts_with(',') || first_number.starts_with('/'))
         && !token.contains('.')
+}
+
+/// Whether a text opens a JSON object (`{` then a key or `}`), not a PGN comment (`{Good}`).
+fn json_object_start(text: &str) -> bool {
+    text.strip_prefix('{')
+        .is_some_and(|rest| rest.trim_start().starts_with(['"', '}']))
 }
 
 /// The first byte of the value of the first line's top-level `"moves"` key: `{` for EGD, `[`

@@ -278,7 +278,7 @@ fn rank_field(board: &Board, rank: u32) -> ([u8; 8], u8) {
         + (spread(byte(bit2)) << 2)
         + spread(byte(board.white())) * 7;
     // The sources of the field's bytes: each file's letter, then the digits 1 to 8.
-    let mut sources = *b"\0\0\0\0\0\0\0\012345678";
+    let mut sources = *b"\0\0\0\0\0\0\0\x0012345678";
     for (file, source) in sources[..8].iter_mut().enumerate() {
         *source = LETTERS[(index >> (8 * file)) as usize & 0xff];
     }
