@@ -69,11 +69,17 @@ fn moves_only(options: ReadOptions) -> ReadOptions {
 fn read_games(chunk: &Chunk, options: ReadOptions) -> Vec<Result<GameData, Error>> {
     replay_chunk(chunk, moves_only(options))
         .map(|(game, range)| {
-            game.map(|game| GameData {
-                game,
-                text: chunk.bytes[range].into(),
-                options,
-                full: OnceLock::new(),
+            game.map(|game| {
+                // With the byte before the game: whether the game's first byte starts a
+                // line decides how it reads (a `%` escapes only a whole line).
+                let from = range.start.saturating_sub(1);
+                GameData {
+                    game,
+                    text: chunk.bytes[from..range.end].into(),
+                    start: range.start - from,
+                    options,
+                    full: OnceLock::new(),
+                }
             })
         })
         .collect()
@@ -82,8 +88,9 @@ fn read_games(chunk: &Chunk, options: ReadOptions) -> Vec<Result<GameData, Error
 /// A game read without its comments, and what it takes to read it with them.
 pub struct GameData {
     game: ChessGame,
-    /// The bytes the game was read from.
+    /// The bytes the game was read from, from `start`, after the byte before them.
     text: Box<[u8]>,
+    start: usize,
     options: ReadOptions,
     /// The game read again from `text`, comments included, when first asked for.
     full: OnceLock<Result<ChessGame, String>>,
@@ -93,7 +100,7 @@ impl GameData {
     /// The game with its comments: `text` read again as it was read the first time.
     fn full(&self) -> PyResult<&ChessGame> {
         let full = self.full.get_or_init(|| {
-            let mut parser = GameParser::new(&self.text, 0..self.text.len(), self.options);
+            let mut parser = GameParser::new(&self.text, self.start..self.text.len(), self.options);
             match parser.next_game() {
                 Some(Ok(written)) => replay(written).map_err(|failed| failed.error.to_string()),
                 Some(Err(failed)) => Err(failed.error.to_string()),
@@ -318,17 +325,19 @@ pub struct Move {
 }
 
 impl Move {
-    /// The move's ply in `game` (the game read without comments, or with them).
-    fn ply_in<'g>(&self, game: &'g ChessGame) -> &'g Ply<Played> {
+    /// The move's ply in `game` (the game read without comments, or with them), if the game
+    /// has it.
+    fn ply_in<'g>(&self, game: &'g ChessGame) -> Option<&'g Ply<Played>> {
         let mut line = &game.moves;
         for &(ply, variation) in self.line.iter() {
-            line = &line.plies[ply].variations[variation];
+            line = line.plies.get(ply)?.variations.get(variation)?;
         }
-        &line.plies[self.index]
+        line.plies.get(self.index)
     }
 
     fn ply_in_game(&self) -> &Ply<Played> {
         self.ply_in(&self.data.game)
+            .expect("a move is made from its game's plies")
     }
 
     fn played(&self) -> Played {
@@ -343,7 +352,12 @@ impl Move {
 
     /// The comments after the move (the game read again with them, the first time).
     fn comments_after(&self) -> PyResult<&[Comment]> {
-        Ok(&self.ply_in(self.data.full()?).comments)
+        match self.ply_in(self.data.full()?) {
+            Some(ply) => Ok(&ply.comments),
+            None => Err(PyRuntimeError::new_err(
+                "a game read again for its comments has other moves (a bug in notate)",
+            )),
+        }
     }
 
     /// The last comment's value of a command (`[%clk]`, `[%eval]` …), as a reader means it.
@@ -499,7 +513,9 @@ fn line_list(
 
 /// A move's UCI as a Python string. The strings are made once per process and shared, as
 /// Python's own interned strings are: a game's list of UCI then costs a reference per move,
-/// where building each string took half the time of `uci_moves`.
+/// where building each string took half the time of `uci_moves`. (They outlive no
+/// interpreter: pyo3 refuses subinterpreters, and a module of Python ≥ 3.9 is not loaded
+/// again after `Py_Finalize`.)
 fn uci_str<'py>(
     py: Python<'py>,
     mv: Option<shakmaty::Move>,

@@ -253,6 +253,8 @@ impl Format {
     /// assert_eq!(Format::detect(b"{A game} 1. e4 *").unwrap(), Format::Pgn);
     /// assert_eq!(Format::detect(b"e4 e5 Nf3 *").unwrap(), Format::Pgn);
     /// assert!(Format::detect(b"hello").is_err());
+    /// assert!(Format::detect(b"-- a comment of another language").is_err());
+    /// assert!(Format::detect(b"a4 paper").is_err());
     /// ```
     pub fn detect(head: &[u8]) -> Result<Format, Error> {
         if let Some(format) = shogi_content(head) {
@@ -286,12 +288,11 @@ impl Format {
             return Ok(Format::Icn);
         }
         // Tags, a move number, a comment (`{…}` that is not JSON, `;`), an escaped line, or
-        // movetext that opens with a move (`e4 e5 *`, which PGN's import format allows).
-        let first_word = trimmed.split_whitespace().next().unwrap_or("");
+        // movetext that opens with moves (`e4 e5 *`, which PGN's import format allows).
         if trimmed.is_empty()
             || trimmed.starts_with(['[', '{', ';', '%'])
             || trimmed.starts_with(|c: char| c.is_ascii_digit())
-            || shakmaty::san::SanPlus::from_ascii(first_word.as_bytes()).is_ok()
+            || opens_with_moves(trimmed)
         {
             return Ok(Format::Pgn);
         }
@@ -434,6 +435,23 @@ fn looks_like_icn(text: &str) -> bool {
     first_number.len() < digits.len()
         && (first_number.starts_with(',') || first_number.starts_with('/'))
         && !token.contains('.')
+}
+
+/// Whether a text opens with a move that is not a null move, followed by the end, another
+/// such move, a move number or a result: movetext without numbers (`e4 e5 *`), and not a
+/// word that happens to be SAN (`a4 paper`, `-- note`).
+fn opens_with_moves(text: &str) -> bool {
+    use shakmaty::san::{San, SanPlus};
+    let is_move = |word: &str| {
+        SanPlus::from_ascii(word.as_bytes()).is_ok_and(|m| !matches!(m.san, San::Null))
+    };
+    let mut words = text.split_whitespace();
+    words.next().is_some_and(is_move)
+        && words.next().is_none_or(|word| {
+            is_move(word)
+                || matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*")
+                || word.starts_with(|c: char| c.is_ascii_digit()) && word.ends_with('.')
+        })
 }
 
 /// Whether a text opens a JSON object (`{` then a key or `}`), not a PGN comment (`{Good}`).

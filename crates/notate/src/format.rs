@@ -298,8 +298,8 @@ pub struct ChunkMap<T> {
     results: std::sync::mpsc::Receiver<(u64, io::Result<T>)>,
     /// Chunks done ahead of the one awaited, by sequence number.
     waiting: std::collections::BTreeMap<u64, io::Result<T>>,
-    /// A ticket lets the cutting thread hand out one more chunk: given back when a chunk's
-    /// item has been taken, which bounds the chunks in flight.
+    /// A ticket lets a worker cut one more chunk: given back when a chunk's item has been
+    /// taken, which bounds the chunks in flight.
     tickets: std::sync::mpsc::SyncSender<()>,
     next_chunk: u64,
     done: bool,

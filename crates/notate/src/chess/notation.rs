@@ -533,6 +533,24 @@ mod tests {
     }
 
     #[test]
+    fn fen_writer_keeps_chess960_rights() {
+        // Castling rights that are not on the corners go through shakmaty's letters.
+        let fen: Fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+            .parse()
+            .unwrap();
+        let mut pos: Chess = fen.into_position(CastlingMode::Chess960).unwrap();
+        let mut writer = FenWriter::default();
+        for _ in 0..6 {
+            let mv = pos.legal_moves()[0];
+            pos.play_unchecked(mv);
+            let mut out = Vec::new();
+            writer.write(&pos, CastlingMode::Chess960, EnPassantMode::Legal, &mut out);
+            let expected = Fen::from_position(&pos, EnPassantMode::Legal).to_string();
+            assert_eq!(String::from_utf8(out).unwrap(), expected);
+        }
+    }
+
+    #[test]
     fn fen_with_ep_after_every_double_push() {
         let mut pos = Chess::default();
         let mv = San::from_ascii(b"a4").unwrap().to_move(&pos).unwrap();
