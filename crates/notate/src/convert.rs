@@ -251,6 +251,7 @@ impl Format {
     /// assert_eq!(Format::detect(b"w K5,1|k5,8 5,1>5,2").unwrap(), Format::Icn);
     /// assert_eq!(Format::detect("手合割：平手\n".as_bytes()).unwrap(), Format::Kif);
     /// assert_eq!(Format::detect(b"{A game} 1. e4 *").unwrap(), Format::Pgn);
+    /// assert_eq!(Format::detect(br#"{"Quoted," he said} 1. e4 *"#).unwrap(), Format::Pgn);
     /// assert_eq!(Format::detect(b"e4 e5 Nf3 *").unwrap(), Format::Pgn);
     /// assert!(Format::detect(b"hello").is_err());
     /// assert!(Format::detect(b"-- a comment of another language").is_err());
@@ -454,10 +455,30 @@ fn opens_with_moves(text: &str) -> bool {
         })
 }
 
-/// Whether a text opens a JSON object (`{` then a key or `}`), not a PGN comment (`{Good}`).
+/// Whether a text opens a JSON object (`{` then `}` or a key and its colon), not a PGN
+/// comment (`{Good}`, `{"Quoted" he said}`).
 fn json_object_start(text: &str) -> bool {
-    text.strip_prefix('{')
-        .is_some_and(|rest| rest.trim_start().starts_with(['"', '}']))
+    let Some(rest) = text.strip_prefix('{').map(str::trim_start) else {
+        return false;
+    };
+    if rest.starts_with('}') {
+        return true;
+    }
+    let Some(key) = rest.strip_prefix('"') else {
+        return false;
+    };
+    // The key's closing quote (one not escaped), then a colon.
+    let mut escaped = false;
+    for (i, c) in key.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return key[i + 1..].trim_start().starts_with(':'),
+            _ => {}
+        }
+    }
+    // A key longer than the text looked at: JSON's is the likelier reading.
+    true
 }
 
 /// The first byte of the value of the first line's top-level `"moves"` key: `{` for EGD, `[`
