@@ -7,13 +7,12 @@
 //! for the `{ [%clk …] }` of every lichess move took as long as reading and replaying the
 //! move; a program that never asks for comments no longer pays for them.
 
-use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use notate::chess::pgn::{self, replay_chunk, GameParser, Keep, ReadOptions};
 use notate::chess::{replay, ChessGame, Comment, Eval, Played, Ply};
 use notate::chunk::Chunk;
-use notate::format::ChunkMap;
+use notate::format::{ChunkMap, NumberedGames};
 use notate::Error;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -28,33 +27,8 @@ use crate::source::{self, Input};
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
 pub struct Games {
-    reader: Mutex<GameReader>,
+    reader: Mutex<NumberedGames<GameData>>,
     on_error: OnError,
-}
-
-/// The games of the chunks read on the workers, numbered in order.
-struct GameReader {
-    chunks: ChunkMap<Vec<Result<GameData, Error>>>,
-    pending: VecDeque<Result<GameData, Error>>,
-    /// Games given so far: the number of a failed game, as the command line counts.
-    games: u64,
-}
-
-impl Iterator for GameReader {
-    type Item = Result<GameData, Error>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some(game) = self.pending.pop_front() {
-                self.games += 1;
-                return Some(game.map_err(|e| e.with_game(self.games)));
-            }
-            match self.chunks.next()? {
-                Ok(games) => self.pending.extend(games),
-                Err(e) => return Some(Err(Error::from(e))),
-            }
-        }
-    }
 }
 
 /// How the workers read: the caller's limits, and no comment kept (see the module's doc).
@@ -146,11 +120,7 @@ pub fn read_pgn(
         move |chunk: &Chunk| read_games(chunk, options)
     });
     Ok(Games {
-        reader: Mutex::new(GameReader {
-            chunks,
-            pending: VecDeque::new(),
-            games: 0,
-        }),
+        reader: Mutex::new(chunks.numbered()),
         on_error,
     })
 }
@@ -388,11 +358,8 @@ impl Move {
     /// UCI (`e2e4`, `e7e8q`; castling as the king's move, or king takes rook in Chess960;
     /// `0000` for a null move).
     #[getter]
-    fn uci(&self) -> String {
-        match self.played().mv {
-            Some(m) => m.to_uci(self.data.game.start.castling).to_string(),
-            None => "0000".to_string(),
-        }
+    fn uci<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        uci_str(py, self.played().mv, self.data.game.start.castling)
     }
 
     /// The FEN of the position after the move (en passant square only when a capture is legal).

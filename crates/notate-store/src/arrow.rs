@@ -170,10 +170,6 @@ impl Builder {
         }
     }
 
-    fn push(&mut self, cell: Cell) {
-        self.extend(std::iter::once(cell));
-    }
-
     /// Appends many cells of the column (the builder's kind matched once).
     fn extend<'a>(&mut self, cells: impl Iterator<Item = Cell<'a>>) {
         match self {
@@ -274,7 +270,13 @@ impl BatchBuilder {
     /// Adds a game's rows: one in `games`, one per move in `moves`.
     pub fn push_game(&mut self, rows: &RowBatch, game: &GameRow) {
         match self.table {
-            Table::Games => self.push(&schema::game_cells(rows, game)),
+            Table::Games => {
+                let cells = schema::game_cells(rows, game);
+                for (i, builder) in &mut self.builders {
+                    builder.extend(std::iter::once(cells[*i]));
+                }
+                self.rows += 1;
+            }
             Table::Moves => {
                 // Column by column: each builder's buffers stay in cache, and a column not
                 // asked for is never looked at.
@@ -285,13 +287,6 @@ impl BatchBuilder {
                 self.rows += moves.len();
             }
         }
-    }
-
-    fn push(&mut self, cells: &[Cell]) {
-        for (i, builder) in &mut self.builders {
-            builder.push(cells[*i]);
-        }
-        self.rows += 1;
     }
 
     /// The rows pushed as one batch; the builder starts again empty.

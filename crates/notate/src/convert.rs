@@ -450,7 +450,7 @@ fn opens_with_moves(text: &str) -> bool {
     words.next().is_some_and(is_move)
         && words.next().is_none_or(|word| {
             is_move(word)
-                || matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*")
+                || crate::chess::GameResult::parse(word).is_some()
                 || word.starts_with(|c: char| c.is_ascii_digit()) && word.ends_with('.')
         })
 }

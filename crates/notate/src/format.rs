@@ -217,13 +217,13 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
     }
 }
 
-/// Reads the games of a stream on several threads and gives them in order: one thread cuts
-/// the stream into chunks, `threads` workers read and replay them, and the games come out
-/// as a [`Reader`] gives them (same games, numbers and error places). At most
-/// `2 × threads + 2` chunks are in flight, so memory stays flat however long the stream;
-/// the threads stop when the reader is dropped. For callers that consume games one at a
-/// time while other cores read ahead (the Python wheel); [`ChunkMap`] also does the
-/// caller's work on each chunk's games on the workers.
+/// Reads the games of a stream on several threads and gives them in order: `threads`
+/// workers take turns at cutting the stream into chunks and read and replay the chunks they
+/// cut, and the games come out as a [`Reader`] gives them (same games, numbers and error
+/// places). At most `2 × threads + 2` chunks are in flight, so memory stays flat however
+/// long the stream; the threads stop when the reader is dropped. For callers that consume
+/// games one at a time while other cores read ahead; [`ChunkMap`] also does the caller's
+/// work on each chunk's games on the workers.
 ///
 /// ```
 /// use notate::chess::pgn::Pgn;
@@ -234,8 +234,7 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
 /// assert_eq!(games[4].as_ref().unwrap_err().game, Some(5));
 /// ```
 pub struct ParallelReader<F: ReadFormat> {
-    chunks: ChunkMap<Vec<Result<F::Game, Error>>>,
-    numbering: Numbering<F::Game>,
+    games: NumberedGames<F::Game>,
 }
 
 impl<F> ParallelReader<F>
@@ -255,15 +254,30 @@ where
         options: F::ReadOptions,
         threads: usize,
     ) -> Self {
+        let chunks = ChunkMap::new::<F, R, _, _>(input, options, threads, || |games| games);
         ParallelReader {
-            chunks: ChunkMap::new::<F, R, _, _>(input, options, threads, || |games| games),
-            numbering: Numbering::default(),
+            games: chunks.numbered(),
         }
     }
 }
 
 impl<F: ReadFormat> Iterator for ParallelReader<F> {
     type Item = Result<F::Game, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.games.next()
+    }
+}
+
+/// The games of a [`ChunkMap`] whose workers give each chunk's games, one at a time, in
+/// order, each error naming its game's number in the stream (see [`ChunkMap::numbered`]).
+pub struct NumberedGames<G> {
+    chunks: ChunkMap<Vec<Result<G, Error>>>,
+    numbering: Numbering<G>,
+}
+
+impl<G> Iterator for NumberedGames<G> {
+    type Item = Result<G, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let chunks = &mut self.chunks;
@@ -453,6 +467,35 @@ impl<S: Split> Cutter<S> {
                 self.ended = true;
                 Some((sequence, Err(e)))
             }
+        }
+    }
+}
+
+impl<G> ChunkMap<Vec<Result<G, Error>>> {
+    /// The games the workers give, one at a time, numbered as a [`Reader`] numbers them:
+    /// for workers that read their chunks themselves ([`ChunkMap::of_chunks`]) and give
+    /// games of their own making.
+    ///
+    /// ```
+    /// use notate::chess::pgn::{replay_chunk, GameSplitter, ReadOptions};
+    /// use notate::format::ChunkMap;
+    /// let text = "1. e4 e5 *\n\n1. d4 Ke3 *\n".repeat(500);
+    /// let splitter = GameSplitter::new(std::io::Cursor::new(text), 1 << 12);
+    /// // Each game with the length of its text.
+    /// let games: Vec<_> = ChunkMap::of_chunks(splitter, 2, || |chunk: &notate::chunk::Chunk| {
+    ///     replay_chunk(chunk, ReadOptions::default())
+    ///         .map(|(game, range)| game.map(|game| (game, range.len())))
+    ///         .collect::<Vec<_>>()
+    /// })
+    /// .numbered()
+    /// .collect();
+    /// assert_eq!(games[0].as_ref().unwrap().1, 12);
+    /// assert_eq!(games[3].as_ref().unwrap_err().game, Some(4));
+    /// ```
+    pub fn numbered(self) -> NumberedGames<G> {
+        NumberedGames {
+            chunks: self,
+            numbering: Numbering::default(),
         }
     }
 }

@@ -386,34 +386,29 @@ impl RowWriter {
             moves: first_move..first_move,
         };
 
+        // Every move number fits the column, checked once for both tables (a game's row is
+        // refused where its moves' rows would be): ply `i` (from 0) is move
+        // `start + (i + black_first) / 2`.
+        let black_first = i64::from(pos.turn() == Color::Black);
+        let start = i64::from(pos.fullmoves().get());
+        let first_too_far = (2 * (i64::from(i32::MAX) + 1 - start) - black_first).max(0);
+        if let Some(ply) = game.moves.plies.get(first_too_far as usize) {
+            return Err(
+                Error::at(ply.mv.offset, "a move number beyond 2,147,483,647")
+                    .with_ply(first_too_far as usize + 1)
+                    .with_kind(ErrorKind::Unwritable),
+            );
+        }
         let plies = match self.tables {
             Tables::GamesAndMoves => &game.moves.plies[..],
-            Tables::GamesOnly => {
-                // The one check of the moves' rows a game's row must share: every move
-                // number fits the column (the moves below are numbered from the start's).
-                // Ply `i` (from 0) is move `start + (i + black_first) / 2`.
-                let black_first = i64::from(pos.turn() == Color::Black);
-                let start = i64::from(pos.fullmoves().get());
-                let first_too_far = (2 * (i64::from(i32::MAX) + 1 - start) - black_first).max(0);
-                if let Some(ply) = game.moves.plies.get(first_too_far as usize) {
-                    return Err(
-                        Error::at(ply.mv.offset, "a move number beyond 2,147,483,647")
-                            .with_ply(first_too_far as usize + 1)
-                            .with_kind(ErrorKind::Unwritable),
-                    );
-                }
-                &[]
-            }
+            Tables::GamesOnly => &[],
         };
         let mut fen_before = start_fen;
         for (i, ply) in plies.iter().enumerate() {
             let mv = ply.mv.mv.expect("game_id refuses null moves");
             let player = pos.turn();
-            let move_number = i32::try_from(pos.fullmoves().get()).map_err(|_| {
-                Error::at(ply.mv.offset, "a move number beyond 2,147,483,647")
-                    .with_ply(i + 1)
-                    .with_kind(ErrorKind::Unwritable)
-            })?;
+            let move_number =
+                i32::try_from(pos.fullmoves().get()).expect("move numbers checked above");
             let written = ply.mv.san.as_bytes();
             let keep_written = is_standard_san(written);
             if !keep_written {
