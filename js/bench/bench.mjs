@@ -598,6 +598,22 @@ function sectionB() {
   print(table(['input', 'compact_moves', 'implementation', 'inputs', 'reps', 'ms per round trip',
     'notate speed-up (ref ms ÷ notate ms)', 'identical to reference'], rows, 3));
   print();
+  // The least any implementation returning the long form's array of move strings can do:
+  // make 100,000 strings from one text (split) and one text from them (join). FormatConverter.js
+  // does little more, so this bounds the speed-up any drop-in can reach on a long game.
+  {
+    const moveText = genText.slice(genText.lastIndexOf('\n') + 1);
+    const floor = () => moveText.split('|').join('|').length;
+    const ref = () => refFc.LongToShort_Format(refFc.ShortToLong_Format(genText), { compact_moves: 0 }).length;
+    for (let i = 0; i < 3; i++) { floor(); ref(); }
+    const times = interleaved([{ id: 'floor', run: () => { for (let r = 0; r < 6; r++) floor(); } },
+      { id: 'ref', run: () => { for (let r = 0; r < 6; r++) ref(); } }], ROUNDS);
+    const [f, r] = times.map((ts) => median(ts) / 6);
+    print(`The floor on the generated game (\`split('|')\` then \`join('|')\` of its 100,000 moves, ` +
+      `nothing read or checked): ${fmtMs(f)} ms, so no drop-in that returns real arrays can be more ` +
+      `than ${fmtRatio(r / f)} FormatConverter.js (${fmtMs(r)} ms in this run).`);
+    print();
+  }
   if (notes.length) {
     print('Notes:');
     for (const n of notes) print(`- ${n}`);

@@ -129,6 +129,24 @@ test('LongToShort_Format takes the options object, the positional arguments and 
   assert.throws(() => fc.LongToShort_Format(long, { dialect: '1999' }), NotateError);
 });
 
+test('moves travel apart from the JSON and come back as the ordinary path reads them', () => {
+  const long = fc.ShortToLong_Format('w K5,1|k5,8 1. 5,1>5,2 | 5,8>5,7 2. 5,2>5,3');
+  assert.deepEqual(Object.keys(long), ['gameRules', 'metadata', 'turn', 'specialRights', 'startingPosition', 'shortposition', 'moves']);
+  assert.deepEqual(long.moves, ['5,1>5,2', '5,8>5,7', '5,2>5,3']);
+  assert.deepEqual(fc.ShortToLong_Format('w K5,1|k5,8').moves, undefined);
+  const written = fc.LongToShort_Format(long, { compact_moves: 2 });
+  assert.match(written, /5,1>5,2\|5,8>5,7\|5,2>5,3$/);
+  // An empty list, and moves given as objects among strings (read the ordinary way).
+  assert.doesNotMatch(fc.LongToShort_Format({ ...long, moves: [] }, { compact_moves: 2 }), />/);
+  const mixed = { ...long, moves: ['5,1>5,2', { startCoords: [5, 8], endCoords: [5, 7] }, '5,2>5,3'] };
+  assert.equal(fc.LongToShort_Format(mixed, { compact_moves: 2 }), written);
+  // A bad move string is named by its place in the whole object, whichever way it went.
+  for (const bad of ['5,8>', '5,8>5,7|5,2>5,3', '5,8>5,7 {a comment}', 5]) {
+    const moves = ['5,1>5,2', bad, '5,2>5,3'];
+    assert.throws(() => fc.LongToShort_Format({ ...long, moves }), (e) => e instanceof NotateError && /\$\.moves\[1\]/.test(e.message), JSON.stringify(bad));
+  }
+});
+
 test('GameToPosition: Infinity, past the end, and modify_input', () => {
   const long = fc.ShortToLong_Format('w K5,1|k5,8 5,1>5,2|5,8>5,7');
   const end = fc.GameToPosition(long, Infinity);

@@ -505,9 +505,38 @@ pub fn move_from_json(text: &str) -> Result<Move, Error> {
     read_move(raw, "$")
 }
 
+/// Reads a move as the long form writes it in a string: `2,7>1,8Q` (or `2,7>1,8=Q`).
+///
+/// ```
+/// use notate::infinite::{long, Coord};
+/// let mv = long::move_from_text("2,7>1,8Q").unwrap();
+/// assert_eq!(mv.to, Coord::new(1, 8));
+/// assert!(long::move_from_text("2,7>").is_err());
+/// ```
+pub fn move_from_text(text: &str) -> Result<Move, Error> {
+    short::parse_move(text)
+}
+
+/// Writes a move as the long form's 2024 dialect holds it, a string: `2,7>1,8Q`.
+///
+/// ```
+/// use notate::infinite::{long, Coord, Move};
+/// let mut text = String::new();
+/// long::write_move_text(&Move::new(Coord::new(5, 1), Coord::new(5, 2)), &mut text);
+/// assert_eq!(text, "5,1>5,2");
+/// ```
+pub fn write_move_text(mv: &Move, out: &mut String) {
+    mv.from.write_to(out);
+    out.push('>');
+    mv.to.write_to(out);
+    if let Some(p) = mv.promotion {
+        out.push_str(p.code());
+    }
+}
+
 fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
-        return short::parse_move(text).map_err(|e| error::json(path, e.to_string()));
+        return move_from_text(text).map_err(|e| error::json(path, e.to_string()));
     }
     let mut from = None;
     let mut to = None;
@@ -902,12 +931,7 @@ fn write_moves(
             json.close('}');
         } else {
             text.clear();
-            mv.from.write_to(&mut text);
-            text.push('>');
-            mv.to.write_to(&mut text);
-            if let Some(p) = mv.promotion {
-                text.push_str(p.code());
-            }
+            write_move_text(mv, &mut text);
             json.string(&text);
         }
     }
