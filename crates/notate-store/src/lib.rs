@@ -82,8 +82,9 @@ impl Target {
     /// The part of a load into this target that a worker thread does (one per worker).
     pub fn preparer(&self) -> Result<Preparer, StoreError> {
         Ok(Preparer(match self {
-            Target::Parquet(_) => Some(parquet::Encoder::new()?),
-            Target::Sqlite(_) | Target::Postgres(_) => None,
+            Target::Parquet(_) => Work::Parquet(parquet::Encoder::new()?),
+            Target::Postgres(_) => Work::Postgres,
+            Target::Sqlite(_) => Work::None,
         }))
     }
 
@@ -110,15 +111,23 @@ impl Target {
 pub struct Rows {
     /// The rows.
     pub batch: RowBatch,
-    /// Parquet row groups of every game of `batch`, encoded by a worker.
-    encoded: Option<parquet::Encoded>,
+    /// What a worker made of every game of `batch` for the store.
+    prepared: Option<Prepared>,
+}
+
+/// What a [`Preparer`] made of a batch.
+enum Prepared {
+    /// Parquet row groups, encoded and compressed.
+    Parquet(parquet::Encoded),
+    /// Binary `COPY` tuples.
+    Postgres(postgres::Encoded),
 }
 
 impl From<RowBatch> for Rows {
     fn from(batch: RowBatch) -> Rows {
         Rows {
             batch,
-            encoded: None,
+            prepared: None,
         }
     }
 }
@@ -127,20 +136,20 @@ impl Rows {
     /// Empties the rows, keeping their memory.
     pub fn clear(&mut self) {
         self.batch.clear();
-        self.encoded = None;
+        self.prepared = None;
     }
 
     /// Keeps the first `games` games.
     pub fn truncate(&mut self, games: usize) {
         self.batch.truncate(games);
-        self.encoded = None;
+        self.prepared = None;
     }
 }
 
 /// The part of storing done on a load's worker threads, on each chunk's rows once they are
 /// written, so that the store's one thread is left with little: Parquet's row groups are
-/// encoded and compressed here; SQLite and PostgreSQL take rows as they are. One per
-/// worker, made by [`Target::preparer`].
+/// encoded and compressed here, PostgreSQL's `COPY` data encoded; SQLite takes rows as they
+/// are. One per worker, made by [`Target::preparer`].
 ///
 /// ```
 /// use notate::chess::{pgn, rows::RowWriter};
@@ -155,14 +164,25 @@ impl Rows {
 /// assert_eq!(store.finish().unwrap().moves, 2);
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-pub struct Preparer(Option<parquet::Encoder>);
+pub struct Preparer(Work);
+
+enum Work {
+    None,
+    Parquet(parquet::Encoder),
+    Postgres,
+}
 
 impl Preparer {
     /// Does the worker's part for `rows` (all its games).
     pub fn prepare(&mut self, rows: &mut Rows) -> Result<(), StoreError> {
-        if let Some(encoder) = &mut self.0 {
-            rows.encoded = Some(encoder.encode(&rows.batch)?);
-        }
+        rows.prepared = match &mut self.0 {
+            Work::None => None,
+            Work::Parquet(encoder) => Some(Prepared::Parquet(encoder.encode(&rows.batch)?)),
+            Work::Postgres => Some(Prepared::Postgres(postgres::Encoded::new(
+                &rows.batch,
+                0..rows.batch.len(),
+            )?)),
+        };
         Ok(())
     }
 }
@@ -170,8 +190,9 @@ impl Preparer {
 /// A place games are loaded into.
 pub trait Store {
     /// Adds the games `games` (indexes) of `batch` that are not stored yet, with their
-    /// moves. SQLite and PostgreSQL commit every [`BATCH_MOVES`] moves or so, Parquet
-    /// publishes a file every 4 M moves of a partition; [`Store::finish`] commits the rest.
+    /// moves. SQLite commits every [`BATCH_MOVES`] moves or so, PostgreSQL each call (so
+    /// that loads running at once never wait for each other in a circle), Parquet publishes
+    /// a file every 4 M moves of a partition; [`Store::finish`] commits the rest.
     /// After an interruption the store holds whole games only.
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError>;
     /// [`Store::insert`] of rows a [`Preparer`] may have worked on: what it made is used
@@ -184,12 +205,12 @@ pub trait Store {
     fn finish(&mut self) -> Result<Inserted, StoreError>;
 }
 
-/// Moves per transaction: commits cost little next to this many rows, and a batch stays
-/// small in memory.
+/// Moves per SQLite transaction: commits cost little next to this many rows, and a batch
+/// stays small in memory.
 pub const BATCH_MOVES: usize = 250_000;
 
-/// The transaction of a SQL store: opened by the first insert after a commit, full once it
-/// holds about [`BATCH_MOVES`] moves.
+/// The transaction of the SQLite store: opened by the first insert after a commit, full once
+/// it holds about [`BATCH_MOVES`] moves.
 #[derive(Debug, Default)]
 struct Transaction {
     open: bool,

@@ -27,7 +27,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use crate::arrow::{self as tables, BatchBuilder, Partitioning, Table};
-use crate::{Inserted, Rows, Store, StoreError};
+use crate::{Inserted, Prepared, Rows, Store, StoreError};
 
 /// A file is published when its moves file reaches this many rows.
 const MOVES_PER_FILE: usize = 4 << 20;
@@ -435,8 +435,10 @@ impl Store for ParquetStore {
 
     fn insert_rows(&mut self, rows: &mut Rows, games: Range<usize>) -> Result<(), StoreError> {
         let whole = games == (0..rows.batch.len());
-        let encoded = match rows.encoded.take() {
-            Some(encoded) if whole && encoded.games == rows.batch.len() => encoded,
+        let encoded = match rows.prepared.take() {
+            Some(Prepared::Parquet(encoded)) if whole && encoded.games == rows.batch.len() => {
+                encoded
+            }
             _ => return self.insert_indexes(&rows.batch, games),
         };
         for group in encoded.groups {

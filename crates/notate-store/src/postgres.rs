@@ -3,26 +3,33 @@
 //! `COPY` cannot skip rows that are there already, so a batch's games are copied into a
 //! temporary staging table and moved from there with `INSERT … ON CONFLICT DO NOTHING
 //! RETURNING id`; then the moves of the games really added are copied straight into
-//! `moves`. A transaction holds many batches (about [`crate::BATCH_MOVES`] moves).
+//! `moves`. Each batch is one transaction.
+//!
+//! Several loads may run into one database at once:
+//! - the tables are created under an advisory lock, so two loads starting together into a new
+//!   database do not both create them;
+//! - a batch inserts its games in the order of their ids and commits before the next batch,
+//!   so two loads wait for each other's games (the second skips a game the first added) but
+//!   never in a circle: no deadlock, no duplicate, and no game lost if the other rolls back.
+//!
+//! The rows are encoded in `COPY`'s binary format by the load's workers ([`Encoded`]): the
+//! store's thread only picks the bytes of the games that are new and sends them, while the
+//! server (the slow side: it parses, stores, logs and indexes every row) works.
 
 use std::collections::HashSet;
-use std::error::Error;
+use std::io::Write;
 use std::ops::Range;
 
 use notate::chess::rows::RowBatch;
-use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
+use postgres::types::Type;
 use postgres::{Client, NoTls, SimpleQueryMessage};
 
-use crate::schema::{self, Cell, Column, Kind, GAMES, MOVES};
-use crate::{Inserted, QueryResult, Store, StoreError, Transaction, Value};
+use crate::schema::{self, Cell, Kind, GAMES, MOVES};
+use crate::{Inserted, Prepared, QueryResult, Rows, Store, StoreError, Value};
 
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
     client: Client,
-    games_types: Vec<Type>,
-    moves_types: Vec<Type>,
-    transaction: Transaction,
     inserted: Inserted,
 }
 
@@ -39,68 +46,54 @@ fn type_name(kind: Kind) -> &'static str {
     }
 }
 
-fn wire_type(kind: Kind) -> Type {
-    match kind {
-        Kind::BigInt => Type::INT8,
-        Kind::Int => Type::INT4,
-        Kind::Real => Type::FLOAT8,
-        Kind::Text => Type::TEXT,
-        Kind::Bool => Type::BOOL,
-        Kind::Json => Type::JSON,
-    }
-}
-
-fn wire_types(columns: &[Column]) -> Vec<Type> {
-    columns.iter().map(|c| wire_type(c.kind)).collect()
-}
+/// The advisory lock every notate load takes to create the tables (the bytes of "notate").
+const SCHEMA_LOCK: i64 = 0x6e6f_7461_7465;
 
 impl PostgresStore {
     /// Connects (`postgres://user@host:port/db`) and creates the tables when missing.
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
         let mut client = Client::connect(url, NoTls)?;
-        client.batch_execute(&schema::ddl(type_name, ""))?;
+        // `CREATE TABLE IF NOT EXISTS` is not safe against itself: two at once both find no
+        // table and one fails on the catalog's unique index. The lock makes them take turns.
+        client.batch_execute(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock({SCHEMA_LOCK}); {} COMMIT;",
+            schema::ddl(type_name, "")
+        ))?;
         client.batch_execute("CREATE TEMP TABLE games_stage (LIKE games);")?;
         Ok(PostgresStore {
             client,
-            games_types: wire_types(&GAMES),
-            moves_types: wire_types(&MOVES),
-            transaction: Transaction::default(),
             inserted: Inserted::default(),
         })
     }
 
-    fn commit(&mut self) -> Result<(), StoreError> {
-        if self.transaction.close() {
-            self.client.batch_execute("COMMIT")?;
-        }
-        Ok(())
-    }
-}
-
-impl Store for PostgresStore {
-    fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
-        if self.transaction.open() {
-            self.client.batch_execute("BEGIN")?;
-        }
-        let games = &batch.games[games];
+    fn insert_encoded(
+        &mut self,
+        batch: &RowBatch,
+        encoded: &Encoded,
+        games: Range<usize>,
+    ) -> Result<(), StoreError> {
+        let mut transaction = self.client.transaction()?;
+        // A game twice in one batch is staged once (the second would be a conflict inside
+        // one INSERT, which PostgreSQL refuses).
+        let mut staged = HashSet::with_capacity(games.len());
+        let firsts: Vec<usize> = games
+            .clone()
+            .filter(|&g| staged.insert(batch.games[g].id))
+            .collect();
         {
-            let sink = self
-                .client
-                .copy_in("COPY games_stage FROM STDIN (FORMAT binary)")?;
-            let mut writer = BinaryCopyInWriter::new(sink, &self.games_types);
-            // A game twice in one batch is staged once (the second would be a conflict
-            // inside one INSERT, which PostgreSQL refuses).
-            let mut staged = HashSet::with_capacity(games.len());
-            for g in games.iter().filter(|g| staged.insert(g.id)) {
-                writer.write_raw(schema::game_cells(batch, g).iter().map(Pg))?;
+            let mut sink = transaction.copy_in("COPY games_stage FROM STDIN (FORMAT binary)")?;
+            sink.write_all(COPY_HEADER).map_err(sent)?;
+            for &g in &firsts {
+                sink.write_all(encoded.game(g)).map_err(sent)?;
             }
-            writer.finish()?;
+            sink.write_all(COPY_TRAILER).map_err(sent)?;
+            sink.finish()?;
         }
-        let new: HashSet<i64> = self
-            .client
+        // In the order of the ids: two loads lock the games they share in the same order.
+        let new: HashSet<i64> = transaction
             .query(
                 "WITH staged AS (DELETE FROM games_stage RETURNING *)
-                 INSERT INTO games SELECT * FROM staged ON CONFLICT (id) DO NOTHING
+                 INSERT INTO games SELECT * FROM staged ORDER BY id ON CONFLICT (id) DO NOTHING
                  RETURNING id",
                 &[],
             )?
@@ -108,80 +101,189 @@ impl Store for PostgresStore {
             .map(|row| row.get(0))
             .collect();
         self.inserted.known += games.len() as u64 - new.len() as u64;
-        self.inserted.games += new.len() as u64;
-        if new.is_empty() {
-            return Ok(());
-        }
-        let mut added = 0;
-        {
-            let sink = self
-                .client
-                .copy_in("COPY moves FROM STDIN (FORMAT binary)")?;
-            let mut writer = BinaryCopyInWriter::new(sink, &self.moves_types);
-            let mut copied = HashSet::with_capacity(new.len());
-            for g in games
-                .iter()
-                .filter(|g| new.contains(&g.id) && copied.insert(g.id))
-            {
-                for m in &batch.moves[g.moves.clone()] {
-                    writer.write_raw(schema::move_cells(batch, g, m).iter().map(Pg))?;
-                }
-                added += g.moves.len();
+        if !new.is_empty() {
+            let mut sink = transaction.copy_in("COPY moves FROM STDIN (FORMAT binary)")?;
+            sink.write_all(COPY_HEADER).map_err(sent)?;
+            let mut added = 0;
+            // Runs of new games are one slice of bytes: every game, when all are new.
+            let mut run: Option<Range<usize>> = None;
+            for &g in firsts.iter().filter(|&&g| new.contains(&batch.games[g].id)) {
+                added += batch.games[g].moves.len();
+                run = match run {
+                    Some(r) if r.end == g => Some(r.start..g + 1),
+                    Some(r) => {
+                        sink.write_all(encoded.moves_of(r)).map_err(sent)?;
+                        Some(g..g + 1)
+                    }
+                    None => Some(g..g + 1),
+                };
             }
-            writer.finish()?;
-        }
-        self.inserted.moves += added as u64;
-        if self.transaction.add(added) {
-            self.commit()?;
+            if let Some(r) = run {
+                sink.write_all(encoded.moves_of(r)).map_err(sent)?;
+            }
+            sink.write_all(COPY_TRAILER).map_err(sent)?;
+            sink.finish()?;
+            transaction.commit()?;
+            self.inserted.games += new.len() as u64;
+            self.inserted.moves += added as u64;
+        } else {
+            transaction.commit()?;
         }
         Ok(())
     }
+}
+
+impl Store for PostgresStore {
+    fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
+        let encoded = Encoded::new(batch, games.clone())?;
+        self.insert_encoded(batch, &encoded, games)
+    }
+
+    fn insert_rows(&mut self, rows: &mut Rows, games: Range<usize>) -> Result<(), StoreError> {
+        match rows.prepared.take() {
+            Some(Prepared::Postgres(encoded)) if encoded.holds(&games) => {
+                self.insert_encoded(&rows.batch, &encoded, games)
+            }
+            _ => self.insert(&rows.batch, games),
+        }
+    }
 
     fn finish(&mut self) -> Result<Inserted, StoreError> {
-        self.commit()?;
         self.client.batch_execute("ANALYZE games; ANALYZE moves;")?;
         Ok(std::mem::take(&mut self.inserted))
     }
 }
 
-/// A cell in PostgreSQL's binary format, for the column type `COPY` asks for.
-#[derive(Debug)]
-struct Pg<'a, 'b>(&'b Cell<'a>);
+/// The start of binary `COPY` data: its signature, no flags, no header extension.
+const COPY_HEADER: &[u8] = b"PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0";
+/// The end of binary `COPY` data: a tuple of -1 fields.
+const COPY_TRAILER: &[u8] = &(-1i16).to_be_bytes();
 
-impl ToSql for Pg<'_, '_> {
-    fn to_sql(
-        &self,
-        ty: &Type,
-        out: &mut postgres::types::private::BytesMut,
-    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
-        match *self.0 {
-            Cell::Null => Ok(IsNull::Yes),
-            Cell::Int(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql(ty, out),
-            Cell::Int(v) => v.to_sql(ty, out),
-            Cell::Real(v) => v.to_sql(ty, out),
-            Cell::Bool(v) => v.to_sql(ty, out),
-            Cell::Text(s) if *ty == Type::JSON => {
-                // json's binary form is its text.
-                out.extend_from_slice(s.as_bytes());
-                Ok(IsNull::No)
+/// The games of a batch and their moves as tuples of binary `COPY` data, each game's bytes
+/// findable, made by a load's worker (see [`crate::Preparer`]).
+///
+/// Why by hand and not with `postgres`' `BinaryCopyInWriter`: that writer encodes each
+/// value as it sends it, on the one thread that talks to the server; these bytes are made on
+/// the workers, and the store's thread sends only those of the games that turn out new. The
+/// format is small and fixed (PostgreSQL's documentation, "COPY", "Binary Format"): per
+/// tuple a 16-bit field count, per field a 32-bit length (-1: NULL) and the value in its
+/// type's binary form (big-endian integers and doubles, a byte for booleans, text and json
+/// as their UTF-8).
+#[derive(Debug)]
+pub(crate) struct Encoded {
+    /// The games encoded: indexes of the batch.
+    games: Range<usize>,
+    game_bytes: Vec<u8>,
+    /// Where each game's tuple ends in `game_bytes`.
+    game_ends: Vec<usize>,
+    move_bytes: Vec<u8>,
+    /// Where each game's move tuples end in `move_bytes`.
+    move_ends: Vec<usize>,
+}
+
+impl Encoded {
+    /// Encodes the games `games` of `batch` and their moves.
+    pub(crate) fn new(batch: &RowBatch, games: Range<usize>) -> Result<Encoded, StoreError> {
+        let count = games.len();
+        let moves: usize = batch.games[games.clone()]
+            .iter()
+            .map(|g| g.moves.len())
+            .sum();
+        let mut encoded = Encoded {
+            games: games.clone(),
+            game_bytes: Vec::with_capacity(count * 600),
+            game_ends: Vec::with_capacity(count),
+            move_bytes: Vec::with_capacity(moves * 300),
+            move_ends: Vec::with_capacity(count),
+        };
+        for g in &batch.games[games] {
+            tuple(
+                &mut encoded.game_bytes,
+                &GAMES,
+                schema::game_cells(batch, g).iter(),
+            )?;
+            encoded.game_ends.push(encoded.game_bytes.len());
+            for m in &batch.moves[g.moves.clone()] {
+                tuple(
+                    &mut encoded.move_bytes,
+                    &MOVES,
+                    schema::move_cells(batch, g, m).iter(),
+                )?;
             }
-            Cell::Text(s) => s.to_sql(ty, out),
+            encoded.move_ends.push(encoded.move_bytes.len());
+        }
+        Ok(encoded)
+    }
+
+    /// Whether it holds the games `games` of the batch it was made from.
+    fn holds(&self, games: &Range<usize>) -> bool {
+        self.games.start <= games.start && games.end <= self.games.end
+    }
+
+    fn span(ends: &[usize], first: usize, last: usize) -> Range<usize> {
+        let start = if first == 0 { 0 } else { ends[first - 1] };
+        start..ends[last - 1]
+    }
+
+    /// The tuple of game `g` (an index of the batch).
+    fn game(&self, g: usize) -> &[u8] {
+        let i = g - self.games.start;
+        &self.game_bytes[Self::span(&self.game_ends, i, i + 1)]
+    }
+
+    /// The move tuples of the games `games` (indexes of the batch).
+    fn moves_of(&self, games: Range<usize>) -> &[u8] {
+        let (first, last) = (games.start - self.games.start, games.end - self.games.start);
+        &self.move_bytes[Self::span(&self.move_ends, first, last)]
+    }
+}
+
+/// Appends one tuple of `cells`, of the types of `columns`.
+fn tuple<'a>(
+    out: &mut Vec<u8>,
+    columns: &[schema::Column],
+    cells: impl Iterator<Item = &'a Cell<'a>>,
+) -> Result<(), StoreError> {
+    out.extend_from_slice(&(columns.len() as i16).to_be_bytes());
+    for (column, cell) in columns.iter().zip(cells) {
+        match (*cell, column.kind) {
+            (Cell::Null, _) => out.extend_from_slice(&(-1i32).to_be_bytes()),
+            (Cell::Int(v), Kind::BigInt) => field(out, &v.to_be_bytes()),
+            (Cell::Int(v), _) => {
+                let v = i32::try_from(v).map_err(|_| {
+                    StoreError::Target(format!("{}: {v} is past a 32-bit integer", column.name))
+                })?;
+                field(out, &v.to_be_bytes());
+            }
+            (Cell::Real(v), _) => field(out, &v.to_be_bytes()),
+            (Cell::Bool(v), _) => field(out, &[u8::from(v)]),
+            (Cell::Text(s), _) => {
+                let len = i32::try_from(s.len()).map_err(|_| {
+                    StoreError::Target(format!("{}: a text of {} bytes", column.name, s.len()))
+                })?;
+                out.extend_from_slice(&len.to_be_bytes());
+                out.extend_from_slice(s.as_bytes());
+            }
         }
     }
+    Ok(())
+}
 
-    fn accepts(ty: &Type) -> bool {
-        [
-            Type::INT8,
-            Type::INT4,
-            Type::FLOAT8,
-            Type::TEXT,
-            Type::BOOL,
-            Type::JSON,
-        ]
-        .contains(ty)
+/// An error of writing `COPY` data: the server's, when it said no.
+fn sent(error: std::io::Error) -> StoreError {
+    match error
+        .into_inner()
+        .map(|inner| inner.downcast::<postgres::Error>())
+    {
+        Some(Ok(server)) => StoreError::Postgres(*server),
+        Some(Err(other)) => StoreError::Target(format!("sending rows to PostgreSQL: {other}")),
+        None => StoreError::Target("sending rows to PostgreSQL failed".into()),
     }
+}
 
-    to_sql_checked!();
+fn field(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.extend_from_slice(&(bytes.len() as i32).to_be_bytes());
+    out.extend_from_slice(bytes);
 }
 
 /// Runs one SQL statement and returns its rows, each value typed by its column's type.

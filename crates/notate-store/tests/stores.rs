@@ -321,3 +321,80 @@ fn a_server_that_is_not_there_is_an_error() {
     assert!(target.open().is_err());
     assert!(target.query("SELECT 1").is_err());
 }
+
+/// Two loads at once into one new database, with the same games: one load takes them all in
+/// one batch (its rows encoded beforehand, as a load's workers do), the other in batches of
+/// 50 from the last to the first. Neither fails (the tables are made once; no deadlock), and
+/// every game is stored once with all its moves, by one load or the other. Five new
+/// databases in turn, so that the two really meet.
+#[test]
+fn two_loads_at_once_into_one_postgres_database() {
+    let server = Server::start();
+    let (rows, expected) = &*GENERATED;
+    let mut admin = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    for round in 0..5 {
+        let name = format!("together{round}");
+        admin
+            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .unwrap();
+        let url = server.url.replace("/postgres", &format!("/{name}"));
+        let target = Target::parse(&url).unwrap();
+        let start = std::sync::Barrier::new(2);
+        let (whole, in_batches) = std::thread::scope(|scope| {
+            let whole = scope.spawn(|| {
+                let mut all = Rows::from(rows.clone());
+                target.preparer().unwrap().prepare(&mut all).unwrap();
+                start.wait();
+                let mut store = target.open().unwrap();
+                store.insert_rows(&mut all, 0..rows.len()).unwrap();
+                store.finish().unwrap()
+            });
+            let in_batches = scope.spawn(|| {
+                start.wait();
+                let mut store = target.open().unwrap();
+                let mut end = rows.len();
+                while end > 0 {
+                    let begin = end.saturating_sub(50);
+                    store.insert(rows, begin..end).unwrap();
+                    end = begin;
+                }
+                store.finish().unwrap()
+            });
+            (whole.join().unwrap(), in_batches.join().unwrap())
+        });
+        assert_eq!(
+            whole.games + in_batches.games,
+            expected.games,
+            "round {round}"
+        );
+        assert_eq!(
+            whole.moves + in_batches.moves,
+            expected.moves,
+            "round {round}"
+        );
+        assert_eq!(
+            whole.known + in_batches.known,
+            expected.games,
+            "round {round}"
+        );
+        let count = |sql: &str| match &target.query(sql).unwrap().rows[..] {
+            [row] => number(&row[0]).unwrap() as u64,
+            other => panic!("{sql}: {other:?}"),
+        };
+        assert_eq!(
+            count("SELECT count(DISTINCT id) FROM games"),
+            expected.games
+        );
+        assert_eq!(count("SELECT count(*) FROM games"), expected.games);
+        assert_eq!(count("SELECT count(*) FROM moves"), expected.moves);
+        assert_eq!(
+            count("SELECT count(*) FROM (SELECT DISTINCT game_id, ply FROM moves) AS m"),
+            expected.moves
+        );
+        assert_eq!(
+            count("SELECT count(*) FROM games g WHERE ply_count <> (SELECT count(*) FROM moves WHERE game_id = g.id)"),
+            0,
+            "every game has all its moves"
+        );
+    }
+}

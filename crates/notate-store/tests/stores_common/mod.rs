@@ -69,8 +69,13 @@ pub fn check_loads(first: Inserted, again: Inserted, games: u64, moves: u64) {
     );
 }
 
+/// A new empty directory, its own for each call (tests run in parallel: two PostgreSQL
+/// servers of one test process must not share one).
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("notate-store-{name}-{}", std::process::id()));
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("notate-store-{name}-{}-{call}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
