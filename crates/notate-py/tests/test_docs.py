@@ -20,3 +20,10 @@ def test_docstring_examples(item):
     for test in tests:
         runner.run(test)
     assert runner.failures == 0
+
+
+def test_spark_module_examples():
+    import notate.spark
+
+    failures, tried = doctest.testmod(notate.spark, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
