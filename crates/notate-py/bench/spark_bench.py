@@ -46,11 +46,11 @@ def make_input(source: Path, copies: int, directory: Path) -> Path:
 def session(cores: int):
     from pyspark.sql import SparkSession
 
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = (
         SparkSession.builder.master(f"local[{cores}]")
         .appName(f"notate-bench-{cores}")
         .config("spark.ui.enabled", "false")
-        .config("spark.pyspark.python", sys.executable)
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")

@@ -47,12 +47,14 @@ def games_pgn(tmp_path_factory) -> Path:
 def spark():
     from pyspark.sql import SparkSession
 
+    # The executors run this Python, where notate is installed (PySpark's default is the
+    # `python3` on PATH).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     session = (
         SparkSession.builder.master("local[2]")
         .appName("notate-tests")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
-        .config("spark.pyspark.python", sys.executable)
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
@@ -76,8 +78,9 @@ def parquet_games(out: Path) -> dict:
     return result
 
 
-def test_ranges_hold_every_byte_once(games_pgn):
-    data = games_pgn.read_bytes()[:60_000]
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n"], ids=["LF", "CRLF"])
+def test_ranges_hold_every_byte_once(games_pgn, newline):
+    data = games_pgn.read_bytes()[:60_000].replace(b"\n", newline)
     small = games_pgn.with_name("small.pgn")
     small.write_bytes(data)
     for split in (3, 50, 1000, 4096, 65536):
@@ -115,7 +118,7 @@ def test_convert_writes_what_notate_load_writes_and_spark_sql_answers_as_sqlite(
     (manifest,) = (out / notate_spark.MANIFESTS).iterdir()
     record = json.loads(manifest.read_text())
     assert record["complete"] and record["input"] == str(games_pgn)
-    assert sorted(record["files"]) == sorted(str(p.relative_to(out)) for p in out.rglob("part-*.parquet"))
+    assert sorted(f["path"] for f in record["files"]) == sorted(str(p.relative_to(out)) for p in out.rglob("part-*.parquet"))
     assert not (out / notate_spark.STAGING).exists()
 
     # The example queries: Spark SQL over the Parquet files, SQLite over notate load's file.
@@ -140,6 +143,27 @@ def plain(value):
     if isinstance(value, (decimal.Decimal, float)):
         return round(float(value), 9)
     return value
+
+
+def test_notate_load_and_convert_take_turns_on_one_directory(spark, games_pgn, tmp_path):
+    """The files are notate load's: a load after convert finds every game there, and a
+    convert after a load numbers its files after the load's. An input named twice is read
+    once; a directory is not an input."""
+    data = games_pgn.read_bytes()
+    cut = data.index(b"\n\n[Event", len(data) // 2) + 2
+    first, second = tmp_path / "first.pgn", tmp_path / "second.pgn"
+    first.write_bytes(data[:cut])
+    second.write_bytes(data[cut:])
+    out = tmp_path / "out"
+    loaded = notate.load(str(first), f"parquet:{out}", errors="collect")
+    report = notate_spark.convert(
+        spark, [str(second), f"{tmp_path}/./second.pgn", str(tmp_path)], str(out), split_bytes=SPLIT
+    )
+    assert report["inputs"] == 1 and report["failed"] == [{"input": str(tmp_path), "failure": f"{tmp_path}: not a file"}]
+    again = notate.load(str(games_pgn), f"parquet:{out}", errors="collect")
+    assert again["games"] == 0 and again["known"] == loaded["games"] + report["games"]
+    ids = [i for entry in parquet_games(out).values() for i in entry["ids"]]
+    assert len(ids) == len(set(ids)) == loaded["games"] + report["games"] == 590
 
 
 def test_a_corrupt_or_missing_input_leaves_no_file_and_the_others_go_on(spark, games_pgn, tmp_path):
@@ -201,7 +225,8 @@ def test_the_command_line(games_pgn, tmp_path):
         [sys.executable, "-m", "notate.spark", "convert", str(games_pgn), "--out", str(out), "--master", "local[2]", "--split-mb", "0.25"],
         capture_output=True,
         text=True,
-        env={**os.environ, "PYSPARK_PYTHON": sys.executable},
+        # Without PYSPARK_PYTHON: the command sets it to its own Python.
+        env={k: v for k, v in os.environ.items() if k != "PYSPARK_PYTHON"},
     )
     # Ten games with a null move are reported: exit status 1, as notate load's.
     assert run.returncode == 1, run.stderr[-2000:]

@@ -55,10 +55,22 @@ impl PostgresStore {
         let mut client = Client::connect(url, NoTls)?;
         // `CREATE TABLE IF NOT EXISTS` is not safe against itself: two at once both find no
         // table and one fails on the catalog's unique index. The lock makes them take turns.
-        client.batch_execute(&format!(
-            "BEGIN; SELECT pg_advisory_xact_lock({SCHEMA_LOCK}); {} COMMIT;",
-            schema::ddl(type_name, "")
-        ))?;
+        // And when everything is there, no DDL runs: `CREATE INDEX IF NOT EXISTS` takes its
+        // table's share lock all the same, which waits for another load's open batch.
+        let mut names = vec!["games", "moves"];
+        names.extend(schema::INDEXES.iter().map(|(_, name, _, _)| *name));
+        let mut transaction = client.transaction()?;
+        transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])?;
+        let missing: i64 = transaction
+            .query_one(
+                "SELECT count(*) FROM unnest($1::text[]) AS name WHERE to_regclass(name) IS NULL",
+                &[&names],
+            )?
+            .get(0);
+        if missing > 0 {
+            transaction.batch_execute(&schema::ddl(type_name, ""))?;
+        }
+        transaction.commit()?;
         client.batch_execute("CREATE TEMP TABLE games_stage (LIKE games);")?;
         Ok(PostgresStore {
             client,
@@ -245,26 +257,41 @@ fn tuple<'a>(
     cells: impl Iterator<Item = &'a Cell<'a>>,
 ) -> Result<(), StoreError> {
     out.extend_from_slice(&(columns.len() as i16).to_be_bytes());
+    let mut count = 0;
     for (column, cell) in columns.iter().zip(cells) {
+        count += 1;
         match (*cell, column.kind) {
             (Cell::Null, _) => out.extend_from_slice(&(-1i32).to_be_bytes()),
             (Cell::Int(v), Kind::BigInt) => field(out, &v.to_be_bytes()),
-            (Cell::Int(v), _) => {
+            (Cell::Int(v), Kind::Int) => {
                 let v = i32::try_from(v).map_err(|_| {
                     StoreError::Target(format!("{}: {v} is past a 32-bit integer", column.name))
                 })?;
                 field(out, &v.to_be_bytes());
             }
-            (Cell::Real(v), _) => field(out, &v.to_be_bytes()),
-            (Cell::Bool(v), _) => field(out, &[u8::from(v)]),
-            (Cell::Text(s), _) => {
+            (Cell::Real(v), Kind::Real) => field(out, &v.to_be_bytes()),
+            (Cell::Bool(v), Kind::Bool) => field(out, &[u8::from(v)]),
+            (Cell::Text(s), Kind::Text | Kind::Json) => {
                 let len = i32::try_from(s.len()).map_err(|_| {
                     StoreError::Target(format!("{}: a text of {} bytes", column.name, s.len()))
                 })?;
                 out.extend_from_slice(&len.to_be_bytes());
                 out.extend_from_slice(s.as_bytes());
             }
+            (cell, kind) => {
+                return Err(StoreError::Target(format!(
+                    "{}: a {kind:?} column given {cell:?}",
+                    column.name
+                )))
+            }
         }
+    }
+    // A row with fewer values than columns would be read by the server as the next row's.
+    if count != columns.len() {
+        return Err(StoreError::Target(format!(
+            "a row of {count} values for {} columns",
+            columns.len()
+        )));
     }
     Ok(())
 }

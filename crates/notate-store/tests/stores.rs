@@ -323,10 +323,11 @@ fn a_server_that_is_not_there_is_an_error() {
 }
 
 /// Two loads at once into one new database, with the same games: one load takes them all in
-/// one batch (its rows encoded beforehand, as a load's workers do), the other in batches of
-/// 50 from the last to the first. Neither fails (the tables are made once; no deadlock), and
-/// every game is stored once with all its moves, by one load or the other. Five new
-/// databases in turn, so that the two really meet.
+/// one batch (its rows encoded beforehand, as a load's workers do), the other the games in
+/// the opposite order, in two batches: without the inserts in the order of the ids, they meet
+/// in the middle, each holding games the other waits for (PostgreSQL's deadlock error). Neither fails (the tables are made once; no
+/// deadlock), and every game is stored once with all its moves, by one load or the other.
+/// Five new databases in turn, so that the two really meet.
 #[test]
 fn two_loads_at_once_into_one_postgres_database() {
     let server = Server::start();
@@ -350,13 +351,16 @@ fn two_loads_at_once_into_one_postgres_database() {
                 store.finish().unwrap()
             });
             let in_batches = scope.spawn(|| {
+                // The same rows, the games in the opposite order (each keeps its moves).
+                let mut reversed = rows.clone();
+                reversed.games.reverse();
                 start.wait();
                 let mut store = target.open().unwrap();
-                let mut end = rows.len();
-                while end > 0 {
-                    let begin = end.saturating_sub(50);
-                    store.insert(rows, begin..end).unwrap();
-                    end = begin;
+                let mut begin = 0;
+                while begin < reversed.len() {
+                    let end = (begin + 300).min(reversed.len());
+                    store.insert(&reversed, begin..end).unwrap();
+                    begin = end;
                 }
                 store.finish().unwrap()
             });

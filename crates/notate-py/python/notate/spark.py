@@ -62,13 +62,6 @@ MANIFESTS = "_notate_inputs"
 STAGING = "_notate_staging"
 """The directory of ``DIR`` where tasks write before their input's files are moved in."""
 
-STATUS_SCHEMA = (
-    "input string, start long, games long, known long, moves long, "
-    "errors string, failure string"
-)
-"""What each task of ``convert`` reports: one row per range."""
-
-
 def split_ranges(paths: Iterable[str], split_bytes: int = SPLIT_BYTES, sizes=None):
     """The byte ranges ``(path, start, end)`` the inputs are read in: one ``(path, 0, -1)``
     (the whole file) per compressed input, ranges of ``split_bytes`` for a plain one."""
@@ -161,13 +154,15 @@ def _source(path: str, start: int, end: int):
     return source, source.offset
 
 
-def _error_dict(error, path: str, base: int) -> dict:
-    """A ``GameError`` as the report names it: the file, the byte offset in the file, and the
-    line and column in the range (lines are counted from the range's first byte)."""
+def _error_dict(error, path: str, base: int, compressed: bool = False) -> dict:
+    """A ``GameError`` as the report names it: the file, the byte offset in the file (in the
+    decompressed text of a compressed one: ``compressed``), and the line and column in the
+    range (lines are counted from the range's first byte)."""
     offset = getattr(error, "offset", None)
     return {
         "input": path,
         "offset": None if offset is None else base + offset,
+        "compressed": compressed,
         "range_start": base,
         "line": getattr(error, "line", None),
         "column": getattr(error, "column", None),
@@ -177,65 +172,75 @@ def _error_dict(error, path: str, base: int) -> dict:
     }
 
 
-def _convert_ranges(batches):
-    """The ``mapInArrow`` function of ``convert``: loads each range into its staging
-    directory, and yields one status row per range."""
-    import pyarrow as pa
+_STATUS_FIELDS = ("input", "start", "staging", "games", "known", "moves", "errors", "failure")
+STATUS_SCHEMA = (
+    "input string, start long, staging string, games long, known long, moves long, "
+    "errors string, failure string"
+)
+"""What each task of ``convert`` reports: one row per range."""
 
+_DONE = "_notate_done.json"
+"""The file a task leaves in its staging directory once it reported: the driver reads these
+when the job as a whole fails (a task that crashed outside Python), to commit the inputs
+whose ranges all finished."""
+
+
+def _convert_range(path: str, start: int, end: int, staging: str) -> dict:
+    """Loads one range into ``staging``: the status row of ``convert``."""
     import notate
 
+    status = {"input": path, "start": start, "staging": staging, "games": 0, "known": 0, "moves": 0, "errors": "[]", "failure": None}
+    base = 0
+    compressed = end < 0 and path.lower().endswith(COMPRESSED)
+    try:
+        source, base = _source(path, start, end)
+        try:
+            loaded = notate.load(source, f"parquet:{staging}", errors="collect", threads=1)
+        finally:
+            if hasattr(source, "close"):
+                source.close()
+        errors = [_error_dict(e, path, base, compressed) for e in loaded["errors"]]
+        status.update(games=loaded["games"], known=loaded["known"], moves=loaded["moves"], errors=json.dumps(errors))
+    except notate.GameError as error:
+        # Reading stopped: the input is not whole.
+        place = _error_dict(error, path, base, compressed)
+        where = "its end" if place["offset"] is None else _byte(place["offset"], compressed)
+        status["failure"] = f"{path}: {error} (at {where})"
+    except Exception as error:  # noqa: BLE001 - any failure of a task is its input's
+        status["failure"] = f"{path}: {type(error).__name__}: {error}"
+    return status
+
+
+def _convert_ranges(batches):
+    """The ``mapInArrow`` function of ``convert``: loads each range into a staging directory
+    of this task attempt's own (a retried or speculative attempt never meets another's
+    files), and yields one status row per range."""
+    import pyarrow as pa
+    from pyspark import TaskContext
+
+    context = TaskContext.get()
+    attempt = context.taskAttemptId() if context is not None else uuid.uuid4().int
+    schema = pa.schema(
+        [(name, pa.int64() if name in ("start", "games", "known", "moves") else pa.string()) for name in _STATUS_FIELDS]
+    )
     for batch in batches:
-        rows = batch.to_pylist()
-        out = {key: [] for key in ("input", "start", "games", "known", "moves", "errors", "failure")}
-        for row in rows:
-            path, start, end, staging = row["input"], row["start"], row["end"], row["staging"]
-            result = {"games": 0, "known": 0, "moves": 0, "errors": [], "failure": None}
-            base = 0
-            try:
-                source, base = _source(path, start, end)
-                try:
-                    loaded = notate.load(source, f"parquet:{staging}", errors="collect", threads=1)
-                finally:
-                    if hasattr(source, "close"):
-                        source.close()
-                result.update(
-                    games=loaded["games"],
-                    known=loaded["known"],
-                    moves=loaded["moves"],
-                    errors=[_error_dict(e, path, base) for e in loaded["errors"]],
-                )
-            except notate.GameError as error:
-                # Reading stopped: the input is not whole.
-                place = _error_dict(error, path, base)
-                where = f"byte {place['offset']}" if place["offset"] is not None else "its end"
-                result["failure"] = f"{path}: {error} (at {where})"
-            except Exception as error:  # noqa: BLE001 - any failure of a task is its input's
-                result["failure"] = f"{path}: {type(error).__name__}: {error}"
-            out["input"].append(path)
-            out["start"].append(start)
-            for key in ("games", "known", "moves"):
-                out[key].append(result[key])
-            out["errors"].append(json.dumps(result["errors"]))
-            out["failure"].append(result["failure"])
-        yield pa.RecordBatch.from_pydict(
-            out,
-            schema=pa.schema(
-                [
-                    ("input", pa.string()),
-                    ("start", pa.int64()),
-                    ("games", pa.int64()),
-                    ("known", pa.int64()),
-                    ("moves", pa.int64()),
-                    ("errors", pa.string()),
-                    ("failure", pa.string()),
-                ]
-            ),
-        )
+        statuses = []
+        for row in batch.to_pylist():
+            staging = os.path.join(row["staging"], f"attempt-{attempt}")
+            status = _convert_range(row["input"], row["start"], row["end"], staging)
+            os.makedirs(staging, exist_ok=True)
+            _write_json(Path(staging) / _DONE, status)
+            statuses.append(status)
+        yield pa.RecordBatch.from_pylist(statuses, schema=schema)
+
+
+def _byte(offset: int, compressed: bool) -> str:
+    return f"byte {offset} of the decompressed text" if compressed else f"byte {offset}"
 
 
 def _input_key(path: str) -> str:
-    """A stable name for an input: the hash of its absolute path."""
-    return hashlib.sha256(os.path.abspath(path).encode()).hexdigest()[:24]
+    """A stable name for an input: the hash of its real path."""
+    return hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:24]
 
 
 def _part_number(name: str):
@@ -278,10 +283,27 @@ def _write_json(path: Path, value) -> None:
     os.replace(temporary, path)
 
 
-def _commit(out: Path, path: str, stagings: list[Path]) -> list[str]:
+def _identity(path: Path):
+    """What tells a file from another that later took its name: device, inode and size (a
+    rename keeps them)."""
+    st = path.stat()
+    return [st.st_dev, st.st_ino, st.st_size]
+
+
+def _unlink_if_same(path: Path, identity) -> None:
+    """Removes ``path`` if it is still the file ``identity`` describes."""
+    try:
+        if _identity(path) == list(identity):
+            path.unlink()
+    except FileNotFoundError:
+        pass
+
+
+def _commit(out: Path, path: str, stagings: list[Path]) -> int:
     """Moves an input's staged files into ``out`` and removes the files an earlier run wrote
-    for it. The manifest first lists the old files and the new ones, so that a run stopped
-    half-way is undone by running the input again. Returns the new files."""
+    for it. The manifest first lists the old files and the new ones (each with its identity,
+    so that a name another writer took meanwhile is never removed), so that a run stopped
+    half-way is undone by running the input again. Returns the number of new files."""
     manifests = out / MANIFESTS
     manifests.mkdir(parents=True, exist_ok=True)
     manifest = manifests / f"{_input_key(path)}.json"
@@ -303,16 +325,16 @@ def _commit(out: Path, path: str, stagings: list[Path]) -> list[str]:
                 if moves_file.exists():
                     moves.append((moves_file, out / "moves" / partition / target))
                 moves.append((games_file, out / "games" / partition / target))
-        new = [str(d.relative_to(out)) for _, d in moves]
-        record = {"input": os.path.abspath(path), "files": old + new, "complete": False}
+        new = [{"path": str(d.relative_to(out)), "identity": _identity(s)} for s, d in moves]
+        record = {"input": os.path.realpath(path), "files": old + new, "complete": False}
         _write_json(manifest, record)
         for source, destination in moves:
             destination.parent.mkdir(parents=True, exist_ok=True)
             os.replace(source, destination)
-        for relative in old:
-            (out / relative).unlink(missing_ok=True)
+        for file in old:
+            _unlink_if_same(out / file["path"], file["identity"])
         _write_json(manifest, {"input": record["input"], "files": new, "complete": True})
-    return new
+    return len(new)
 
 
 def _spark_session(master: str | None = None):
@@ -321,8 +343,9 @@ def _spark_session(master: str | None = None):
     builder = SparkSession.builder.appName("notate")
     if master:
         builder = builder.master(master)
-    # The executors' Python is this one (notate and pyarrow installed), unless set already.
-    builder = builder.config("spark.pyspark.python", os.environ.get("PYSPARK_PYTHON", sys.executable))
+    # The executors' Python is this one (notate and pyarrow installed), unless set already:
+    # PySpark reads it from the environment when the session starts (else `python3`).
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     # The report is notate's lines on stderr, not Spark's progress bars.
     builder = builder.config("spark.ui.showConsoleProgress", "false")
     spark = builder.getOrCreate()
@@ -347,51 +370,51 @@ def convert(spark, inputs: list[str], out: str, *, split_bytes: int = SPLIT_BYTE
     cluster of ``spark``, one task per byte range (see the module's docs). Returns a dict:
     ``games``, ``known`` (already in the same input's range, as ``notate load`` counts),
     ``moves``, ``inputs`` (converted), ``errors`` (bad games: file, byte offset, message),
-    ``failed`` (inputs that could not be read, with why; none of their files is left),
-    ``files`` (written), ``seconds``.
+    ``failed`` (inputs that could not be read, with why; none of this run's files of them is
+    kept, an earlier run's stay), ``files`` (written), ``seconds``.
     """
     started = time.perf_counter()
     out_dir = Path(out).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
-    missing = [p for p in inputs if not os.path.isfile(p)]
-    present = [os.path.abspath(p) for p in inputs if os.path.isfile(p)]
+    report = {"games": 0, "known": 0, "moves": 0, "inputs": 0, "errors": [], "failed": [], "files": 0}
+    present = []
+    for path in inputs:
+        if not os.path.exists(path):
+            report["failed"].append({"input": path, "failure": f"{path}: no such file"})
+        elif not os.path.isfile(path):
+            report["failed"].append({"input": path, "failure": f"{path}: not a file"})
+        elif os.path.realpath(path) not in present:  # the same file named twice is read once
+            present.append(os.path.realpath(path))
     run = out_dir / STAGING / uuid.uuid4().hex
-    ranges = split_ranges(present, split_bytes)
     rows = [
-        {"input": path, "start": start, "end": end, "staging": str(run / _input_key(path) / f"{start}")}
-        for path, start, end in ranges
+        {"input": path, "start": start, "end": end, "staging": str(run / _input_key(path) / str(start))}
+        for path, start, end in split_ranges(present, split_bytes)
     ]
-    report = {
-        "games": 0,
-        "known": 0,
-        "moves": 0,
-        "inputs": 0,
-        "errors": [],
-        "failed": [{"input": p, "failure": f"{p}: no such file"} for p in missing],
-        "files": 0,
-    }
     try:
+        job_failure = None
         statuses = []
         if rows:
-            frame = spark.createDataFrame(
-                rows, "input string, start long, end long, staging string"
-            ).repartition(len(rows))
-            statuses = [r.asDict() for r in frame.mapInArrow(_convert_ranges, STATUS_SCHEMA).collect()]
-        by_input: dict[str, list[dict]] = {}
+            frame = spark.createDataFrame(rows, "input string, start long, end long, staging string")
+            try:
+                statuses = [r.asDict() for r in frame.repartition(len(rows)).mapInArrow(_convert_ranges, STATUS_SCHEMA).collect()]
+            except Exception as error:  # noqa: BLE001 - a task that died outside Python
+                # The job failed as a whole: what finished is in the tasks' files.
+                job_failure = f"the Spark job failed: {str(error).splitlines()[0] if str(error) else type(error).__name__}"
+                statuses = [json.loads(p.read_text()) for p in sorted(run.glob(f"*/*/attempt-*/{_DONE}"))]
+        by_range: dict[tuple, dict] = {}
         for status in statuses:
-            by_input.setdefault(status["input"], []).append(status)
+            # One status per range: a speculative attempt's second answer is not counted.
+            by_range.setdefault((status["input"], status["start"]), status)
         for path in present:
-            done = sorted(by_input.get(path, []), key=lambda s: s["start"])
-            expected = sum(1 for r in rows if r["input"] == path)
+            ranges = [r for r in rows if r["input"] == path]
+            done = [by_range[(path, r["start"])] for r in ranges if (path, r["start"]) in by_range]
             failures = [s["failure"] for s in done if s["failure"]]
-            if len(done) != expected and not failures:
-                failures.append(f"{path}: {expected - len(done)} of its ranges never reported")
-            stagings = [run / _input_key(path) / str(s["start"]) for s in done]
+            if len(done) != len(ranges) and not failures:
+                failures.append(job_failure or f"{path}: {len(ranges) - len(done)} of its ranges never reported")
             if failures:
                 report["failed"].append({"input": path, "failure": "; ".join(failures)})
-                shutil.rmtree(run / _input_key(path), ignore_errors=True)
                 continue
-            report["files"] += len(_commit(out_dir, path, stagings))
+            report["files"] += _commit(out_dir, path, [Path(s["staging"]) for s in done])
             report["inputs"] += 1
             for s in done:
                 report["games"] += s["games"]
@@ -472,7 +495,8 @@ def main(argv=None) -> int:
     finally:
         spark.stop()
     for error in report["errors"]:
-        print(f"{error['input']}: byte {error['offset']}: {error['message']}", file=sys.stderr)
+        where = "" if error["offset"] is None else _byte(error["offset"], error["compressed"]) + ": "
+        print(f"{error['input']}: {where}{error['message']}", file=sys.stderr)
     for failed in report["failed"]:
         print(f"failed: {failed['failure']}", file=sys.stderr)
     print(
