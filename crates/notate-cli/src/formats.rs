@@ -29,7 +29,7 @@ impl Family {
         match self {
             Family::Chess => "pgn, uci, fen, epd, json, egd, tracks or jsonchess",
             Family::Infinite => "icn or icn-json",
-            Family::Shogi => "sfen, usi, kif, ki2, csa, western or jkf",
+            Family::Shogi => "sfen, usi, kif, ki2, csa, western, jkf or tracks",
         }
     }
 
@@ -270,6 +270,10 @@ impl Job {
     /// Why this job cannot take input of `format` (`None`: it can).
     pub fn refuses(self, format: InputFormat) -> Option<String> {
         let family = format.family();
+        // Piece tracks are written for chess and shogi alike.
+        if matches!(self, Job::Convert(OutputFormat::Tracks)) && family == Family::Shogi {
+            return None;
+        }
         let wanted = self.family()?;
         (family != wanted).then(|| match self {
             Job::Load => format!(

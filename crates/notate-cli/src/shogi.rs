@@ -5,7 +5,7 @@ use clap::{Args, ValueEnum};
 use notate::chunk::Chunk;
 use notate::format::{ReadFormat, WriteFormat};
 use notate::shogi::encoding::{Encoding, ReadOptions};
-use notate::shogi::{book, csa, jkf, ki2, kif, sfen, usi, western, Record};
+use notate::shogi::{book, csa, jkf, ki2, kif, sfen, tracks, usi, western, Record};
 use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
@@ -114,6 +114,7 @@ pub struct ShogiStage {
     csa: csa::Csa,
     western: western::Western,
     jkf: jkf::Jkf,
+    tracks: tracks::Tracks,
     records: Vec<Result<Record, Error>>,
 }
 
@@ -148,6 +149,7 @@ impl ShogiStage {
                 },
             }),
             jkf: jkf::Jkf::new(jkf::WriteOptions { pretty }),
+            tracks: tracks::Tracks::default(),
             records: Vec::new(),
         }
     }
@@ -184,8 +186,9 @@ impl ShogiStage {
                     OutputFormat::Csa => self.csa.write_game(record, out),
                     OutputFormat::Western => self.western.write_game(record, out),
                     OutputFormat::Jkf => self.jkf.write_game(record, out),
+                    OutputFormat::Tracks => self.tracks.write_game(record, out),
                     other => Err(unwritable(format!(
-                        "shogi input converts to sfen, usi, kif, ki2, csa, western or jkf, not {}",
+                        "shogi input converts to sfen, usi, kif, ki2, csa, western, jkf or tracks, not {}",
                         crate::formats::format_name(other)
                     ))),
                 }

@@ -840,3 +840,34 @@ fn a_shogi_reader_warning_names_its_place() {
         "{err}"
     );
 }
+
+#[test]
+fn shogi_tracks_one_line_per_record_and_infinite_chess_has_none_yet() {
+    let out = notate(
+        &["convert", "--from", "usi", "--to", "tracks"],
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1);
+    assert!(
+        stdout.starts_with(r#"{"header":{},"start":{"wL9a":"9a","wN8a":"8a""#),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with(
+        r#"{"ply":3,"usi":"8h2b+","actions":[["bB8h","2b"],["bB8h","+"],["wB2b","b"]]},{"ply":4,"usi":"3a2b","actions":[["wS3a","2b"],["bB8h","w"]]},{"ply":5,"usi":"B*4e","actions":[["wB2b","4e"]]}]}
+"#
+    ), "{stdout}");
+    let out = notate(
+        &["convert", &shogi_vector("game1.kifu"), "--to", "tracks"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with(r#"{"header":{"開始日時":"2024/01/02 10:00:00""#));
+    let out = notate(
+        &["convert", "--from", "icn", "--to", "tracks"],
+        "w K5,1|k5,8 5,1>5,2\n",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("infinite chess input converts to icn or icn-json"));
+}

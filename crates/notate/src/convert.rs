@@ -31,7 +31,7 @@ use crate::infinite::long::{self, IcnJson};
 use crate::infinite::short::{self, Dialect, Icn, MoveStyle};
 use crate::infinite::{self, replay};
 use crate::shogi::encoding::{self, Encoding};
-use crate::shogi::{book, csa, jkf, ki2, kif, sfen, usi, western, Record};
+use crate::shogi::{book, csa, jkf, ki2, kif, sfen, tracks as shogi_tracks, usi, western, Record};
 use crate::{Error, ErrorKind};
 
 /// A family of games: what a format holds.
@@ -165,6 +165,18 @@ impl Format {
             | Format::Jkf
             | Format::ShogiBook => Family::Shogi,
         }
+    }
+
+    /// Whether games of `family` can be written in it: its own family's, and piece tracks
+    /// for shogi too.
+    ///
+    /// ```
+    /// use notate::convert::{Family, Format};
+    /// assert!(Format::Tracks.holds(Family::Shogi));
+    /// assert!(!Format::Pgn.holds(Family::Shogi));
+    /// ```
+    pub fn holds(self, family: Family) -> bool {
+        self.family() == family || (self == Format::Tracks && family == Family::Shogi)
     }
 
     /// Whether notate reads it (every format but tracks, UCI, FEN and EPD).
@@ -715,7 +727,7 @@ impl Converter {
             if !to.is_written() {
                 return Err(usage(format!("{to} is read, not written")));
             }
-            if to.family() != from.family() {
+            if !to.holds(from.family()) {
                 return Err(usage(format!(
                     "{from} holds {} games: it cannot be converted to {to}",
                     from.family().name()
@@ -756,6 +768,7 @@ impl Converter {
                 Some(Format::Csa) => boxed(csa::Csa::new(options.csa)),
                 Some(Format::Western) => boxed(western::Western::new(options.western)),
                 Some(Format::Jkf) => boxed(jkf::Jkf::new(options.jkf)),
+                Some(Format::Tracks) => boxed(shogi_tracks::Tracks::default()),
                 Some(other) => unreachable!("{other} is not shogi"),
             }),
         };

@@ -7,6 +7,7 @@
 //!   [`ki2`], [`csa`], [`western`], [`jkf`], and
 //!   [`book`] for the seed app's opening books (what KIF and KI2 share, the Japanese move
 //!   grammar, headers, diagrams and handicap presets, is the private module `japanese`);
+//! - [`tracks`]: piece tracks, every piece named for its whole life (as for chess);
 //! - [`encoding`]: Shift_JIS/UTF-8 detection.
 //!
 //! Every reader returns a [`Record`] whose moves are legal; every writer takes one. Every
@@ -33,6 +34,7 @@ mod position;
 mod record;
 pub mod sfen;
 mod square;
+pub mod tracks;
 pub mod usi;
 pub mod western;
 
