@@ -100,7 +100,7 @@ export function egd(input, options = {}) {
   return objects(input, options, 'egd');
 }
 
-/** Every game of a chess input as piece tracks (`{pieces, moves: [[["wkp","e4"]], …]}`). */
+/** Every game of an input as piece tracks (chess `{game_tags, start, moves}`; shogi and infinite chess the same shape: see the README). */
 export function tracks(input, options = {}) {
   return objects(input, options, 'tracks');
 }

@@ -133,7 +133,7 @@ test('every shogi vector to every shogi format: the library\'s output (Shift_JIS
   assert.equal(shogiFiles.length, 16);
   for (const file of shogiFiles) {
     const bytes = readBytes(`shogi/${file}`);
-    for (const to of ['sfen', 'usi', 'kif', 'ki2', 'csa', 'western', 'jkf']) {
+    for (const to of ['sfen', 'usi', 'kif', 'ki2', 'csa', 'western', 'jkf', 'tracks']) {
       const want = cli(['convert', '--from', shogiFormat(file), '--to', to], bytes);
       const got = convert(bytes, { from: shogiFormat(file), to, errors: 'collect' });
       assert.equal(got.output, want.stdout, `${file} → ${to}`);

@@ -28,7 +28,7 @@ impl Family {
     pub fn outputs(self) -> &'static str {
         match self {
             Family::Chess => "pgn, uci, fen, epd, json, egd, tracks or jsonchess",
-            Family::Infinite => "icn or icn-json",
+            Family::Infinite => "icn, icn-json or tracks",
             Family::Shogi => "sfen, usi, kif, ki2, csa, western, jkf or tracks",
         }
     }
@@ -270,8 +270,8 @@ impl Job {
     /// Why this job cannot take input of `format` (`None`: it can).
     pub fn refuses(self, format: InputFormat) -> Option<String> {
         let family = format.family();
-        // Piece tracks are written for chess and shogi alike.
-        if matches!(self, Job::Convert(OutputFormat::Tracks)) && family == Family::Shogi {
+        // Piece tracks are written for every family.
+        if matches!(self, Job::Convert(OutputFormat::Tracks)) {
             return None;
         }
         let wanted = self.family()?;

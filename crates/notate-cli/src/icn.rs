@@ -6,7 +6,7 @@ use notate::chunk::Chunk;
 use notate::format::{ReadFormat, WriteFormat};
 use notate::infinite::long::{self, IcnJson};
 use notate::infinite::short::{self, Dialect, Icn, MoveStyle};
-use notate::infinite::{replay, Game};
+use notate::infinite::{replay, tracks, Game};
 use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
@@ -141,8 +141,9 @@ impl InfiniteStage {
             Job::Check | Job::Load => replay::replay(game).map(|_| ()),
             Job::Convert(OutputFormat::Icn) => self.short.write_game(game, out),
             Job::Convert(OutputFormat::IcnJson) => self.long.write_game(game, out),
+            Job::Convert(OutputFormat::Tracks) => tracks::Tracks.write_game(game, out),
             Job::Convert(other) => Err(unwritable(format!(
-                "infinite chess input converts to icn or icn-json, not {}",
+                "infinite chess input converts to icn, icn-json or tracks, not {}",
                 crate::formats::format_name(other)
             ))),
             Job::Position { ply, to } => {

@@ -767,7 +767,7 @@ fn every_family_runs_through_one_pipeline() {
     let out = notate(&["convert", icn.to_str().unwrap(), "--to", "pgn"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("infinite chess input converts to icn or icn-json"),
+        text(&out.stderr).contains("infinite chess input converts to icn, icn-json or tracks"),
         "{}",
         text(&out.stderr)
     );
@@ -842,7 +842,7 @@ fn a_shogi_reader_warning_names_its_place() {
 }
 
 #[test]
-fn shogi_tracks_one_line_per_record_and_infinite_chess_has_none_yet() {
+fn shogi_and_infinite_chess_tracks_one_line_per_game() {
     let out = notate(
         &["convert", "--from", "usi", "--to", "tracks"],
         "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e\n",
@@ -868,6 +868,9 @@ fn shogi_tracks_one_line_per_record_and_infinite_chess_has_none_yet() {
         &["convert", "--from", "icn", "--to", "tracks"],
         "w K5,1|k5,8 5,1>5,2\n",
     );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("infinite chess input converts to icn or icn-json"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"metadata\":{},\"start\":{\"wK5,1\":\"5,1\",\"bK5,8\":\"5,8\"},\"moves\":[{\"ply\":1,\"icn\":\"5,1>5,2\",\"actions\":[[\"wK5,1\",\"5,2\"]]}]}\n"
+    );
 }

@@ -16,7 +16,7 @@ import notate
 from conftest import REPO
 
 CHESS_OUT = ["pgn", "uci", "fen", "epd", "json", "egd", "tracks", "jsonchess"]
-SHOGI_OUT = ["sfen", "usi", "kif", "ki2", "csa", "western", "jkf"]
+SHOGI_OUT = ["sfen", "usi", "kif", "ki2", "csa", "western", "jkf", "tracks"]
 JSON_OUT = {"json", "egd", "tracks", "jsonchess", "icn-json", "jkf"}
 
 

@@ -168,7 +168,7 @@ impl Format {
     }
 
     /// Whether games of `family` can be written in it: its own family's, and piece tracks
-    /// for shogi too.
+    /// for every family.
     ///
     /// ```
     /// use notate::convert::{Family, Format};
@@ -176,7 +176,7 @@ impl Format {
     /// assert!(!Format::Pgn.holds(Family::Shogi));
     /// ```
     pub fn holds(self, family: Family) -> bool {
-        self.family() == family || (self == Format::Tracks && family == Family::Shogi)
+        self.family() == family || self == Format::Tracks
     }
 
     /// Whether notate reads it (every format but tracks, UCI, FEN and EPD).
@@ -752,6 +752,7 @@ impl Converter {
                 None => Box::new(|game, _| replay::replay(game).map(|_| ())),
                 Some(Format::Icn) => boxed(Icn::new(options.icn)),
                 Some(Format::IcnJson) => boxed(IcnJson::new(options.icn_json)),
+                Some(Format::Tracks) => boxed(infinite::tracks::Tracks),
                 Some(other) => unreachable!("{other} is not infinite chess"),
             }),
             Family::Shogi => AnyWriter::Shogi(match to {

@@ -11,6 +11,7 @@ use notate::shogi::{
     csa, jkf, ki2, kif, tracks, Color, Move, Piece, PieceKind, Position, Record, RecordMove,
     Square, HAND_ORDER,
 };
+use notate_testdata::SplitMix64;
 use serde_json::Value;
 
 /// Where a named piece is, whose it is, and whether it stands promoted.
@@ -198,22 +199,9 @@ fn every_vector_record_replays_to_its_positions() {
     assert!(checked >= 50, "only {checked} vector records");
 }
 
-/// A seeded generator (SplitMix64), so that a failure names a game that can be made again.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 /// A random legal game of up to `plies` plies from `start`, preferring captures and drops
 /// (so pieces change sides often).
-fn random_game(start: Position, plies: usize, random: &mut Random) -> Record {
+fn random_game(start: Position, plies: usize, random: &mut SplitMix64) -> Record {
     let mut record = Record::new(start.clone());
     let mut position = start;
     for _ in 0..plies {
@@ -243,7 +231,7 @@ fn random_game(start: Position, plies: usize, random: &mut Random) -> Record {
 
 #[test]
 fn random_games_replay_to_their_positions() {
-    let mut random = Random(22);
+    let mut random = SplitMix64::new(22);
     let starts = [
         Position::startpos(),
         // Pieces in hand at the start, a promoted piece on the board, gote to move.
@@ -309,5 +297,5 @@ fn the_converter_writes_shogi_tracks_as_the_command_line_does() {
         String::from_utf8(out).unwrap(),
         tracks::to_string(&record).unwrap()
     );
-    assert!(Converter::new(Format::Icn, Some(Format::Tracks), &Options::default()).is_err());
+    assert!(Converter::new(Format::Kif, Some(Format::Icn), &Options::default()).is_err());
 }

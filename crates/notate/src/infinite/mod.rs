@@ -23,6 +23,7 @@ pub mod long;
 mod piece;
 pub mod replay;
 pub mod short;
+pub mod tracks;
 
 pub use coord::{Coord, Int, ParseIntError};
 
