@@ -86,17 +86,40 @@ export function check(input: Input, options?: { from?: InputFormat } & Partial<C
 export function convert(input: Input, options: ConvertOptions & { errors?: 'throw' }): string;
 export function convert(input: Input, options: ConvertOptions & { errors: 'collect' }): { output: string; errors: NotateError[]; warnings: NotateError[] };
 
-/** An action of piece tracks: a piece to a square, captured (`x`) or promoted (`p`). */
+/**
+ * An action of piece tracks: a piece to a square (`e4`; shogi `7f`; infinite chess `x,y`),
+ * captured (`x`) or promoted (`p`); shogi also turns a piece over (`+`) and sends a captured
+ * one to a hand (`b`, `w`).
+ */
 export type Action = [piece: string, target: string];
 
+/** Chess tracks. */
 export interface Tracks {
   game_tags: Record<string, string>;
   start: Record<string, string>;
   moves: { ply: number; san: string; actions: Action[] }[];
 }
 
+/** Shogi tracks: `start` gives a square (`+` after it: promoted) or a hand (`b`, `w`). */
+export interface ShogiTracks {
+  header: Record<string, string>;
+  start: Record<string, string>;
+  moves: { ply: number; usi: string; actions: Action[] }[];
+}
+
+/** Infinite-chess tracks. */
+export interface InfiniteTracks {
+  metadata: Record<string, string>;
+  start: Record<string, string>;
+  moves: { ply: number; icn: string; actions: Action[] }[];
+}
+
+export type ShogiFormat = 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf' | 'shogi-book';
+
 export function egd(input: Input, options?: Omit<Partial<ConvertOptions>, 'to'> & { errors?: 'throw' }): Record<string, any>[];
 export function tracks(input: Input, options?: { from?: ChessFormat; errors?: 'throw' }): Tracks[];
+export function tracks(input: Input, options: { from: ShogiFormat; errors?: 'throw' }): ShogiTracks[];
+export function tracks(input: Input, options: { from: 'icn' | 'icn-json'; errors?: 'throw' }): InfiniteTracks[];
 
 export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
 export function streamGames(stream: ByteStream, options?: ReadOptions & { errors?: 'throw' }): AsyncGenerator<Game>;

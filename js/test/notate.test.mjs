@@ -192,3 +192,11 @@ test('readGames reads notate\'s game JSON, EGD and jsonchess back', () => {
     assert.deepEqual(back.moves.map((m) => m.fen), game.moves.map((m) => m.fen), from);
   }
 });
+
+test('tracks() for shogi and infinite chess: the library\'s names and actions', () => {
+  const [shogi] = tracks('position startpos moves 7g7f 3c3d 8h2b+', { from: 'usi' });
+  assert.equal(shogi.start.bP7g, '7g');
+  assert.deepEqual(shogi.moves[2], { ply: 3, usi: '8h2b+', actions: [['bB8h', '2b'], ['bB8h', '+'], ['wB2b', 'b']] });
+  const [infinite] = tracks('w K5,1+|R8,1+|k5,8 5,1>7,1', { from: 'icn' });
+  assert.deepEqual(infinite.moves[0].actions, [['wK5,1', '7,1'], ['wR8,1', '6,1']]);
+});

@@ -17,7 +17,10 @@ const n: number = run.errors.length + check('1. e4 *').games;
 const actions = new Tracker().play('e4');
 const piece: string = actions[0][0];
 const [track] = tracks('1. e4 *');
-console.log(track.moves[0].actions, fens, csa, n, piece);
+const [shogi] = tracks('position startpos moves 7g7f', { from: 'usi' });
+const [infinite] = tracks('w K5,1|k5,8 5,1>5,2', { from: 'icn' });
+const usiMove: string = shogi.moves[0].usi + infinite.moves[0].icn + shogi.header['先手'];
+console.log(track.moves[0].actions, fens, csa, n, piece, usiMove);
 
 const long = ShortToLong_Format('w K5,1|k5,8 5,1>5,2');
 const short: string = LongToShort_Format(long, { compact_moves: 2 }) + LongToShort_Format(long, 2, false);
