@@ -260,7 +260,10 @@ impl Job {
     /// The family whose games this job can write, when only one can (`None`: every family).
     pub fn family(self) -> Option<Family> {
         match self {
-            Job::Check | Job::Position { to: None, .. } => None,
+            // Piece tracks are written for every family.
+            Job::Check | Job::Position { to: None, .. } | Job::Convert(OutputFormat::Tracks) => {
+                None
+            }
             Job::Convert(to) => Some(to.family()),
             Job::Position { to: Some(to), .. } => Some(to.family()),
             Job::Load => Some(Family::Chess),
@@ -270,10 +273,6 @@ impl Job {
     /// Why this job cannot take input of `format` (`None`: it can).
     pub fn refuses(self, format: InputFormat) -> Option<String> {
         let family = format.family();
-        // Piece tracks are written for every family.
-        if matches!(self, Job::Convert(OutputFormat::Tracks)) {
-            return None;
-        }
         let wanted = self.family()?;
         (family != wanted).then(|| match self {
             Job::Load => format!(

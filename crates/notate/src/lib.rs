@@ -29,6 +29,7 @@ pub mod convert;
 pub mod error;
 pub mod format;
 pub mod infinite;
+mod json_text;
 /// The chess rules library notate is built on, re-exported so callers use the same version.
 pub use shakmaty;
 pub mod protocol;

@@ -172,11 +172,17 @@ def _error_dict(error, path: str, base: int, compressed: bool = False) -> dict:
     }
 
 
-_STATUS_FIELDS = ("input", "start", "staging", "games", "known", "moves", "errors", "failure")
-STATUS_SCHEMA = (
-    "input string, start long, staging string, games long, known long, moves long, "
-    "errors string, failure string"
-)
+_STATUS_FIELDS = {
+    "input": "string",
+    "start": "long",
+    "staging": "string",
+    "games": "long",
+    "known": "long",
+    "moves": "long",
+    "errors": "string",
+    "failure": "string",
+}
+STATUS_SCHEMA = ", ".join(f"{name} {kind}" for name, kind in _STATUS_FIELDS.items())
 """What each task of ``convert`` reports: one row per range."""
 
 _DONE = "_notate_done.json"
@@ -220,9 +226,8 @@ def _convert_ranges(batches):
 
     context = TaskContext.get()
     attempt = context.taskAttemptId() if context is not None else uuid.uuid4().int
-    schema = pa.schema(
-        [(name, pa.int64() if name in ("start", "games", "known", "moves") else pa.string()) for name in _STATUS_FIELDS]
-    )
+    types = {"long": pa.int64(), "string": pa.string()}
+    schema = pa.schema([(name, types[kind]) for name, kind in _STATUS_FIELDS.items()])
     for batch in batches:
         statuses = []
         for row in batch.to_pylist():

@@ -144,23 +144,7 @@ fn piece_code(role: Role, square: Square) -> &'static str {
     }
 }
 
-pub(crate) fn write_u32(out: &mut Vec<u8>, n: u32) {
-    write_u64(out, u64::from(n));
-}
-
-pub(crate) fn write_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
-}
+pub(crate) use crate::json_text::{write_str, write_u32, write_u64};
 
 /// `,"nags":[1,4]` when a move has NAGs (game JSON and extended EGD write them alike).
 pub(crate) fn write_nags(nags: &[u8], out: &mut Vec<u8>) {
@@ -175,17 +159,6 @@ pub(crate) fn write_nags(nags: &[u8], out: &mut Vec<u8>) {
         write_u32(out, u32::from(*nag));
     }
     out.push(b']');
-}
-
-/// A JSON string (quotes, escapes), as serde_json writes it.
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push(b'"');
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'"');
-    } else {
-        serde_json::to_writer(&mut *out, s).expect("writing JSON to memory");
-    }
 }
 
 /// Writes six-field FENs, as shakmaty's `Fen` writes them. Written by hand: it is the

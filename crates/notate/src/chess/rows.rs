@@ -502,17 +502,7 @@ impl RowWriter {
 
 /// Every tag as a JSON object, in order; `Result` from the movetext when there is no tag.
 fn write_tags_json(game: &ChessGame, out: &mut Vec<u8>) {
-    use super::notation::write_str;
-    out.push(b'{');
-    for (i, (name, value)) in game.tags.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        write_str(out, name);
-        out.push(b':');
-        write_str(out, value);
-    }
-    out.push(b'}');
+    crate::json_text::write_object(out, game.tags.iter());
 }
 
 /// `2016.05.12` → (2016, 5); `2016.??.??` → (2016, none); `????.??.??` → neither.

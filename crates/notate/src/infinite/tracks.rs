@@ -26,6 +26,7 @@ use super::piece::{Piece, Player};
 use super::replay::{Board, Played};
 use super::short::{self, Dialect, MoveStyle};
 use crate::format::{write_verbs, WriteFormat};
+use crate::json_text::{write_object, write_str, write_u64};
 use crate::Error;
 
 /// What an action does to its piece.
@@ -48,15 +49,21 @@ pub struct Action {
     pub target: Target,
 }
 
+impl Target {
+    fn text(&self) -> String {
+        match self {
+            Target::Square(square) => square.to_string(),
+            Target::Captured => "x".to_owned(),
+            Target::Promoted => "p".to_owned(),
+        }
+    }
+}
+
 impl Serialize for Action {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut t = s.serialize_tuple(2)?;
         t.serialize_element(&self.piece)?;
-        match &self.target {
-            Target::Square(square) => t.serialize_element(&square.to_string())?,
-            Target::Captured => t.serialize_element("x")?,
-            Target::Promoted => t.serialize_element("p")?,
-        }
+        t.serialize_element(&self.target.text())?;
         t.end()
     }
 }
@@ -177,40 +184,50 @@ impl Tracks {
         let start = game.position.clone().unwrap_or_default();
         let mut tracker = Tracker::new(&start);
         let mut board = Board::new(game);
-        let mut json = String::from("{\"metadata\":{");
-        for (i, (key, value)) in game.metadata.iter().enumerate() {
-            if i > 0 {
-                json.push(',');
-            }
-            json.push_str(&serde_json::to_string(key).expect("a string"));
-            json.push(':');
-            json.push_str(&serde_json::to_string(value).expect("a string"));
-        }
-        json.push_str("},\"start\":{");
-        for (i, (square, piece)) in start.iter().enumerate() {
-            if i > 0 {
-                json.push(',');
-            }
-            json.push_str(&serde_json::to_string(&name_of(piece, square)).expect("a string"));
-            json.push_str(&format!(":\"{square}\""));
-        }
-        json.push_str("},\"moves\":[");
+        let mark = out.len();
+        out.extend_from_slice(b"{\"metadata\":");
+        write_object(
+            out,
+            game.metadata.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        );
+        out.extend_from_slice(b",\"start\":");
+        let start: Vec<(String, String)> = start
+            .iter()
+            .map(|(square, piece)| (name_of(piece, square), square.to_string()))
+            .collect();
+        write_object(
+            out,
+            start
+                .iter()
+                .map(|(name, square)| (name.as_str(), square.as_str())),
+        );
+        out.extend_from_slice(b",\"moves\":[");
         for (i, mv) in game.moves.iter().flatten().enumerate() {
-            let played = board.play(mv, i + 1)?;
-            let actions = tracker.play(mv, &played);
+            let played = board.play(mv, i + 1).inspect_err(|_| out.truncate(mark))?;
             if i > 0 {
-                json.push(',');
+                out.push(b',');
             }
-            json.push_str(&format!(
-                "{{\"ply\":{},\"icn\":{},\"actions\":{}}}",
-                i + 1,
-                serde_json::to_string(&short::write_move(mv, MoveStyle::Minimal, Dialect::V2024))
-                    .expect("a string"),
-                serde_json::to_string(&actions).expect("actions are strings")
-            ));
+            out.extend_from_slice(b"{\"ply\":");
+            write_u64(out, i as u64 + 1);
+            out.extend_from_slice(b",\"icn\":");
+            write_str(
+                out,
+                &short::write_move(mv, MoveStyle::Minimal, Dialect::V2024),
+            );
+            out.extend_from_slice(b",\"actions\":[");
+            for (j, action) in tracker.play(mv, &played).iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                out.push(b'[');
+                write_str(out, &action.piece);
+                out.push(b',');
+                write_str(out, &action.target.text());
+                out.push(b']');
+            }
+            out.extend_from_slice(b"]}");
         }
-        json.push_str("]}\n");
-        out.extend_from_slice(json.as_bytes());
+        out.extend_from_slice(b"]}\n");
         Ok(())
     }
 }

@@ -31,6 +31,7 @@ use super::position::{Move, Position};
 use super::record::Record;
 use super::square::Square;
 use crate::format::{write_verbs, WriteFormat};
+use crate::json_text::{write_object, write_str, write_u64};
 use crate::{Error, ErrorKind};
 
 /// The permanent name of a shogi piece (`bP7g`, `wL1a`, `bB*2`).
@@ -306,72 +307,63 @@ impl Tracks {
         let mut position = record.start.clone();
         let mut tracker = Tracker::new(&position);
         let mark = out.len();
-        out.extend_from_slice(b"{\"header\":{");
-        for (i, (key, value)) in record.header.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            json_string(key, out);
-            out.push(b':');
-            json_string(value, out);
-        }
-        out.extend_from_slice(b"},\"start\":{");
-        let mut first = true;
-        let mut entry = |name: Name, place: &str, out: &mut Vec<u8>| {
-            if !std::mem::take(&mut first) {
-                out.push(b',');
-            }
-            json_string(name.as_str(), out);
-            out.push(b':');
-            json_string(place, out);
-        };
-        for (name, square) in tracker.on_board() {
+        out.extend_from_slice(b"{\"header\":");
+        write_object(
+            out,
+            record.header.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        );
+        out.extend_from_slice(b",\"start\":");
+        let on_board = tracker.on_board().map(|(name, square)| {
             let promoted = position
                 .piece_at(square)
                 .is_some_and(|p| p.kind.is_promoted());
-            let place = format!("{square}{}", if promoted { "+" } else { "" });
-            entry(name, &place, out);
-        }
-        for color in [Color::Black, Color::White] {
+            (name, format!("{square}{}", if promoted { "+" } else { "" }))
+        });
+        let in_hand = [Color::Black, Color::White].into_iter().flat_map(|color| {
             let side = char::from(side_letter(color)).to_string();
-            for name in tracker.in_hand(color) {
-                entry(name, &side, out);
-            }
-        }
-        out.extend_from_slice(b"},\"moves\":[");
+            tracker.in_hand(color).map(move |name| (name, side.clone()))
+        });
+        let start: Vec<(Name, String)> = on_board.chain(in_hand).collect();
+        write_object(
+            out,
+            start
+                .iter()
+                .map(|(name, place)| (name.as_str(), place.as_str())),
+        );
+        out.extend_from_slice(b",\"moves\":[");
         for (i, record_move) in record.moves.iter().enumerate() {
             if i > 0 {
                 out.push(b',');
             }
             self.actions.clear();
+            let usi = record_move.mv.to_string();
             if let Err(e) = tracker.play_into(&position, record_move.mv, &mut self.actions) {
                 out.truncate(mark);
                 return Err(Error::new(ErrorKind::Unwritable, e.to_string())
                     .with_ply(i + 1)
-                    .with_token(record_move.mv.to_string()));
+                    .with_token(usi));
             }
             position.play_unchecked(record_move.mv);
-            out.extend_from_slice(format!("{{\"ply\":{},\"usi\":", i + 1).as_bytes());
-            json_string(&record_move.mv.to_string(), out);
-            out.extend_from_slice(b",\"actions\":");
-            out.extend_from_slice(
-                serde_json::to_string(&self.actions)
-                    .expect("actions are strings")
-                    .as_bytes(),
-            );
-            out.push(b'}');
+            out.extend_from_slice(b"{\"ply\":");
+            write_u64(out, i as u64 + 1);
+            out.extend_from_slice(b",\"usi\":");
+            write_str(out, &usi);
+            out.extend_from_slice(b",\"actions\":[");
+            for (j, action) in self.actions.iter().enumerate() {
+                if j > 0 {
+                    out.push(b',');
+                }
+                out.push(b'[');
+                write_str(out, action.piece.as_str());
+                out.push(b',');
+                write_str(out, &action.target.text());
+                out.push(b']');
+            }
+            out.extend_from_slice(b"]}");
         }
         out.extend_from_slice(b"]}\n");
         Ok(())
     }
-}
-
-fn json_string(text: &str, out: &mut Vec<u8>) {
-    out.extend_from_slice(
-        serde_json::to_string(text)
-            .expect("a string is JSON")
-            .as_bytes(),
-    );
 }
 
 /// How shogi piece tracks are written (nothing to choose yet).
