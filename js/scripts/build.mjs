@@ -2,13 +2,16 @@
 // Builds the package into dist/ from the Rust sources:
 //   1. the crate notate-wasm for wasm32-unknown-unknown (cargo profile `wasm`: small),
 //   2. its JavaScript glue by wasm-bindgen (`--target web`: ES modules for node and pages),
-//   3. the package's own modules and type declarations from src/.
+//   3. the package's own modules and type declarations from src/,
+//   4. dist/d3.js: the D3 modules the viewer uses (scripts/d3-modules.txt), their UMD builds
+//      run in one scope of their own (no global is touched), as one ES module,
+//   5. dist/viewer.html: the viewer app as a static page.
 // Needs `rustup target add wasm32-unknown-unknown` and the wasm-bindgen command of the
 // crate's exact wasm-bindgen version (`cargo install wasm-bindgen-cli --version =0.2.130`),
 // found on PATH, in $WASM_BINDGEN, or in ~/.cargo/bin.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,4 +45,17 @@ run(wasmBindgen(), ['--target', 'web', '--out-dir', join(dist, 'wasm'), '--out-n
 for (const file of readdirSync(join(js, 'src'))) {
   cpSync(join(js, 'src', file), join(dist, file));
 }
+writeFileSync(join(dist, 'd3.js'), d3Module());
+writeFileSync(join(dist, 'viewer.html'), readFileSync(join(js, 'scripts', 'viewer.html')));
 process.stderr.write(`built ${dist}\n`);
+
+/** The D3 modules as one ES module exporting `d3`. Each UMD build attaches itself to the
+ * `d3` of the `globalThis` it sees: here a local object, so nothing leaks into the page. */
+function d3Module() {
+  const names = readFileSync(join(js, 'scripts', 'd3-modules.txt'), 'utf8').split('\n')
+    .map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
+  const code = names.map((name) => readFileSync(join(js, 'node_modules', name, 'dist', `${name}.min.js`), 'utf8'));
+  return `// D3 (ISC licence, https://d3js.org): ${names.join(', ')}.\n`
+    + 'export const d3 = (function (globalThis, exports, module, define) {\n'
+    + `${code.join('\n')}\nreturn globalThis.d3;\n}).call({}, {});\n`;
+}

@@ -38,7 +38,7 @@ export type Input = string | Uint8Array | ArrayBuffer | ArrayBufferView;
 export type ChessFormat = 'pgn' | 'json' | 'egd' | 'jsonchess';
 export type InputFormat = ChessFormat | 'icn' | 'icn-json' | 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf' | 'shogi-book';
 export type OutputFormat =
-  | 'pgn' | 'uci' | 'fen' | 'epd' | 'json' | 'egd' | 'tracks' | 'jsonchess'
+  | 'pgn' | 'uci' | 'fen' | 'epd' | 'json' | 'egd' | 'tracks' | 'view' | 'jsonchess'
   | 'icn' | 'icn-json'
   | 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf';
 

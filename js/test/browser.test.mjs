@@ -7,16 +7,14 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { serveStatic } from './helpers.mjs';
 
 const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const CHROMIUM = '/usr/bin/chromium';
-const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html; charset=utf-8', '.json': 'application/json' };
 const EMPTY = '<!doctype html><meta charset="utf-8"><title>empty</title>';
 
 let server, origin, browser, context, page;
@@ -24,21 +22,11 @@ const requests = [];
 const problems = [];
 
 before(async () => {
-  server = createServer(async (req, res) => {
-    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    if (path === '/empty.html') return res.writeHead(200, { 'content-type': MIME['.html'] }).end(EMPTY);
-    if (path === '/favicon.ico') return res.writeHead(204).end(); // asked for by every page
-    const file = join(root, path);
-    if (!file.startsWith(root + sep)) return res.writeHead(403).end();
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' }).end(body);
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise((done) => server.listen(0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${server.address().port}`;
+  ({ server, origin } = await serveStatic(root, (path, res) => {
+    if (path !== '/empty.html') return false;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(EMPTY);
+    return true;
+  }));
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: this test needs Debian's chromium (apt-get install chromium)`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,

@@ -41,3 +41,29 @@ export function cli(args, input) {
     return { status: e.status, stdout: e.stdout.toString('utf8'), stderr: e.stderr.toString('utf8') };
   }
 }
+
+/**
+ * Serves `dir` over HTTP on the loopback (a free port) with the MIME types browsers need:
+ * `{server, origin}`. `extra(path, res)` may answer a path first (true when it did).
+ */
+export async function serveStatic(dir, extra = () => false) {
+  const { createServer } = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const { extname, sep } = await import('node:path');
+  const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.html': 'text/html; charset=utf-8', '.json': 'application/json' };
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (extra(path, res)) return;
+    if (path === '/favicon.ico') return res.writeHead(204).end(); // asked for by every page
+    const file = join(dir, path);
+    if (!file.startsWith(dir + sep)) return res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': MIME[extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { server, origin: `http://127.0.0.1:${server.address().port}` };
+}

@@ -8,6 +8,7 @@ use notate::chess::pgn::{self, Pgn};
 use notate::chess::positions::{self, PositionFormat, Positions};
 use notate::chess::tracks::Tracks;
 use notate::chess::uci::Uci;
+use notate::chess::view::View;
 use notate::chess::{play, replay, ChessGame, FailedGame, Tags};
 use notate::chunk::Chunk;
 use notate::format::{place_in_stream, ReadFormat, WriteFormat};
@@ -126,6 +127,7 @@ pub struct GameWriter {
     json: Json,
     egd: Egd,
     tracks: Tracks,
+    view: View,
     uci: Uci,
     positions: Positions,
 }
@@ -143,6 +145,7 @@ impl GameWriter {
             json: Json::default(),
             egd: Egd::new(egd),
             tracks: Tracks::default(),
+            view: View::default(),
             uci: Uci::default(),
             positions: Positions::new(positions::WriteOptions { notation }),
         }
@@ -159,6 +162,7 @@ impl WriteGame<Vec<u8>> for GameWriter {
                 OutputFormat::Json => self.json.write_game(game, out),
                 OutputFormat::Egd => self.egd.write_game(game, out),
                 OutputFormat::Tracks => self.tracks.write_game(game, out),
+                OutputFormat::View => self.view.write_game(game, out),
                 OutputFormat::Jsonchess => Jsonchess.write_game(game, out),
                 OutputFormat::Uci => self.uci.write_game(game, out),
                 OutputFormat::Fen | OutputFormat::Epd => self.positions.write_game(game, out),

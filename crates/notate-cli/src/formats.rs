@@ -27,9 +27,9 @@ impl Family {
     /// The formats `--to` takes for this family, for messages.
     pub fn outputs(self) -> &'static str {
         match self {
-            Family::Chess => "pgn, uci, fen, epd, json, egd, tracks or jsonchess",
-            Family::Infinite => "icn, icn-json or tracks",
-            Family::Shogi => "sfen, usi, kif, ki2, csa, western, jkf or tracks",
+            Family::Chess => "pgn, uci, fen, epd, json, egd, tracks, view or jsonchess",
+            Family::Infinite => "icn, icn-json, tracks or view",
+            Family::Shogi => "sfen, usi, kif, ki2, csa, western, jkf, tracks or view",
         }
     }
 
@@ -106,7 +106,7 @@ impl InputFormat {
             Format::Western => InputFormat::Western,
             Format::Jkf => InputFormat::Jkf,
             Format::ShogiBook => InputFormat::ShogiBook,
-            Format::Tracks | Format::Uci | Format::Fen | Format::Epd => return None,
+            Format::Tracks | Format::View | Format::Uci | Format::Fen | Format::Epd => return None,
         })
     }
 
@@ -166,6 +166,9 @@ pub enum OutputFormat {
     Egd,
     /// piece tracks: every piece named, every move as actions on named pieces
     Tracks,
+    /// viewer documents: the tracks and the facts of every position, one game per line
+    /// (what `notate render` shows)
+    View,
     /// jsonchess: tags and the protocol's packed moves, one game per line
     Jsonchess,
     /// ICN, infinite chess notation (infinite chess input only)
@@ -199,6 +202,7 @@ impl OutputFormat {
             | OutputFormat::Json
             | OutputFormat::Egd
             | OutputFormat::Tracks
+            | OutputFormat::View
             | OutputFormat::Jsonchess => Family::Chess,
             OutputFormat::Icn | OutputFormat::IcnJson => Family::Infinite,
             OutputFormat::Sfen
@@ -260,10 +264,10 @@ impl Job {
     /// The family whose games this job can write, when only one can (`None`: every family).
     pub fn family(self) -> Option<Family> {
         match self {
-            // Piece tracks are written for every family.
-            Job::Check | Job::Position { to: None, .. } | Job::Convert(OutputFormat::Tracks) => {
-                None
-            }
+            // Piece tracks and viewer documents are written for every family.
+            Job::Check
+            | Job::Position { to: None, .. }
+            | Job::Convert(OutputFormat::Tracks | OutputFormat::View) => None,
             Job::Convert(to) => Some(to.family()),
             Job::Position { to: Some(to), .. } => Some(to.family()),
             Job::Load => Some(Family::Chess),

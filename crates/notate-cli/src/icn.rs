@@ -6,7 +6,7 @@ use notate::chunk::Chunk;
 use notate::format::{ReadFormat, WriteFormat};
 use notate::infinite::long::{self, IcnJson};
 use notate::infinite::short::{self, Dialect, Icn, MoveStyle};
-use notate::infinite::{replay, tracks, Game};
+use notate::infinite::{replay, tracks, view, Game};
 use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
@@ -121,6 +121,7 @@ pub struct InfiniteStage {
     job: Job,
     short: Icn,
     long: IcnJson,
+    view: view::View,
     games: Vec<Result<Game, Error>>,
 }
 
@@ -131,6 +132,7 @@ impl InfiniteStage {
             job,
             short: Icn::new(args.short()),
             long: IcnJson::new(args.long()),
+            view: view::View::default(),
             games: Vec::new(),
         }
     }
@@ -142,8 +144,9 @@ impl InfiniteStage {
             Job::Convert(OutputFormat::Icn) => self.short.write_game(game, out),
             Job::Convert(OutputFormat::IcnJson) => self.long.write_game(game, out),
             Job::Convert(OutputFormat::Tracks) => tracks::Tracks.write_game(game, out),
+            Job::Convert(OutputFormat::View) => self.view.write_game(game, out),
             Job::Convert(other) => Err(unwritable(format!(
-                "infinite chess input converts to icn, icn-json or tracks, not {}",
+                "infinite chess input converts to icn, icn-json, tracks or view, not {}",
                 crate::formats::format_name(other)
             ))),
             Job::Position { ply, to } => {

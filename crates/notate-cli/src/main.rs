@@ -5,6 +5,7 @@ mod formats;
 mod icn;
 mod input;
 mod pipeline;
+mod render;
 mod report;
 mod shogi;
 mod store;
@@ -43,6 +44,7 @@ Examples:
   notate convert games/*.csa --to sfen -o positions.txt
   notate convert book.json --from shogi-book --to usi
   notate position game.kifu --ply end --to sfen
+  notate render games.pgn                 # games.html: every game on a board
   notate load games.pgn.zst --db games.sqlite
   notate load games.pgn --db postgres://me@localhost/chess
   notate load games.pgn --db parquet:games
@@ -107,6 +109,20 @@ enum Command {
         to: Option<PositionOutput>,
         #[command(flatten)]
         icn: icn::IcnArgs,
+        #[command(flatten)]
+        shogi: shogi::ShogiArgs,
+    },
+    /// Write one self-contained HTML page that shows every game on an animated board
+    #[command(
+        after_help = "The page holds its scripts, styles and games: it opens from a file and makes no network\nrequest. Keys: ← → step, Home End, space plays, f flips the board.\n\nExamples:\n  notate render game.pgn                 # writes game.html\n  notate render games.kif -o board.html\n  cat game.icn | notate render > game.html"
+    )]
+    Render {
+        #[command(flatten)]
+        common: Common,
+        /// Write here (default: the input's name with .html, in the current directory;
+        /// stdout for stdin)
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
         #[command(flatten)]
         shogi: shogi::ShogiArgs,
     },
@@ -220,6 +236,8 @@ fn settings(common: &Common, job: Job, egd: egd::WriteOptions) -> Settings {
                 Job::Convert(OutputFormat::Jsonchess) => Keep::Everything,
                 Job::Convert(OutputFormat::Egd) if egd.extended => Keep::Everything,
                 Job::Convert(OutputFormat::Pgn | OutputFormat::Json) => Keep::Everything,
+                // The viewer shows each move's comment, clock and evaluation.
+                Job::Convert(OutputFormat::View) => Keep::Everything,
                 Job::Convert(_) => Keep::Moves,
             },
             ..ReadOptions::default()
@@ -307,6 +325,18 @@ fn checked_run(command: &Command) -> Result<Run, ExitCode> {
                 "read",
             )
         }
+        Command::Render {
+            common,
+            output,
+            shogi,
+        } => (
+            common,
+            Job::Convert(OutputFormat::View),
+            output.clone().or_else(|| render_path(common)),
+            icn::IcnArgs::default(),
+            shogi.clone(),
+            "rendered",
+        ),
         Command::Load { .. } | Command::Query { .. } => unreachable!("not a pipeline job"),
     };
     let inputs = inputs(common);
@@ -341,12 +371,31 @@ fn run_pipeline(command: &Command) -> ExitCode {
     let quiet = match command {
         Command::Convert { common, .. }
         | Command::Check { common, .. }
-        | Command::Position { common, .. } => common.quiet,
+        | Command::Position { common, .. }
+        | Command::Render { common, .. } => common.quiet,
         Command::Load { .. } | Command::Query { .. } => true,
     };
-    let mut out = match open_output(run.output.as_ref()) {
+    let rendering = matches!(command, Command::Render { .. });
+    if let Some(why) = rendering.then(render::unavailable).flatten() {
+        eprintln!("notate: {why}");
+        return ExitCode::from(1);
+    }
+    let out = match open_output(run.output.as_ref()) {
         Ok(out) => out,
         Err(code) => return code,
+    };
+    let mut page = None;
+    let mut plain = None;
+    let out: &mut dyn Write = if rendering {
+        match render::Page::new(out, &page_title(&run.inputs)) {
+            Ok(made) => page.insert(made),
+            Err(e) => {
+                eprintln!("notate: cannot write output: {e}");
+                return ExitCode::from(1);
+            }
+        }
+    } else {
+        plain.insert(out)
     };
     let job = run.settings.job;
     let stages = || Stages {
@@ -358,9 +407,46 @@ fn run_pipeline(command: &Command) -> ExitCode {
         shogi: Some(Box::new(shogi::ShogiStage::new(job, &run.shogi, run.pretty)) as _),
     };
     let mut reporter = Reporter::new(!quiet);
-    let mut sink = ByteSink::new(&mut out, shogi::separator(job));
-    let result = pipeline::run(&run.inputs, &run.settings, stages, &mut sink, &mut reporter);
+    let mut sink = ByteSink::new(out, shogi::separator(job));
+    let mut result = pipeline::run(&run.inputs, &run.settings, stages, &mut sink, &mut reporter);
+    if let (Ok(_), Some(page)) = (&result, page) {
+        if let Err(e) = page.finish() {
+            result = Err(anyhow::Error::new(e).context("cannot write output"));
+        }
+    }
     exit_status(result, |ok, failed| reporter.finish(run.verb, ok, failed))
+}
+
+/// Where `notate render` writes without `-o`: one input file's name with `.html` (its
+/// extensions cut: `games.pgn.zst` → `games.html`), in the current directory; `games.html` for
+/// several; stdout for stdin.
+fn render_path(common: &Common) -> Option<PathBuf> {
+    match common.inputs.as_slice() {
+        [] => None,
+        [one] if one.as_os_str() == "-" => None,
+        [one] => {
+            let name = one.file_name()?.to_string_lossy().into_owned();
+            let stem = name
+                .split('.')
+                .next()
+                .filter(|s| !s.is_empty())
+                .unwrap_or("games");
+            Some(PathBuf::from(format!("{stem}.html")))
+        }
+        _ => Some(PathBuf::from("games.html")),
+    }
+}
+
+/// The page's title: the input's file name, or how many there are.
+fn page_title(inputs: &[InputName]) -> String {
+    match inputs {
+        [one] => one
+            .path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map_or_else(|| one.display(), |n| n.to_string_lossy().into_owned()),
+        many => format!("{} inputs", many.len()),
+    }
 }
 
 fn inputs(common: &Common) -> Vec<InputName> {

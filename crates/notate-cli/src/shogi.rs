@@ -5,7 +5,7 @@ use clap::{Args, ValueEnum};
 use notate::chunk::Chunk;
 use notate::format::{ReadFormat, WriteFormat};
 use notate::shogi::encoding::{Encoding, ReadOptions};
-use notate::shogi::{book, csa, jkf, ki2, kif, sfen, tracks, usi, western, Record};
+use notate::shogi::{book, csa, jkf, ki2, kif, sfen, tracks, usi, view, western, Record};
 use notate::{Error, ErrorKind};
 
 use crate::formats::{InputFormat, Job, OutputFormat, PositionOutput};
@@ -115,6 +115,7 @@ pub struct ShogiStage {
     western: western::Western,
     jkf: jkf::Jkf,
     tracks: tracks::Tracks,
+    view: view::View,
     records: Vec<Result<Record, Error>>,
 }
 
@@ -150,6 +151,7 @@ impl ShogiStage {
             }),
             jkf: jkf::Jkf::new(jkf::WriteOptions { pretty }),
             tracks: tracks::Tracks::default(),
+            view: view::View::default(),
             records: Vec::new(),
         }
     }
@@ -187,8 +189,9 @@ impl ShogiStage {
                     OutputFormat::Western => self.western.write_game(record, out),
                     OutputFormat::Jkf => self.jkf.write_game(record, out),
                     OutputFormat::Tracks => self.tracks.write_game(record, out),
+                    OutputFormat::View => self.view.write_game(record, out),
                     other => Err(unwritable(format!(
-                        "shogi input converts to sfen, usi, kif, ki2, csa, western, jkf or tracks, not {}",
+                        "shogi input converts to sfen, usi, kif, ki2, csa, western, jkf, tracks or view, not {}",
                         crate::formats::format_name(other)
                     ))),
                 }

@@ -767,7 +767,7 @@ fn every_family_runs_through_one_pipeline() {
     let out = notate(&["convert", icn.to_str().unwrap(), "--to", "pgn"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("infinite chess input converts to icn, icn-json or tracks"),
+        text(&out.stderr).contains("infinite chess input converts to icn, icn-json, tracks or view"),
         "{}",
         text(&out.stderr)
     );
@@ -873,4 +873,115 @@ fn shogi_and_infinite_chess_tracks_one_line_per_game() {
         text(&out.stdout),
         "{\"metadata\":{},\"start\":{\"wK5,1\":\"5,1\",\"bK5,8\":\"5,8\"},\"moves\":[{\"ply\":1,\"icn\":\"5,1>5,2\",\"actions\":[[\"wK5,1\",\"5,2\"]]}]}\n"
     );
+}
+
+#[test]
+fn view_documents_hold_the_tracks_and_every_position_for_every_family() {
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 d5 2. exd5 Qxd5 {centre} *\n";
+    let view = notate(&["convert", "--to", "view"], pgn);
+    assert_eq!(view.status.code(), Some(0), "{}", text(&view.stderr));
+    let tracks = notate(&["convert", "--to", "tracks"], pgn);
+    let doc: serde_json::Value = serde_json::from_slice(&view.stdout).unwrap();
+    let tracks: serde_json::Value = serde_json::from_slice(&tracks.stdout).unwrap();
+    assert_eq!(doc["family"], "chess");
+    assert_eq!(doc["tracks"], tracks);
+    let positions = doc["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 5);
+    assert_eq!(
+        positions[0],
+        serde_json::json!({"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                           "features": {"halfmove_clock": 0, "repetition": 1}})
+    );
+    assert_eq!(
+        positions[4],
+        serde_json::json!({"fen": "rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+                           "features": {"halfmove_clock": 0, "repetition": 1},
+                           "lran": "Qd8xd5", "move_type": "capture", "comment": "centre"})
+    );
+    let shogi = notate(
+        &["convert", "--from", "usi", "--to", "view"],
+        "position startpos moves 7g7f 3c3d 8h2b+\n",
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&shogi.stdout).unwrap();
+    assert_eq!(doc["family"], "shogi");
+    assert_eq!(
+        doc["positions"][3],
+        serde_json::json!({"sfen": "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4",
+                           "ki2": "▲２二角成", "western": "Bx2b+"})
+    );
+    let infinite = notate(
+        &["convert", "--from", "icn", "--to", "view"],
+        "w -3,12,-2,11 K5,1|k5,8 5,1>5,2+\n",
+    );
+    let doc: serde_json::Value = serde_json::from_slice(&infinite.stdout).unwrap();
+    assert_eq!(doc["family"], "infinite");
+    assert_eq!(
+        doc["border"],
+        serde_json::json!({"left": "-3", "right": "12", "bottom": "-2", "top": "11"})
+    );
+    assert_eq!(
+        doc["positions"],
+        serde_json::json!([{"turn": "w"}, {"turn": "b", "check": true}])
+    );
+}
+
+#[test]
+fn render_writes_one_self_contained_page() {
+    let dir = std::env::temp_dir().join(format!("notate-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("two.games.pgn");
+    std::fs::write(
+        &input,
+        "[White \"</script><script>alert(1)</script>\"]\n\n1. e4 e5 *\n\n1. d4 Nf9 *\n\n1. c4 *\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(["render", input.to_str().unwrap()])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    // The bad game is reported with its place; the others are on the page.
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("two.games.pgn:5:7: game 2"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(text(&out.stderr).ends_with("rendered 2 games, 1 failed\n"));
+    let page = std::fs::read_to_string(dir.join("two.html")).unwrap();
+    assert!(page.starts_with("<!doctype html>"));
+    assert!(page.contains("<title>two.games.pgn</title>"));
+    assert!(page.contains(
+        "content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'\""
+    ));
+    // The games, one viewer document per line, cannot close their script element.
+    let games = page
+        .split("<script type=\"application/x-ndjson\" id=\"notate-games\">\n")
+        .nth(1)
+        .unwrap()
+        .split("</script>")
+        .next()
+        .unwrap();
+    let lines: Vec<serde_json::Value> = games
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0]["tracks"]["game_tags"]["White"],
+        "</script><script>alert(1)</script>"
+    );
+    assert_eq!(lines[1]["tracks"]["moves"][0]["san"], "c4");
+    // The viewer (D3 included) is inline, and no address is loaded.
+    assert!(page.contains("export function mount("));
+    assert!(page.contains("d3-selection"));
+    assert!(!page.contains("src=\"http"));
+    // From stdin, the page goes to stdout.
+    let out = notate(
+        &["render", "--from", "usi"],
+        "position startpos moves 7g7f\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains(r#"{"family":"shogi","tracks":{"header":{},"#));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

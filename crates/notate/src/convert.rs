@@ -25,13 +25,17 @@ use crate::chess::pgn::Pgn;
 use crate::chess::positions::{self, PositionFormat, Positions};
 use crate::chess::tracks::Tracks;
 use crate::chess::uci::Uci;
+use crate::chess::view::View as ChessView;
 use crate::chess::ChessGame;
 use crate::format::{ReadFormat, Reader, WriteFormat};
 use crate::infinite::long::{self, IcnJson};
 use crate::infinite::short::{self, Dialect, Icn, MoveStyle};
 use crate::infinite::{self, replay};
 use crate::shogi::encoding::{self, Encoding};
-use crate::shogi::{book, csa, jkf, ki2, kif, sfen, tracks as shogi_tracks, usi, western, Record};
+use crate::shogi::{
+    book, csa, jkf, ki2, kif, sfen, tracks as shogi_tracks, usi, view as shogi_view, western,
+    Record,
+};
 use crate::{Error, ErrorKind};
 
 /// A family of games: what a format holds.
@@ -69,6 +73,8 @@ pub enum Format {
     Jsonchess,
     /// Piece tracks (written only).
     Tracks,
+    /// Viewer documents: tracks and the facts of every position (written only).
+    View,
     /// One line of UCI moves per game (written only).
     Uci,
     /// The FEN of every position (written only).
@@ -99,12 +105,13 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order the command line lists them.
-    pub const ALL: [Format; 18] = [
+    pub const ALL: [Format; 19] = [
         Format::Pgn,
         Format::Json,
         Format::Egd,
         Format::Jsonchess,
         Format::Tracks,
+        Format::View,
         Format::Uci,
         Format::Fen,
         Format::Epd,
@@ -128,6 +135,7 @@ impl Format {
             Format::Egd => "egd",
             Format::Jsonchess => "jsonchess",
             Format::Tracks => "tracks",
+            Format::View => "view",
             Format::Uci => "uci",
             Format::Fen => "fen",
             Format::Epd => "epd",
@@ -152,6 +160,7 @@ impl Format {
             | Format::Egd
             | Format::Jsonchess
             | Format::Tracks
+            | Format::View
             | Format::Uci
             | Format::Fen
             | Format::Epd => Family::Chess,
@@ -168,7 +177,7 @@ impl Format {
     }
 
     /// Whether games of `family` can be written in it: its own family's, and piece tracks
-    /// for every family.
+    /// and viewer documents for every family.
     ///
     /// ```
     /// use notate::convert::{Family, Format};
@@ -176,14 +185,14 @@ impl Format {
     /// assert!(!Format::Pgn.holds(Family::Shogi));
     /// ```
     pub fn holds(self, family: Family) -> bool {
-        self.family() == family || self == Format::Tracks
+        self.family() == family || matches!(self, Format::Tracks | Format::View)
     }
 
-    /// Whether notate reads it (every format but tracks, UCI, FEN and EPD).
+    /// Whether notate reads it (every format but tracks, viewer documents, UCI, FEN and EPD).
     pub fn is_read(self) -> bool {
         !matches!(
             self,
-            Format::Tracks | Format::Uci | Format::Fen | Format::Epd
+            Format::Tracks | Format::View | Format::Uci | Format::Fen | Format::Epd
         )
     }
 
@@ -200,6 +209,7 @@ impl Format {
             Format::Json
                 | Format::Egd
                 | Format::Tracks
+                | Format::View
                 | Format::Jsonchess
                 | Format::IcnJson
                 | Format::Jkf
@@ -742,6 +752,7 @@ impl Converter {
                 Some(Format::Json) => boxed(Json::new(options.json)),
                 Some(Format::Egd) => boxed(Egd::new(options.egd)),
                 Some(Format::Tracks) => boxed(Tracks::default()),
+                Some(Format::View) => boxed(ChessView::default()),
                 Some(Format::Jsonchess) => boxed(Jsonchess),
                 Some(Format::Uci) => boxed(Uci::default()),
                 Some(Format::Fen) => positions(PositionFormat::Fen),
@@ -753,6 +764,7 @@ impl Converter {
                 Some(Format::Icn) => boxed(Icn::new(options.icn)),
                 Some(Format::IcnJson) => boxed(IcnJson::new(options.icn_json)),
                 Some(Format::Tracks) => boxed(infinite::tracks::Tracks),
+                Some(Format::View) => boxed(infinite::view::View::default()),
                 Some(other) => unreachable!("{other} is not infinite chess"),
             }),
             Family::Shogi => AnyWriter::Shogi(match to {
@@ -770,6 +782,7 @@ impl Converter {
                 Some(Format::Western) => boxed(western::Western::new(options.western)),
                 Some(Format::Jkf) => boxed(jkf::Jkf::new(options.jkf)),
                 Some(Format::Tracks) => boxed(shogi_tracks::Tracks::default()),
+                Some(Format::View) => boxed(shogi_view::View::default()),
                 Some(other) => unreachable!("{other} is not shogi"),
             }),
         };
@@ -825,7 +838,7 @@ impl Converter {
             Format::Western => all::<western::Western>(input, read, AnyGame::Shogi),
             Format::Jkf => all::<jkf::Jkf>(input, read, AnyGame::Shogi),
             Format::ShogiBook => all::<book::Book>(input, read, AnyGame::Shogi),
-            Format::Tracks | Format::Uci | Format::Fen | Format::Epd => {
+            Format::Tracks | Format::View | Format::Uci | Format::Fen | Format::Epd => {
                 unreachable!("Converter::new refuses formats that are not read")
             }
         }

@@ -38,3 +38,13 @@ async function stream(body: ReadableStream<Uint8Array>) {
   for await (const game of streamGames(body)) console.log(game.moves.length);
 }
 void stream;
+
+// The viewer: documents from any file, mounted on an element.
+import { mount, viewerDocuments, type ViewerDocument } from 'notate/viewer';
+export async function showBoard(element: HTMLElement, bytes: Uint8Array): Promise<number> {
+  const { documents, errors } = await viewerDocuments(bytes);
+  const viewer = mount(element, documents, { shogiStyle: 'japanese', stepMs: 100 });
+  viewer.go(Infinity).step(-1);
+  const doc: ViewerDocument = JSON.parse(documents[0]);
+  return viewer.plies + errors.length + (doc.positions?.length ?? 0);
+}

@@ -122,7 +122,13 @@ impl Egd {
         if extended {
             self.history.push(hash(&pos));
             let check = pos.is_check();
-            self.write_features(&pos, check, check && pos.is_checkmate());
+            write_features(
+                &mut self.features_after,
+                &self.history,
+                &pos,
+                check,
+                check && pos.is_checkmate(),
+            );
             std::mem::swap(&mut self.features_before, &mut self.features_after);
         }
         for (i, ply) in game.moves.plies.iter().enumerate() {
@@ -182,7 +188,13 @@ impl Egd {
             out.extend_from_slice(b"\",\"features\":{");
             if extended {
                 self.history.push(hash(&pos));
-                self.write_features(&pos, check, checkmate);
+                write_features(
+                    &mut self.features_after,
+                    &self.history,
+                    &pos,
+                    check,
+                    checkmate,
+                );
                 out.extend_from_slice(&self.features_after);
                 std::mem::swap(&mut self.features_before, &mut self.features_after);
             } else if checkmate {
@@ -196,50 +208,57 @@ impl Egd {
         out.extend_from_slice(b"}}");
         Ok(())
     }
+}
 
-    /// The extended features of `pos` (the last entry of `history`) into `features_after`.
-    fn write_features(&mut self, pos: &Chess, check: bool, checkmate: bool) {
-        let f = &mut self.features_after;
-        f.clear();
-        if checkmate {
-            f.extend_from_slice(b"\"check\":true,\"checkmate\":true,");
-        } else if check {
-            f.extend_from_slice(b"\"check\":true,");
-        }
-        let halfmoves = pos.halfmoves();
-        // A repetition needs the same side to move, so only every other position since the
-        // last capture or pawn move can be one.
-        let last = self.history.len() - 1;
-        let window = (halfmoves as usize).min(last);
-        let current = self.history[last];
-        let repetition = 1
-            + (2..=window)
-                .step_by(2)
-                .filter(|&back| self.history[last - back] == current)
-                .count();
-        f.extend_from_slice(b"\"halfmove_clock\":");
-        write_u32(f, halfmoves);
-        f.extend_from_slice(b",\"repetition\":");
-        write_u32(f, repetition as u32);
-        let flags = [
-            ("threefold_repetition_claimable", repetition >= 3),
-            ("fifty_move_draw_claimable", halfmoves >= 100 && !checkmate),
-            ("seventy_five_move_draw", halfmoves >= 150 && !checkmate),
-            ("fivefold_repetition", repetition >= 5),
-            ("insufficient_material", pos.is_insufficient_material()),
-            ("stalemate", !check && pos.is_stalemate()),
-        ];
-        for (name, value) in flags {
-            f.extend_from_slice(b",\"");
-            f.extend_from_slice(name.as_bytes());
-            f.extend_from_slice(if value { b"\":true" } else { b"\":false" });
-        }
+/// The extended features of `pos` (the last entry of `history`, the hashes of every
+/// position of the game so far) into `f`: check, the halfmove clock, the repetition count
+/// and the draw flags. Shared with the viewer's positions ([`super::view`]).
+pub(crate) fn write_features(
+    f: &mut Vec<u8>,
+    history: &[u128],
+    pos: &Chess,
+    check: bool,
+    checkmate: bool,
+) {
+    f.clear();
+    if checkmate {
+        f.extend_from_slice(b"\"check\":true,\"checkmate\":true,");
+    } else if check {
+        f.extend_from_slice(b"\"check\":true,");
+    }
+    let halfmoves = pos.halfmoves();
+    // A repetition needs the same side to move, so only every other position since the
+    // last capture or pawn move can be one.
+    let last = history.len() - 1;
+    let window = (halfmoves as usize).min(last);
+    let current = history[last];
+    let repetition = 1
+        + (2..=window)
+            .step_by(2)
+            .filter(|&back| history[last - back] == current)
+            .count();
+    f.extend_from_slice(b"\"halfmove_clock\":");
+    write_u32(f, halfmoves);
+    f.extend_from_slice(b",\"repetition\":");
+    write_u32(f, repetition as u32);
+    let flags = [
+        ("threefold_repetition_claimable", repetition >= 3),
+        ("fifty_move_draw_claimable", halfmoves >= 100 && !checkmate),
+        ("seventy_five_move_draw", halfmoves >= 150 && !checkmate),
+        ("fivefold_repetition", repetition >= 5),
+        ("insufficient_material", pos.is_insufficient_material()),
+        ("stalemate", !check && pos.is_stalemate()),
+    ];
+    for (name, value) in flags {
+        f.extend_from_slice(b",\"");
+        f.extend_from_slice(name.as_bytes());
+        f.extend_from_slice(if value { b"\":true" } else { b"\":false" });
     }
 }
 
 /// The repetition identity of a position (FIDE's: pieces, side to move, castling rights and
 /// an en passant capture that is really possible).
-fn hash(pos: &Chess) -> u128 {
+pub(crate) fn hash(pos: &Chess) -> u128 {
     pos.zobrist_hash::<Zobrist128>(EnPassantMode::Legal).0
 }
 
@@ -278,7 +297,7 @@ fn write_squares(out: &mut Vec<u8>, from: Square, to: Square) {
 
 /// NAGs, glyphs, comment text, clock and evaluation of a move (`--egd-extended`); each
 /// key only when the move has it, like EGD's own optional keys.
-fn write_annotations(ply: &Ply<Played>, out: &mut Vec<u8>) {
+pub(crate) fn write_annotations(ply: &Ply<Played>, out: &mut Vec<u8>) {
     write_nags(&ply.nags, out);
     if !ply.nags.is_empty() {
         let mut glyphs = ply.nags.iter().filter_map(|&n| glyph(n)).peekable();

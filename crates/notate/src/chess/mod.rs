@@ -24,6 +24,7 @@ pub mod rows;
 pub mod san;
 pub mod tracks;
 pub mod uci;
+pub mod view;
 
 pub use error::FailedGame;
 pub use game::{

@@ -24,6 +24,7 @@ mod piece;
 pub mod replay;
 pub mod short;
 pub mod tracks;
+pub mod view;
 
 pub use coord::{Coord, Int, ParseIntError};
 

@@ -36,6 +36,7 @@ pub mod sfen;
 mod square;
 pub mod tracks;
 pub mod usi;
+pub mod view;
 pub mod western;
 
 pub use piece::{Color, Piece, PieceKind, ALL_KINDS, HAND_ORDER};
