@@ -767,7 +767,8 @@ fn every_family_runs_through_one_pipeline() {
     let out = notate(&["convert", icn.to_str().unwrap(), "--to", "pgn"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("infinite chess input converts to icn, icn-json, tracks or view"),
+        text(&out.stderr)
+            .contains("infinite chess input converts to icn, icn-json, tracks or view"),
         "{}",
         text(&out.stderr)
     );
