@@ -136,6 +136,18 @@ enum Command {
         #[arg(long, value_name = "TARGET", help = DB_HELP)]
         db: String,
     },
+    /// Serve jsonchess games over WebSocket (/ws), with clocks and storage
+    #[command(
+        after_help = "Prints `listening on http://ADDRESS` once it listens. Games are stored as they are played\n(finished ones also in the tables of `notate load`, for `notate query`) and go on after a restart.\n\nExamples:\n  notate serve\n  notate serve --listen 0.0.0.0:8080 --db games.sqlite\n  notate serve --listen 127.0.0.1:0     # a free port"
+    )]
+    Serve {
+        /// Address to listen on (port 0: a free one)
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// The SQLite file games are stored in (created on the first start)
+        #[arg(long, value_name = "FILE", default_value = "games.sqlite")]
+        db: PathBuf,
+    },
     /// Run one SQL statement on loaded games and print the answer
     #[command(
         after_help = "Parquet output is queried with DuckDB (see the README).\n\nExamples:\n  notate query --db games.sqlite \"SELECT result, count(*) AS games FROM games GROUP BY result\"\n  notate query --db games.sqlite --format csv - < examples/queries/results_by_opening.sql"
@@ -337,7 +349,9 @@ fn checked_run(command: &Command) -> Result<Run, ExitCode> {
             shogi.clone(),
             "rendered",
         ),
-        Command::Load { .. } | Command::Query { .. } => unreachable!("not a pipeline job"),
+        Command::Load { .. } | Command::Query { .. } | Command::Serve { .. } => {
+            unreachable!("not a pipeline job")
+        }
     };
     let inputs = inputs(common);
     check_inputs(&inputs)?;
@@ -373,7 +387,7 @@ fn run_pipeline(command: &Command) -> ExitCode {
         | Command::Check { common, .. }
         | Command::Position { common, .. }
         | Command::Render { common, .. } => common.quiet,
-        Command::Load { .. } | Command::Query { .. } => true,
+        Command::Load { .. } | Command::Query { .. } | Command::Serve { .. } => true,
     };
     let rendering = matches!(command, Command::Render { .. });
     if let Some(why) = rendering.then(render::unavailable).flatten() {
@@ -535,6 +549,28 @@ fn exit_status(result: anyhow::Result<(u64, u64)>, summary: impl FnOnce(u64, u64
     }
 }
 
+/// `notate serve`: runs until killed.
+fn run_serve(listen: std::net::SocketAddr, db: &std::path::Path) -> ExitCode {
+    if db.to_string_lossy().starts_with("postgres") {
+        return usage("notate serve stores into a SQLite file for now (--db games.sqlite)");
+    }
+    let config = notate_serve::Config {
+        listen,
+        db: db.to_path_buf(),
+    };
+    let ready = |addr| {
+        println!("listening on http://{addr}");
+        let _ = io::stdout().flush();
+    };
+    match notate_serve::run(&config, ready) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("notate: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
 /// A usage error: message and exit status 2.
 fn usage(message: &str) -> ExitCode {
     eprintln!("notate: {message}");
@@ -546,6 +582,7 @@ fn main() -> ExitCode {
     match &cli.command {
         Command::Load { common, db } => run_load(common, db),
         Command::Query { db, sql, format } => run_query(db, sql, *format),
+        Command::Serve { listen, db } => run_serve(*listen, db),
         command => run_pipeline(command),
     }
 }

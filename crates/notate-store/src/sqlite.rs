@@ -49,11 +49,18 @@ impl SqliteStore {
         // A rollback journal writes less than WAL when most pages are new (WAL writes every
         // page twice); synchronous=FULL keeps a commit atomic even on power loss, and costs
         // little with one commit per batch. Larger pages make the bulk inserts cheaper.
+        // A database in WAL mode (`notate serve`'s, while it runs) keeps it: leaving WAL
+        // needs the file to itself.
+        let mode: String = connection.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            connection.execute_batch(
+                "PRAGMA page_size = 16384;
+                 PRAGMA journal_mode = TRUNCATE;
+                 PRAGMA synchronous = FULL;",
+            )?;
+        }
         connection.execute_batch(
-            "PRAGMA page_size = 16384;
-             PRAGMA journal_mode = TRUNCATE;
-             PRAGMA synchronous = FULL;
-             PRAGMA cache_size = -65536;
+            "PRAGMA cache_size = -65536;
              PRAGMA temp_store = MEMORY;",
         )?;
         // `games.id` is the rowid; `moves` is a rowid table (rows appended in load order)

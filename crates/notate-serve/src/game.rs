@@ -1,0 +1,430 @@
+//! One game as the server keeps it: the position, the packed history, the clocks (kept by the
+//! server, as the protocol times them: the first two plies untimed but due within 30 s each,
+//! then each move's thinking time taken from its side's clock and the increment added), draw
+//! offers and claims, premoves, and how it ended. No I/O: the hub sends and stores.
+
+use notate::chess::jsonchess::PackedMove;
+use notate::protocol::messages::{
+    ByColour, Colour, GameOutcome, MoveRequest, PromotionPiece, ResultType, TimeOptions,
+};
+use notate::protocol::premoves::{Premove, PremoveOutcome, PremoveQueue};
+use notate::protocol::{FIRST_TIMED_PLY, TIME_FOR_MOVES_BEFORE_CLOCK_START_MS};
+use notate::shakmaty::san::SanPlus;
+use notate::shakmaty::zobrist::Zobrist64;
+use notate::shakmaty::{Chess, Color, EnPassantMode, File, Move, Position, Role, Square};
+
+/// A game being played or just finished.
+pub struct Game {
+    pub id: String,
+    /// The players' ids.
+    pub players: ByColour<String>,
+    pub options: TimeOptions,
+    pub start_time: u64,
+    pub pos: Chess,
+    pub history: Vec<PackedMove>,
+    /// Each ply's SAN and the mover's clock after it (ms), for the stored PGN.
+    pub record: Vec<(String, i64)>,
+    /// When the last ply was made (the start before the first).
+    pub last_time: u64,
+    /// Milliseconds left, white then black.
+    pub remaining: [i64; 2],
+    /// A draw offered by the side that just moved, standing until the other side moves.
+    pub draw_offer: Option<Color>,
+    pub premoves: PremoveQueue,
+    pub result: Option<GameOutcome>,
+    pub aborted: bool,
+    pub end_time: Option<u64>,
+    /// A rematch offered after the end: by whom, and when.
+    pub rematch: Option<(Color, u64)>,
+    /// Repetition hashes of every position so far.
+    hashes: Vec<u64>,
+}
+
+/// A move the game refuses, in words for the error message.
+pub type Refusal = String;
+
+fn index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+pub fn colour(color: Color) -> Colour {
+    match color {
+        Color::White => Colour::White,
+        Color::Black => Colour::Black,
+    }
+}
+
+fn hash(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Where a castling king lands (the protocol's `to` for castling), from shakmaty's king and
+/// rook squares.
+fn king_destination(king: Square, rook: Square) -> Square {
+    let file = if rook.file() > king.file() {
+        File::G
+    } else {
+        File::C
+    };
+    Square::from_coords(file, king.rank())
+}
+
+/// The legal move a request names (from, to, and the promotion piece a promotion needs).
+pub fn find_move(pos: &Chess, from: Square, to: Square, promote: Option<Role>) -> Option<Move> {
+    pos.legal_moves().into_iter().find(|mv| match *mv {
+        Move::Castle { king, rook } => {
+            king == from && (king_destination(king, rook) == to || rook == to)
+        }
+        _ => mv.from() == Some(from) && mv.to() == to && mv.promotion() == promote,
+    })
+}
+
+impl Game {
+    pub fn new(id: String, players: ByColour<String>, options: TimeOptions, now: u64) -> Game {
+        let pos = Chess::default();
+        let start = hash(&pos);
+        let time = i64::try_from(options.initial_time).unwrap_or(i64::MAX);
+        Game {
+            id,
+            players,
+            options,
+            start_time: now,
+            pos,
+            history: Vec::new(),
+            record: Vec::new(),
+            last_time: now,
+            remaining: [time, time],
+            draw_offer: None,
+            premoves: PremoveQueue::default(),
+            result: None,
+            aborted: false,
+            end_time: None,
+            rematch: None,
+            hashes: vec![start],
+        }
+    }
+
+    pub fn in_progress(&self) -> bool {
+        self.result.is_none() && !self.aborted
+    }
+
+    pub fn turn(&self) -> Color {
+        self.pos.turn()
+    }
+
+    /// The colour `player` plays, if they play.
+    pub fn colour_of(&self, player: &str) -> Option<Color> {
+        if self.players.w == player {
+            Some(Color::White)
+        } else if self.players.b == player {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    pub fn player(&self, color: Color) -> &str {
+        match color {
+            Color::White => &self.players.w,
+            Color::Black => &self.players.b,
+        }
+    }
+
+    /// The clocks as they stand at `now` (the side to move's running).
+    pub fn clocks_at(&self, now: u64) -> [i64; 2] {
+        let mut clocks = self.remaining;
+        if self.in_progress() && self.history.len() >= FIRST_TIMED_PLY {
+            clocks[index(self.turn())] -= elapsed(self.last_time, now);
+        }
+        clocks
+    }
+
+    /// Plays `request` for `color` at `now`: the packed move to broadcast.
+    pub fn play_request(
+        &mut self,
+        color: Color,
+        request: &MoveRequest,
+        now: u64,
+    ) -> Result<PackedMove, Refusal> {
+        if !self.in_progress() {
+            return Err("the game is over".into());
+        }
+        if color != self.turn() {
+            return Err("it is not your turn".into());
+        }
+        let (from, to) = (request.from.square(), request.to.square());
+        let promote = request.promote_to.map(PromotionPiece::role);
+        let mv = find_move(&self.pos, from, to, promote).ok_or_else(|| {
+            format!(
+                "{from}{to}{} is not a legal move here",
+                promote.map_or(String::new(), |r| r.char().to_string())
+            )
+        })?;
+        Ok(self.play(mv, now))
+    }
+
+    /// Plays a legal move at `now`: clocks, history, repetition, the end when it comes.
+    pub fn play(&mut self, mv: Move, now: u64) -> PackedMove {
+        let mover = self.turn();
+        let ply = self.history.len();
+        if ply >= FIRST_TIMED_PLY {
+            self.remaining[index(mover)] -= elapsed(self.last_time, now);
+            self.remaining[index(mover)] += i64::try_from(self.options.time_increment).unwrap_or(0);
+        }
+        self.last_time = now;
+        let packed = PackedMove::encode(&self.pos, mv, now);
+        let san = SanPlus::from_move_and_play_unchecked(&mut self.pos, mv).to_string();
+        self.record.push((san, self.remaining[index(mover)]));
+        self.history.push(packed.clone());
+        self.hashes.push(hash(&self.pos));
+        self.draw_offer = None;
+        if self.pos.is_checkmate() {
+            self.finish(Some(mover), ResultType::Checkmate, now);
+        } else if self.pos.is_stalemate() {
+            self.finish(None, ResultType::Stalemate, now);
+        } else if self.pos.is_insufficient_material() {
+            self.finish(None, ResultType::InsufficientMaterial, now);
+        }
+        packed
+    }
+
+    /// After a move: the premove of the side now on move, played (its packed move) or
+    /// dropped (the premove, to tell its player).
+    pub fn play_premove(&mut self, now: u64) -> Option<Result<PackedMove, Premove>> {
+        if !self.in_progress() {
+            return None;
+        }
+        match self.premoves.after_move(&self.pos)? {
+            PremoveOutcome::Play(mv) => Some(Ok(self.play(mv, now))),
+            PremoveOutcome::Dropped(premove) => Some(Err(premove)),
+        }
+    }
+
+    /// Whether the side to move has run out of time, or an opening move is overdue (the
+    /// game is then aborted): what happened, if anything, at `now`.
+    pub fn check_time(&mut self, now: u64) -> Option<TimeEvent> {
+        if !self.in_progress() {
+            return None;
+        }
+        if self.history.len() < FIRST_TIMED_PLY {
+            if elapsed(self.last_time, now) > TIME_FOR_MOVES_BEFORE_CLOCK_START_MS as i64 {
+                self.aborted = true;
+                self.end_time = Some(now);
+                return Some(TimeEvent::Aborted);
+            }
+            return None;
+        }
+        let side = self.turn();
+        if self.clocks_at(now)[index(side)] > 0 {
+            return None;
+        }
+        self.remaining[index(side)] = 0;
+        // A side that cannot mate does not win on time.
+        if self.pos.has_insufficient_material(!side) {
+            self.finish(None, ResultType::Timeout, now);
+        } else {
+            self.finish(Some(!side), ResultType::Timeout, now);
+        }
+        Some(TimeEvent::Flagged)
+    }
+
+    /// Resignation by `color`.
+    pub fn resign(&mut self, color: Color, now: u64) -> Result<(), Refusal> {
+        if !self.in_progress() {
+            return Err("the game is over".into());
+        }
+        self.finish(Some(!color), ResultType::Resignation, now);
+        Ok(())
+    }
+
+    /// A draw offer: only by the side that just moved.
+    pub fn offer_draw(&mut self, color: Color) -> Result<(), Refusal> {
+        if !self.in_progress() {
+            return Err("the game is over".into());
+        }
+        if color == self.turn() || self.history.is_empty() {
+            return Err("a draw is offered after your own move".into());
+        }
+        self.draw_offer = Some(color);
+        Ok(())
+    }
+
+    pub fn accept_draw(&mut self, color: Color, now: u64) -> Result<(), Refusal> {
+        if !self.in_progress() {
+            return Err("the game is over".into());
+        }
+        if self.draw_offer != Some(!color) {
+            return Err("no draw is offered to you".into());
+        }
+        self.finish(None, ResultType::DrawAgreed, now);
+        Ok(())
+    }
+
+    /// A draw claim: threefold repetition (the position, with the same side to move, rights
+    /// and possible en passant, for the third time) or fifty moves (100 plies without a
+    /// capture or pawn move; the reference allowed it after 50).
+    pub fn claim_draw(&mut self, now: u64) -> Result<(), Refusal> {
+        if !self.in_progress() {
+            return Err("the game is over".into());
+        }
+        let current = self.hashes.last().copied();
+        if self.hashes.iter().filter(|&&h| Some(h) == current).count() >= 3 {
+            self.finish(None, ResultType::Threefold, now);
+        } else if self.pos.halfmoves() >= 100 {
+            self.finish(None, ResultType::FiftyMoveRule, now);
+        } else {
+            return Err(
+                "no draw can be claimed: neither threefold repetition nor fifty moves".into(),
+            );
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, winner: Option<Color>, kind: ResultType, now: u64) {
+        self.end_time = Some(now);
+        self.result = Some(outcome(winner, kind));
+        self.premoves = PremoveQueue::default();
+    }
+
+    /// The PGN result.
+    pub fn result_text(&self) -> &'static str {
+        match &self.result {
+            Some(r) if r.is_draw => "1/2-1/2",
+            Some(r) if r.winner == Some(Colour::White) => "1-0",
+            Some(_) => "0-1",
+            None => "*",
+        }
+    }
+}
+
+/// What the clock did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeEvent {
+    Flagged,
+    Aborted,
+}
+
+fn elapsed(from: u64, to: u64) -> i64 {
+    i64::try_from(to.saturating_sub(from)).unwrap_or(i64::MAX)
+}
+
+/// The protocol's result JSON: winner, scores, type, description, summary.
+pub fn outcome(winner: Option<Color>, kind: ResultType) -> GameOutcome {
+    let name = |c: Color| if c == Color::White { "white" } else { "black" };
+    let description = match (winner, kind) {
+        (Some(w), ResultType::Checkmate) => format!("{} won by checkmate", name(w)),
+        (Some(w), ResultType::Resignation) => format!("{} resigned", name(!w)),
+        (Some(w), ResultType::Timeout) => format!("{} forfeit on time", name(!w)),
+        (None, ResultType::Timeout) => "insufficient mating material".into(),
+        (_, ResultType::Stalemate) => "stalemate".into(),
+        (_, ResultType::InsufficientMaterial) => "insufficient material".into(),
+        (_, ResultType::DrawAgreed) => "draw agreed".into(),
+        (_, ResultType::Threefold) => "threefold repetition".into(),
+        (_, ResultType::FiftyMoveRule) => "fifty move rule".into(),
+        (_, other) => format!("{other:?}"),
+    };
+    let (scores, summary) = match winner {
+        Some(Color::White) => (ByColour { w: 1.0, b: 0.0 }, "1-0"),
+        Some(Color::Black) => (ByColour { w: 0.0, b: 1.0 }, "0-1"),
+        None => (ByColour { w: 0.5, b: 0.5 }, "½-½"),
+    };
+    GameOutcome {
+        winner: winner.map(colour),
+        is_draw: winner.is_none(),
+        scores,
+        kind,
+        description,
+        summary: summary.into(),
+    }
+}
+
+/// A premove as the protocol sends it back to its player.
+pub fn premove_request(premove: Premove) -> Option<MoveRequest> {
+    let promote = premove.promote_to.map(|role| match role {
+        Role::Knight => PromotionPiece::N,
+        Role::Bishop => PromotionPiece::B,
+        Role::Rook => PromotionPiece::R,
+        _ => PromotionPiece::Q,
+    });
+    MoveRequest::new(u8::from(premove.from), u8::from(premove.to), promote)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(from: Square, to: Square) -> MoveRequest {
+        MoveRequest::new(u8::from(from), u8::from(to), None).unwrap()
+    }
+
+    fn game() -> Game {
+        let options = TimeOptions {
+            initial_time: 60_000,
+            time_increment: 2_000,
+        };
+        let players = ByColour {
+            w: "a".to_string(),
+            b: "b".to_string(),
+        };
+        Game::new("g".into(), players, options, 1_000)
+    }
+
+    #[test]
+    fn clocks_start_at_the_third_ply_and_add_the_increment() {
+        let mut g = game();
+        g.play_request(Color::White, &request(Square::E2, Square::E4), 11_000)
+            .unwrap();
+        g.play_request(Color::Black, &request(Square::E7, Square::E5), 21_000)
+            .unwrap();
+        assert_eq!(g.remaining, [60_000, 60_000]);
+        g.play_request(Color::White, &request(Square::G1, Square::F3), 26_000)
+            .unwrap();
+        assert_eq!(g.remaining, [57_000, 60_000]);
+        assert_eq!(g.clocks_at(36_000), [57_000, 50_000]);
+        assert_eq!(g.check_time(85_999), None);
+        assert_eq!(g.check_time(86_000), Some(TimeEvent::Flagged));
+        assert_eq!(
+            g.result.as_ref().unwrap().description,
+            "black forfeit on time"
+        );
+    }
+
+    #[test]
+    fn opening_moves_are_due_within_thirty_seconds() {
+        let mut g = game();
+        assert_eq!(g.check_time(31_000), None);
+        assert_eq!(g.check_time(31_001), Some(TimeEvent::Aborted));
+        assert!(!g.in_progress());
+    }
+
+    #[test]
+    fn castling_by_the_kings_destination_and_mate() {
+        let mut g = game();
+        for (i, (from, to)) in [
+            (Square::F2, Square::F3),
+            (Square::E7, Square::E5),
+            (Square::G2, Square::G4),
+            (Square::D8, Square::H4),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let color = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            assert!(g.play_request(color, &request(from, to), 2_000).is_ok());
+        }
+        assert_eq!(
+            g.result.as_ref().unwrap().description,
+            "black won by checkmate"
+        );
+        assert_eq!(g.result_text(), "0-1");
+        let pos = Chess::default();
+        assert!(find_move(&pos, Square::E1, Square::G1, None).is_none());
+    }
+}

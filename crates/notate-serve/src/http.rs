@@ -1,0 +1,157 @@
+//! HTTP and WebSocket on one port (axum): `/ws` speaks jsonchess, `/games/ID.pgn` gives a
+//! finished game, `/` says what the server is. Each WebSocket is two tasks: a reader that
+//! limits size and rate and hands text frames to the hub, and a writer that sends what the
+//! hub queued for it.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::hub::{Event, QUEUE};
+
+/// The largest message a client may send (bytes): the biggest protocol message, a
+/// restoration request of a long game, is well under it.
+pub const MAX_MESSAGE: usize = 64 << 10;
+/// Messages a client may send per second, on average, and in a burst.
+const RATE: f64 = 20.0;
+const BURST: f64 = 60.0;
+
+#[derive(Clone)]
+struct App {
+    events: mpsc::UnboundedSender<Event>,
+    next_conn: Arc<AtomicU64>,
+}
+
+pub fn router(events: mpsc::UnboundedSender<Event>) -> Router {
+    let app = App {
+        events,
+        next_conn: Arc::new(AtomicU64::new(1)),
+    };
+    Router::new()
+        .route("/", get(index))
+        .route("/ws", get(websocket))
+        .route("/games/{file}", get(pgn))
+        .with_state(app)
+}
+
+async fn index() -> Html<&'static str> {
+    Html(
+        "<!doctype html><meta charset=\"utf-8\"><title>notate serve</title>\
+         <h1>notate serve</h1><p>A jsonchess server: connect a client to <code>/ws</code>; \
+         finished games are at <code>/games/ID.pgn</code>.</p>",
+    )
+}
+
+/// A browser says where its page came from: it must be this server (any other site could
+/// otherwise play in its visitors' names). Clients that are not browsers send no Origin.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    let origin_host = origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"));
+    origin_host.is_some() && origin_host == host
+}
+
+async fn websocket(
+    State(app): State<App>,
+    Query(query): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    if !same_origin(&headers) {
+        return (StatusCode::FORBIDDEN, "cross-origin WebSocket refused").into_response();
+    }
+    let token = query.get("token").cloned();
+    upgrade
+        .max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| connection(socket, app, token))
+}
+
+async fn connection(socket: WebSocket, app: App, token: Option<String>) {
+    let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
+    let (out, mut queue) = mpsc::channel::<String>(QUEUE);
+    let (mut sink, mut stream) = socket.split();
+    if app.events.send(Event::Open { conn, token, out }).is_err() {
+        return;
+    }
+    let writer = tokio::spawn(async move {
+        while let Some(text) = queue.recv().await {
+            if sink.send(Message::Text(text.into())).await.is_err() {
+                break;
+            }
+        }
+        let _ = sink.close().await;
+    });
+    let mut allowance = BURST;
+    let mut last = Instant::now();
+    while let Some(Ok(message)) = stream.next().await {
+        match message {
+            Message::Text(text) => {
+                let now = Instant::now();
+                allowance = (allowance + now.duration_since(last).as_secs_f64() * RATE).min(BURST);
+                last = now;
+                let event = if allowance >= 1.0 {
+                    allowance -= 1.0;
+                    Event::Text {
+                        conn,
+                        text: text.to_string(),
+                    }
+                } else {
+                    Event::Refused {
+                        conn,
+                        reason: format!("more than {RATE} messages a second: this one was dropped"),
+                    }
+                };
+                if app.events.send(event).is_err() {
+                    break;
+                }
+            }
+            Message::Binary(_) => {
+                let _ = app.events.send(Event::Refused {
+                    conn,
+                    reason: "jsonchess messages are text frames".into(),
+                });
+            }
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => {}
+        }
+    }
+    let _ = app.events.send(Event::Close { conn });
+    writer.abort();
+}
+
+async fn pgn(State(app): State<App>, Path(file): Path<String>) -> Response {
+    let Some(id) = file.strip_suffix(".pgn") else {
+        return StatusCode::NOT_FOUND.into_response();
+    };
+    let (reply, answer) = oneshot::channel();
+    let asked = app.events.send(Event::Pgn {
+        game: id.to_string(),
+        reply,
+    });
+    match (asked, answer.await) {
+        (Ok(()), Ok(Some(text))) => (
+            [(
+                header::CONTENT_TYPE,
+                "application/x-chess-pgn; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response(),
+        _ => (StatusCode::NOT_FOUND, "no finished game of that id").into_response(),
+    }
+}

@@ -1,0 +1,1029 @@
+//! The hub: the one task that owns players, connections, seeks and games. Connections send it
+//! events; it answers by putting JSON texts on each connection's queue. One owner means no
+//! lock and one order: every client sees a game's moves in the order they were stored.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use notate::protocol::messages::{
+    ByColour, ChatLine, ClientMessage, Envelope, Feed, GameJson, MoveRequest, Player, Prefs,
+    PrivateUser, RatingBound, Seek, SeekOptions, ServerMessage,
+};
+use notate::protocol::{REMATCH_TIMEOUT_MS, SEEK_TIMEOUT_MS};
+use notate::shakmaty::Color;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::game::{colour, premove_request, Game};
+use crate::store::{Store, StoredPlayer};
+
+/// What connections and the web routes tell the hub.
+pub enum Event {
+    /// A WebSocket opened, with the session token it gave (`/ws?token=…`), if any.
+    Open {
+        conn: u64,
+        token: Option<String>,
+        out: mpsc::Sender<String>,
+    },
+    /// A text frame.
+    Text { conn: u64, text: String },
+    /// A message the connection did not pass on (too many, or binary), and why.
+    Refused { conn: u64, reason: String },
+    /// The WebSocket closed.
+    Close { conn: u64 },
+    /// A finished game's PGN, for `GET /games/ID.pgn`.
+    Pgn {
+        game: String,
+        reply: oneshot::Sender<Option<String>>,
+    },
+}
+
+/// Messages a connection may have queued before it counts as too slow and is closed.
+pub const QUEUE: usize = 4096;
+/// The longest chat message kept (characters).
+const CHAT_CHARS: usize = 500;
+/// How long a finished game stays in memory for rematches and late requests.
+const KEEP_FINISHED_MS: u64 = REMATCH_TIMEOUT_MS + 60_000;
+
+struct Conn {
+    player: String,
+    out: mpsc::Sender<String>,
+    feeds: HashSet<Feed>,
+}
+
+struct PlayerState {
+    name: String,
+    rating: f64,
+    conns: Vec<u64>,
+    seek: Option<String>,
+    last_seek: Option<SeekOptions>,
+    prefs: Prefs,
+}
+
+pub struct Hub {
+    store: Store,
+    conns: HashMap<u64, Conn>,
+    players: HashMap<String, PlayerState>,
+    tokens: HashMap<String, String>,
+    seeks: Vec<(Seek, String)>,
+    games: HashMap<String, Game>,
+    watchers: HashMap<String, HashSet<u64>>,
+    /// Connections whose queue was full: closed after the event (the client reconnects and
+    /// asks for what it missed), never a message silently lost to a connection kept open.
+    overflowed: std::cell::RefCell<Vec<u64>>,
+}
+
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// A random identifier: `bytes` random bytes in hex (session tokens 16, ids 6).
+pub fn random_id(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).expect("the operating system's random numbers");
+    buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Hub {
+    /// The hub over `store`: its players, and its games in progress replayed from their
+    /// stored moves (the side to move is not charged for the time the server was down, as
+    /// the protocol's restoration credits it).
+    pub fn new(store: Store) -> anyhow::Result<Hub> {
+        let mut hub = Hub {
+            store,
+            conns: HashMap::new(),
+            players: HashMap::new(),
+            tokens: HashMap::new(),
+            seeks: Vec::new(),
+            games: HashMap::new(),
+            watchers: HashMap::new(),
+            overflowed: std::cell::RefCell::new(Vec::new()),
+        };
+        for p in hub.store.players()? {
+            hub.tokens.insert(p.token, p.id.clone());
+            hub.players.insert(p.id, PlayerState::new(p.name, p.rating));
+        }
+        let now = now_ms();
+        for stored in hub.store.games_in_progress()? {
+            let mut game = Game::new(stored.id, stored.players, stored.options, stored.start_time);
+            for packed in &stored.history {
+                let mv = packed.to_move(&game.pos)?;
+                game.play(mv, packed.time);
+            }
+            game.last_time = now;
+            hub.games.insert(game.id.clone(), game);
+        }
+        Ok(hub)
+    }
+
+    /// Runs until every sender of `events` is gone.
+    pub async fn run(mut self, mut events: mpsc::UnboundedReceiver<Event>) {
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(50));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                event = events.recv() => match event {
+                    Some(event) => self.handle(event),
+                    None => return,
+                },
+                _ = tick.tick() => self.tick(now_ms()),
+            }
+            let overflowed = std::mem::take(&mut *self.overflowed.borrow_mut());
+            for conn in overflowed {
+                self.close(conn);
+            }
+        }
+    }
+
+    fn handle(&mut self, event: Event) {
+        match event {
+            Event::Open { conn, token, out } => self.open(conn, token, out),
+            Event::Text { conn, text } => self.text(conn, &text),
+            Event::Refused { conn, reason } => self.error(conn, "", "message", &reason),
+            Event::Close { conn } => self.close(conn),
+            Event::Pgn { game, reply } => {
+                let _ = reply.send(self.store.pgn(&game).ok().flatten());
+            }
+        }
+    }
+
+    // ---- connections and players ----
+
+    fn open(&mut self, conn: u64, token: Option<String>, out: mpsc::Sender<String>) {
+        let known = token.as_ref().and_then(|t| self.tokens.get(t)).cloned();
+        let (player, token) = match (known, token) {
+            (Some(player), Some(token)) => (player, token),
+            _ => {
+                let stored = StoredPlayer {
+                    id: random_id(6),
+                    token: random_id(16),
+                    name: "Anonymous".into(),
+                    rating: 1500.0,
+                };
+                if let Err(e) = self.store.add_player(&stored) {
+                    eprintln!("notate serve: cannot store a player: {e:#}");
+                }
+                self.tokens.insert(stored.token.clone(), stored.id.clone());
+                self.players.insert(
+                    stored.id.clone(),
+                    PlayerState::new(stored.name, stored.rating),
+                );
+                (stored.id, stored.token)
+            }
+        };
+        self.conns.insert(
+            conn,
+            Conn {
+                player: player.clone(),
+                out,
+                feeds: HashSet::new(),
+            },
+        );
+        let first = {
+            let state = self
+                .players
+                .get_mut(&player)
+                .expect("every token has a player");
+            state.conns.push(conn);
+            state.conns.len() == 1
+        };
+        // notate's one addition to the protocol: the session token, to give back as
+        // `/ws?token=…` on reconnecting (it is never logged).
+        let session = Envelope {
+            topic: "/session".into(),
+            data: Some(serde_json::json!({ "token": token, "playerId": player })),
+        };
+        self.send_text(conn, serde_json::to_string(&session).expect("JSON"));
+        let user = ServerMessage::User(self.private_user(&player));
+        self.send(conn, &user);
+        if first {
+            self.connection_status(&player, true);
+        }
+    }
+
+    fn close(&mut self, conn: u64) {
+        let Some(c) = self.conns.remove(&conn) else {
+            return;
+        };
+        for watchers in self.watchers.values_mut() {
+            watchers.remove(&conn);
+        }
+        let last = match self.players.get_mut(&c.player) {
+            Some(state) => {
+                state.conns.retain(|&x| x != conn);
+                state.conns.is_empty()
+            }
+            None => false,
+        };
+        if last {
+            self.cancel_seek(&c.player, false);
+            self.connection_status(&c.player, false);
+        }
+    }
+
+    fn connection_status(&self, player: &str, connected: bool) {
+        let msg = ServerMessage::PlayerConnectionStatus {
+            player: player.to_string(),
+            connected,
+        };
+        for game in self.games.values().filter(|g| g.in_progress()) {
+            if game.colour_of(player).is_some() {
+                self.send_game(game, &msg);
+            }
+        }
+    }
+
+    fn private_user(&self, player: &str) -> PrivateUser {
+        let state = &self.players[player];
+        PrivateUser {
+            player_id: player.to_string(),
+            username: state.name.clone(),
+            is_logged_in: false,
+            rating: state.rating,
+            current_seek: state
+                .seek
+                .as_ref()
+                .and_then(|id| self.seeks.iter().find(|(s, _)| &s.id == id))
+                .map(|(s, _)| s.clone()),
+            last_seek_options: state.last_seek,
+            prefs: state.prefs.clone(),
+        }
+    }
+
+    fn public_player(&self, player: &str) -> Player {
+        let state = self.players.get(player);
+        Player {
+            id: player.to_string(),
+            name: state.map_or_else(|| "Anonymous".into(), |s| s.name.clone()),
+            rating: state.map_or(1500.0, |s| s.rating),
+            is_user: true,
+            is_connected: Some(state.is_some_and(|s| !s.conns.is_empty())),
+        }
+    }
+
+    // ---- sending ----
+
+    fn send_text(&self, conn: u64, text: String) {
+        if let Some(c) = self.conns.get(&conn) {
+            if c.out.try_send(text).is_err() {
+                self.overflowed.borrow_mut().push(conn);
+            }
+        }
+    }
+
+    fn send(&self, conn: u64, msg: &ServerMessage) {
+        self.send_text(conn, msg.to_json());
+    }
+
+    fn send_player(&self, player: &str, msg: &ServerMessage) {
+        if let Some(state) = self.players.get(player) {
+            let text = msg.to_json();
+            for &conn in &state.conns {
+                self.send_text(conn, text.clone());
+            }
+        }
+    }
+
+    /// To both players and every spectator of `game`.
+    fn send_game(&self, game: &Game, msg: &ServerMessage) {
+        let text = msg.to_json();
+        let mut sent = HashSet::new();
+        for player in [&game.players.w, &game.players.b] {
+            if let Some(state) = self.players.get(player) {
+                for &conn in &state.conns {
+                    if sent.insert(conn) {
+                        self.send_text(conn, text.clone());
+                    }
+                }
+            }
+        }
+        if let Some(watchers) = self.watchers.get(&game.id) {
+            for &conn in watchers {
+                if sent.insert(conn) {
+                    self.send_text(conn, text.clone());
+                }
+            }
+        }
+    }
+
+    fn send_feed(&self, feed: Feed, msg: &ServerMessage) {
+        let text = msg.to_json();
+        for (&conn, c) in &self.conns {
+            if c.feeds.contains(&feed) {
+                self.send_text(conn, text.clone());
+            }
+        }
+    }
+
+    /// notate's error message: `{"topic":"/error","data":{"topic","field","reason"}}`, for a
+    /// message that cannot be read or cannot be done; the connection stays open.
+    fn error(&self, conn: u64, topic: &str, field: &str, reason: &str) {
+        let envelope = Envelope {
+            topic: "/error".into(),
+            data: Some(serde_json::json!({ "topic": topic, "field": field, "reason": reason })),
+        };
+        self.send_text(conn, serde_json::to_string(&envelope).expect("JSON"));
+    }
+
+    // ---- messages ----
+
+    fn text(&mut self, conn: u64, text: &str) {
+        let Some(player) = self.conns.get(&conn).map(|c| c.player.clone()) else {
+            return;
+        };
+        let msg = match ClientMessage::parse(text) {
+            Ok(msg) => msg,
+            Err(e) => return self.error(conn, &e.topic, &e.field, &e.reason),
+        };
+        let topic = msg.to_envelope().topic;
+        let now = now_ms();
+        use ClientMessage as M;
+        match msg {
+            M::RequestUser => self.send(conn, &ServerMessage::User(self.private_user(&player))),
+            M::RequestTime(id) => {
+                let request = match id {
+                    serde_json::Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                self.send(conn, &ServerMessage::Time { request, time: now });
+            }
+            M::UpdatePrefs(prefs) => {
+                if let Some(state) = self.players.get_mut(&player) {
+                    state.prefs = prefs;
+                }
+            }
+            M::Login(_) => self.send(
+                conn,
+                &ServerMessage::LoginFailure("accounts are not open on this server yet".into()),
+            ),
+            M::Register(_) => self.send(
+                conn,
+                &ServerMessage::RegisterFailure("accounts are not open on this server yet".into()),
+            ),
+            M::Logout => self.send(conn, &ServerMessage::LoggedOut(player.clone())),
+            M::Chat(body) => {
+                let line = ChatLine {
+                    from: self.players[&player].name.clone(),
+                    body: body.chars().take(CHAT_CHARS).collect(),
+                };
+                let text = ServerMessage::Chat(line).to_json();
+                for &c in self.conns.keys() {
+                    self.send_text(c, text.clone());
+                }
+            }
+            M::Seek(options) => self.seek(conn, &player, options, now),
+            M::CancelSeek => self.cancel_seek(&player, true),
+            M::AcceptSeek(id) => self.accept_seek(conn, &player, &id, now),
+            M::RequestGame(id) => match self.games.get(&id) {
+                Some(game) => {
+                    self.watchers.entry(id.clone()).or_default().insert(conn);
+                    self.send(conn, &ServerMessage::Game(Box::new(self.game_json(game))));
+                }
+                None => self.send(conn, &ServerMessage::GameNotFound(id)),
+            },
+            M::RequestGames => {
+                let games = self
+                    .games
+                    .values()
+                    .filter(|g| g.in_progress() && g.colour_of(&player).is_some())
+                    .map(|g| self.game_json(g))
+                    .collect();
+                self.send(conn, &ServerMessage::Games(games));
+            }
+            M::Restore(request) => {
+                let id = request.game_details.id;
+                match self.games.get(&id) {
+                    // The server keeps its games: a game it has is simply given back.
+                    Some(game) if game.colour_of(&player).is_some() => self.send(
+                        conn,
+                        &ServerMessage::RestoreSuccess {
+                            game: id,
+                            restored: Box::new(self.game_json(game)),
+                        },
+                    ),
+                    _ => self.send(
+                        conn,
+                        &ServerMessage::RestoreFailure {
+                            game: id,
+                            reason: "no such game of yours on this server".into(),
+                        },
+                    ),
+                }
+            }
+            M::CancelRestore(_) => {}
+            M::RequestRestorationRequests => {
+                self.send(conn, &ServerMessage::RestorationRequests(Vec::new()))
+            }
+            M::ActivateFeed(feed) => {
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.feeds.insert(feed);
+                }
+                match feed {
+                    Feed::Seeks => {
+                        let seeks = self.seeks.iter().map(|(s, _)| s.clone()).collect();
+                        self.send(conn, &ServerMessage::Seeks(seeks));
+                    }
+                    Feed::UsersOnline => {
+                        let users = self
+                            .players
+                            .iter()
+                            .filter(|(_, s)| !s.conns.is_empty())
+                            .map(|(id, s)| {
+                                serde_json::json!({"id": id, "name": s.name, "rating": s.rating})
+                            })
+                            .collect();
+                        self.send(conn, &ServerMessage::UsersOnline(users));
+                    }
+                    Feed::RandomGames => {}
+                }
+            }
+            M::DeactivateFeed(feed) => {
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.feeds.remove(&feed);
+                }
+            }
+            M::NewTournament(_) => self.send(
+                conn,
+                &ServerMessage::TournamentFailure("tournaments are not held on this server".into()),
+            ),
+            M::RequestTournaments => self.send(
+                conn,
+                &ServerMessage::Tournaments(serde_json::Value::Array(Vec::new())),
+            ),
+            M::Move { game, request } => self.play(conn, &player, &game, &topic, request, false),
+            M::Premove { game, request } => self.play(conn, &player, &game, &topic, request, true),
+            M::CancelPremove { game } => {
+                self.with_game(conn, &player, &game, &topic, |hub, g, color| {
+                    g.premoves.cancel(color);
+                    hub.send_player(
+                        g.player(color),
+                        &ServerMessage::Premove {
+                            game: g.id.clone(),
+                            premove: None,
+                        },
+                    );
+                    Ok(())
+                })
+            }
+            M::RequestPremove { game } => {
+                self.with_game(conn, &player, &game, &topic, |hub, g, color| {
+                    let premove = g.premoves.pending(color).and_then(premove_request);
+                    hub.send(
+                        conn,
+                        &ServerMessage::Premove {
+                            game: g.id.clone(),
+                            premove,
+                        },
+                    );
+                    Ok(())
+                })
+            }
+            M::RequestMoves { game, from } => match self.games.get(&game) {
+                Some(g) => {
+                    for packed in g.history.iter().skip(from as usize) {
+                        self.send(
+                            conn,
+                            &ServerMessage::Move {
+                                game: game.clone(),
+                                packed: packed.clone(),
+                            },
+                        );
+                    }
+                }
+                None => self.send(conn, &ServerMessage::GameNotFound(game)),
+            },
+            M::Resign { game } => self.with_game(conn, &player, &game, &topic, |_, g, color| {
+                g.resign(color, now)
+            }),
+            M::OfferDraw { game } => {
+                self.with_game(conn, &player, &game, &topic, |hub, g, color| {
+                    g.offer_draw(color)?;
+                    hub.send_game(
+                        g,
+                        &ServerMessage::DrawOffer {
+                            game: g.id.clone(),
+                            by: colour(color),
+                        },
+                    );
+                    Ok(())
+                })
+            }
+            M::AcceptDraw { game } => {
+                self.with_game(conn, &player, &game, &topic, |_, g, color| {
+                    g.accept_draw(color, now)
+                })
+            }
+            M::ClaimDraw { game } => {
+                self.with_game(conn, &player, &game, &topic, |_, g, _| g.claim_draw(now))
+            }
+            M::Rematch { game } => self.rematch(conn, &player, &game, &topic, now),
+            M::DeclineRematch { game } => {
+                self.with_game(conn, &player, &game, &topic, |hub, g, color| {
+                    match g.rematch {
+                        Some((by, _)) if by != color => {
+                            g.rematch = None;
+                            hub.send_game(
+                                g,
+                                &ServerMessage::RematchDeclined { game: g.id.clone() },
+                            );
+                            Ok(())
+                        }
+                        _ => Err("no rematch is offered to you".into()),
+                    }
+                })
+            }
+            M::CancelRematch { game } => {
+                self.with_game(conn, &player, &game, &topic, |hub, g, color| {
+                    match g.rematch {
+                        Some((by, _)) if by == color => {
+                            g.rematch = None;
+                            hub.send_game(
+                                g,
+                                &ServerMessage::RematchCanceled { game: g.id.clone() },
+                            );
+                            Ok(())
+                        }
+                        _ => Err("you have offered no rematch".into()),
+                    }
+                })
+            }
+            M::GameChat { game, text: body } => match self.games.get(&game) {
+                Some(g) => {
+                    let line = ChatLine {
+                        from: self.players[&player].name.clone(),
+                        body: body.chars().take(CHAT_CHARS).collect(),
+                    };
+                    let msg = ServerMessage::GameChat {
+                        game: game.clone(),
+                        line,
+                    };
+                    if g.colour_of(&player).is_some() {
+                        self.send_game(g, &msg);
+                    } else if let Some(watchers) = self.watchers.get(&game) {
+                        // A spectator's chat goes to spectators only.
+                        for &c in watchers {
+                            self.send(c, &msg);
+                        }
+                    }
+                }
+                None => self.send(conn, &ServerMessage::GameNotFound(game)),
+            },
+        }
+    }
+
+    /// Runs `action` on `game` for its player `player` (refused to anyone else), then sends
+    /// the end of the game if it ended. A refusal is answered with an error message.
+    fn with_game(
+        &mut self,
+        conn: u64,
+        player: &str,
+        id: &str,
+        topic: &str,
+        action: impl FnOnce(&mut Hub, &mut Game, Color) -> Result<(), String>,
+    ) {
+        let Some(mut game) = self.games.remove(id) else {
+            return self.send(conn, &ServerMessage::GameNotFound(id.to_string()));
+        };
+        let was_over = !game.in_progress();
+        match game.colour_of(player) {
+            None => self.error(conn, topic, "topic", "you do not play in this game"),
+            Some(color) => {
+                if let Err(reason) = action(self, &mut game, color) {
+                    self.error(conn, topic, "topic", &reason);
+                }
+            }
+        }
+        if !was_over && !game.in_progress() {
+            self.game_over(&game);
+        }
+        self.games.insert(id.to_string(), game);
+    }
+
+    fn play(
+        &mut self,
+        conn: u64,
+        player: &str,
+        id: &str,
+        topic: &str,
+        request: MoveRequest,
+        premove: bool,
+    ) {
+        let now = now_ms();
+        self.with_game(conn, player, id, topic, |hub, game, color| {
+            if premove && color != game.turn() {
+                let queued = game
+                    .premoves
+                    .queue(
+                        &game.pos,
+                        color,
+                        request.from.square(),
+                        request.to.square(),
+                        request.promote_to.map(|p| p.role()),
+                    )
+                    .map_err(|e| e.to_string())?;
+                hub.send_player(
+                    player,
+                    &ServerMessage::Premove {
+                        game: game.id.clone(),
+                        premove: premove_request(queued),
+                    },
+                );
+                return Ok(());
+            }
+            let packed = game.play_request(color, &request, now)?;
+            hub.moved(game, packed);
+            // The premove of the side now on move, played at once if it is legal.
+            while let Some(next) = game.play_premove(now) {
+                match next {
+                    Ok(packed) => hub.moved(game, packed),
+                    // Not legal after the move: dropped, and its player told.
+                    Err(_) => {
+                        let side = game.turn();
+                        hub.send_player(
+                            game.player(side),
+                            &ServerMessage::Premove {
+                                game: game.id.clone(),
+                                premove: None,
+                            },
+                        );
+                        break;
+                    }
+                }
+            }
+            Ok(())
+        });
+    }
+
+    /// A move was played: stored, then sent to players and spectators.
+    fn moved(&self, game: &Game, packed: notate::chess::jsonchess::PackedMove) {
+        if let Err(e) = self
+            .store
+            .add_move(&game.id, game.history.len() - 1, &packed)
+        {
+            eprintln!(
+                "notate serve: cannot store a move of game {}: {e:#}",
+                game.id
+            );
+        }
+        self.send_game(
+            game,
+            &ServerMessage::Move {
+                game: game.id.clone(),
+                packed,
+            },
+        );
+    }
+
+    fn game_over(&mut self, game: &Game) {
+        let msg = match &game.result {
+            Some(result) => ServerMessage::GameOver {
+                game: game.id.clone(),
+                result: result.clone(),
+            },
+            None => ServerMessage::Aborted {
+                game: game.id.clone(),
+            },
+        };
+        self.send_game(game, &msg);
+        let pgn = self.pgn_text(game);
+        if let Err(e) = self.store.finish_game(game, &pgn) {
+            eprintln!(
+                "notate serve: cannot store the end of game {}: {e:#}",
+                game.id
+            );
+        }
+    }
+
+    /// The PGN of a game: tags, moves, each with the mover's clock after it.
+    fn pgn_text(&self, game: &Game) -> String {
+        let name = |p: &str| {
+            self.players
+                .get(p)
+                .map_or("Anonymous", |s| s.name.as_str())
+                .replace(['"', '\\'], "")
+        };
+        let mut text = String::new();
+        let (y, m, d) = civil_date(game.start_time);
+        let tags = [
+            ("Event", "notate serve".to_string()),
+            ("Site", format!("notate serve game {}", game.id)),
+            ("Date", format!("{y:04}.{m:02}.{d:02}")),
+            ("White", name(&game.players.w)),
+            ("Black", name(&game.players.b)),
+            ("Result", game.result_text().to_string()),
+            (
+                "WhiteElo",
+                format!("{:.0}", self.public_player(&game.players.w).rating),
+            ),
+            (
+                "BlackElo",
+                format!("{:.0}", self.public_player(&game.players.b).rating),
+            ),
+            (
+                "TimeControl",
+                format!(
+                    "{}+{}",
+                    game.options.initial_time / 1000,
+                    game.options.time_increment / 1000
+                ),
+            ),
+            (
+                "Termination",
+                game.result
+                    .as_ref()
+                    .map_or_else(String::new, |r| r.description.clone()),
+            ),
+        ];
+        for (tag, value) in tags {
+            text.push_str(&format!("[{tag} \"{value}\"]\n"));
+        }
+        text.push('\n');
+        for (i, (san, clock)) in game.record.iter().enumerate() {
+            if i % 2 == 0 {
+                text.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            let clock = (*clock).max(0) / 1000;
+            text.push_str(&format!(
+                "{san} {{[%clk {}:{:02}:{:02}]}} ",
+                clock / 3600,
+                clock / 60 % 60,
+                clock % 60
+            ));
+        }
+        text.push_str(game.result_text());
+        text.push('\n');
+        text
+    }
+
+    // ---- seeks ----
+
+    fn seek(&mut self, conn: u64, player: &str, options: SeekOptions, now: u64) {
+        if options.initial_time < 1000 {
+            return self.send(
+                conn,
+                &ServerMessage::SeekError("Initial time must be at least 1s".into()),
+            );
+        }
+        if options.initial_time > 3 * 3_600_000 || options.time_increment > 180_000 {
+            return self.send(
+                conn,
+                &ServerMessage::SeekError("at most 3 hours and an increment of 3 minutes".into()),
+            );
+        }
+        self.cancel_seek(player, false);
+        let rating = self.players[player].rating;
+        if let Some(state) = self.players.get_mut(player) {
+            state.last_seek = Some(options);
+        }
+        let accepts = |o: &SeekOptions, own: f64, other: f64| {
+            let bound = |b: RatingBound| match b {
+                RatingBound::Relative(n) => own + f64::from(n),
+                RatingBound::Absolute(n) => f64::from(n),
+            };
+            other >= bound(o.accept_rating_min) && other <= bound(o.accept_rating_max)
+        };
+        // The closest-rated seek with the same time control that both sides accept.
+        let matched = self
+            .seeks
+            .iter()
+            .filter(|(s, owner)| {
+                owner != player
+                    && s.options.initial_time == options.initial_time
+                    && s.options.time_increment == options.time_increment
+                    && accepts(&s.options, s.owner.rating, rating)
+                    && accepts(&options, rating, s.owner.rating)
+            })
+            .min_by(|a, b| {
+                (a.0.owner.rating - rating)
+                    .abs()
+                    .total_cmp(&(b.0.owner.rating - rating).abs())
+            })
+            .map(|(s, _)| s.id.clone());
+        if let Some(id) = matched {
+            return self.accept_seek(conn, player, &id, now);
+        }
+        let seek = Seek {
+            id: random_id(6),
+            owner: self.public_player(player),
+            options,
+            expiry_time: now + SEEK_TIMEOUT_MS,
+        };
+        if let Some(state) = self.players.get_mut(player) {
+            state.seek = Some(seek.id.clone());
+        }
+        self.seeks.push((seek.clone(), player.to_string()));
+        self.send_player(player, &ServerMessage::SeekWaiting(seek.clone()));
+        self.send_feed(Feed::Seeks, &ServerMessage::SeekAdded(seek));
+    }
+
+    /// Takes `player`'s seek away (`tell`: with `/seek/expired` to them).
+    fn cancel_seek(&mut self, player: &str, tell: bool) {
+        let Some(id) = self.players.get_mut(player).and_then(|s| s.seek.take()) else {
+            return;
+        };
+        self.seeks.retain(|(s, _)| s.id != id);
+        if tell {
+            self.send_player(player, &ServerMessage::SeekExpired);
+        }
+        self.send_feed(Feed::Seeks, &ServerMessage::SeekRemoved(id));
+    }
+
+    fn accept_seek(&mut self, conn: u64, player: &str, id: &str, now: u64) {
+        let Some((seek, owner)) = self.seeks.iter().find(|(s, _)| s.id == id).cloned() else {
+            return self.send(conn, &ServerMessage::SeekError(format!("no seek {id}")));
+        };
+        if owner == player {
+            return self.send(
+                conn,
+                &ServerMessage::SeekError("that is your own seek".into()),
+            );
+        }
+        self.cancel_seek(&owner, false);
+        self.cancel_seek(player, false);
+        let mut coin = [0u8; 1];
+        getrandom::fill(&mut coin).expect("the operating system's random numbers");
+        let (w, b) = if coin[0] & 1 == 0 {
+            (owner.clone(), player.to_string())
+        } else {
+            (player.to_string(), owner.clone())
+        };
+        let options = notate::protocol::messages::TimeOptions {
+            initial_time: seek.options.initial_time,
+            time_increment: seek.options.time_increment,
+        };
+        let game = self.start_game(ByColour { w, b }, options, now);
+        let json = Box::new(self.game_json(&game));
+        self.send_player(&owner, &ServerMessage::SeekMatched(json.clone()));
+        self.send_player(player, &ServerMessage::SeekMatched(json));
+        self.games.insert(game.id.clone(), game);
+    }
+
+    fn start_game(
+        &mut self,
+        players: ByColour<String>,
+        options: notate::protocol::messages::TimeOptions,
+        now: u64,
+    ) -> Game {
+        let game = Game::new(random_id(6), players, options, now);
+        let names = ByColour {
+            w: self.public_player(&game.players.w).name,
+            b: self.public_player(&game.players.b).name,
+        };
+        if let Err(e) = self.store.add_game(&game, &names) {
+            eprintln!("notate serve: cannot store game {}: {e:#}", game.id);
+        }
+        game
+    }
+
+    fn rematch(&mut self, conn: u64, player: &str, id: &str, topic: &str, now: u64) {
+        let mut new_game = None;
+        self.with_game(conn, player, id, topic, |hub, g, color| {
+            if g.in_progress() {
+                return Err("the game is not over".into());
+            }
+            match g.rematch {
+                Some((by, _)) if by != color => {
+                    g.rematch = None;
+                    let players = ByColour {
+                        w: g.players.b.clone(),
+                        b: g.players.w.clone(),
+                    };
+                    let game = hub.start_game(players, g.options, now);
+                    hub.send_game(
+                        g,
+                        &ServerMessage::Rematch {
+                            game: g.id.clone(),
+                            new_game: Box::new(hub.game_json(&game)),
+                        },
+                    );
+                    new_game = Some(game);
+                    Ok(())
+                }
+                Some(_) => Err("you have offered a rematch already".into()),
+                None => {
+                    g.rematch = Some((color, now));
+                    hub.send_game(
+                        g,
+                        &ServerMessage::RematchOffered {
+                            game: g.id.clone(),
+                            by: colour(color),
+                        },
+                    );
+                    Ok(())
+                }
+            }
+        });
+        if let Some(game) = new_game {
+            self.games.insert(game.id.clone(), game);
+        }
+    }
+
+    fn game_json(&self, game: &Game) -> GameJson {
+        GameJson {
+            white: self.public_player(&game.players.w),
+            black: self.public_player(&game.players.b),
+            history: game.history.clone(),
+            is_in_progress: game.in_progress(),
+            result: game.result.clone(),
+            start_time: game.start_time,
+            end_time: game.end_time,
+            initial_ratings: ByColour {
+                w: self.public_player(&game.players.w).rating,
+                b: self.public_player(&game.players.b).rating,
+            },
+            added_time: notate::protocol::messages::AddedTime {
+                w: 0,
+                b: 0,
+                other: serde_json::Map::new(),
+            },
+            is_undo_requested: false,
+            is_draw_offered: game.draw_offer.is_some(),
+            rematch_offered_by: game.rematch.map(|(c, _)| colour(c)),
+            options: game.options,
+            id: game.id.clone(),
+        }
+    }
+
+    // ---- time ----
+
+    fn tick(&mut self, now: u64) {
+        let expired: Vec<String> = self
+            .seeks
+            .iter()
+            .filter(|(s, _)| s.expiry_time <= now)
+            .map(|(_, owner)| owner.clone())
+            .collect();
+        for owner in expired {
+            self.cancel_seek(&owner, true);
+        }
+        let ids: Vec<String> = self.games.keys().cloned().collect();
+        for id in ids {
+            let Some(mut game) = self.games.remove(&id) else {
+                continue;
+            };
+            if game.check_time(now).is_some() {
+                self.game_over(&game);
+            }
+            if let Some((_, at)) = game.rematch {
+                if now >= at + REMATCH_TIMEOUT_MS {
+                    game.rematch = None;
+                    self.send_game(&game, &ServerMessage::RematchExpired { game: id.clone() });
+                }
+            }
+            let stale = game
+                .end_time
+                .is_some_and(|end| now >= end + KEEP_FINISHED_MS);
+            if stale {
+                self.watchers.remove(&id);
+            } else {
+                self.games.insert(id, game);
+            }
+        }
+    }
+}
+
+impl PlayerState {
+    fn new(name: String, rating: f64) -> PlayerState {
+        PlayerState {
+            name,
+            rating,
+            conns: Vec::new(),
+            seek: None,
+            last_seek: None,
+            prefs: Prefs::default(),
+        }
+    }
+}
+
+/// The calendar date (UTC) of a time in ms since the Unix epoch (Hinnant's civil_from_days).
+fn civil_date(ms: u64) -> (i64, u32, u32) {
+    let z = (ms / 86_400_000) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notate::protocol::messages::Colour;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(1_407_781_768_400), (2014, 8, 11));
+        assert_eq!(civil_date(1_795_564_800_000), (2026, 11, 25));
+    }
+
+    #[test]
+    fn colours() {
+        assert_eq!(colour(Color::Black), Colour::Black);
+    }
+}

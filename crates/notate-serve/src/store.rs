@@ -1,0 +1,214 @@
+//! What the server keeps in its database: players and their session tokens, every game as it
+//! is played (a move is stored before it is sent, so a move a client saw survives a `kill -9`),
+//! and each finished game also in `notate load`'s tables (`games`, `moves`), where `notate
+//! query` answers about it.
+//!
+//! The server's own tables are prefixed `serve_`. SQLite runs in WAL mode with `synchronous =
+//! NORMAL`: a committed move survives the process dying (not the machine losing power).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use notate::chess::jsonchess::PackedMove;
+use notate::chess::pgn;
+use notate::chess::rows::{RowBatch, RowWriter};
+use notate::protocol::messages::{ByColour, TimeOptions};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::game::Game;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS serve_players (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    rating REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS serve_games (
+    id TEXT PRIMARY KEY,
+    white TEXT NOT NULL,
+    black TEXT NOT NULL,
+    white_name TEXT NOT NULL,
+    black_name TEXT NOT NULL,
+    initial_time INTEGER NOT NULL,
+    time_increment INTEGER NOT NULL,
+    start_time INTEGER NOT NULL,
+    end_time INTEGER,
+    aborted INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT,
+    pgn TEXT
+);
+CREATE TABLE IF NOT EXISTS serve_moves (
+    game TEXT NOT NULL,
+    ply INTEGER NOT NULL,
+    packed TEXT NOT NULL,
+    PRIMARY KEY (game, ply)
+) WITHOUT ROWID;
+";
+
+/// A player as stored.
+pub struct StoredPlayer {
+    pub id: String,
+    pub token: String,
+    pub name: String,
+    pub rating: f64,
+}
+
+/// A game in progress as stored: enough to replay it.
+pub struct StoredGame {
+    pub id: String,
+    pub players: ByColour<String>,
+    pub options: TimeOptions,
+    pub start_time: u64,
+    pub history: Vec<PackedMove>,
+}
+
+pub struct Store {
+    db: Connection,
+    path: PathBuf,
+    rows: RowWriter,
+}
+
+impl Store {
+    pub fn open(path: &Path) -> Result<Store> {
+        let db =
+            Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        db.pragma_update(None, "synchronous", "NORMAL")?;
+        db.busy_timeout(std::time::Duration::from_secs(10))?;
+        db.execute_batch(SCHEMA)?;
+        Ok(Store {
+            db,
+            path: path.to_path_buf(),
+            rows: RowWriter::new(),
+        })
+    }
+
+    pub fn players(&self) -> Result<Vec<StoredPlayer>> {
+        let mut stmt = self
+            .db
+            .prepare("SELECT id, token, name, rating FROM serve_players")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(StoredPlayer {
+                id: r.get(0)?,
+                token: r.get(1)?,
+                name: r.get(2)?,
+                rating: r.get(3)?,
+            })
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    pub fn add_player(&self, player: &StoredPlayer) -> Result<()> {
+        self.db.execute(
+            "INSERT INTO serve_players (id, token, name, rating) VALUES (?1, ?2, ?3, ?4)",
+            params![player.id, player.token, player.name, player.rating],
+        )?;
+        Ok(())
+    }
+
+    pub fn add_game(&self, game: &Game, names: &ByColour<String>) -> Result<()> {
+        self.db.execute(
+            "INSERT INTO serve_games (id, white, black, white_name, black_name, initial_time, \
+             time_increment, start_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                game.id,
+                game.players.w,
+                game.players.b,
+                names.w,
+                names.b,
+                game.options.initial_time as i64,
+                game.options.time_increment as i64,
+                game.start_time as i64
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Stores ply `ply` of `game` (before it is sent to anyone).
+    pub fn add_move(&self, game: &str, ply: usize, packed: &PackedMove) -> Result<()> {
+        self.db.execute(
+            "INSERT INTO serve_moves (game, ply, packed) VALUES (?1, ?2, ?3)",
+            params![game, ply as i64, packed.to_string()],
+        )?;
+        Ok(())
+    }
+
+    /// Marks a game over; a finished (not aborted) game is also added to `notate load`'s
+    /// tables, as the PGN `pgn` says.
+    pub fn finish_game(&mut self, game: &Game, pgn_text: &str) -> Result<()> {
+        let outcome = game
+            .result
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?;
+        self.db.execute(
+            "UPDATE serve_games SET end_time = ?2, aborted = ?3, outcome = ?4, pgn = ?5 WHERE id = ?1",
+            params![
+                game.id,
+                game.end_time.map(|t| t as i64),
+                game.aborted,
+                outcome,
+                (!game.aborted).then_some(pgn_text)
+            ],
+        )?;
+        if game.aborted {
+            return Ok(());
+        }
+        let played = pgn::read_one(pgn_text).context("the server's own PGN")?;
+        let mut batch = RowBatch::new();
+        self.rows.write(&played, &mut batch)?;
+        let target = notate_store::Target::parse(&self.path.to_string_lossy())?;
+        let mut store = target.open()?;
+        store.insert(&batch, 0..batch.len())?;
+        store.finish()?;
+        Ok(())
+    }
+
+    /// Games not over, with their moves, to go on after a restart.
+    pub fn games_in_progress(&self) -> Result<Vec<StoredGame>> {
+        let mut stmt = self.db.prepare(
+            "SELECT id, white, black, initial_time, time_increment, start_time FROM serve_games \
+             WHERE end_time IS NULL ORDER BY start_time",
+        )?;
+        let games = stmt
+            .query_map([], |r| {
+                Ok(StoredGame {
+                    id: r.get(0)?,
+                    players: ByColour {
+                        w: r.get(1)?,
+                        b: r.get(2)?,
+                    },
+                    options: TimeOptions {
+                        initial_time: r.get::<_, i64>(3)? as u64,
+                        time_increment: r.get::<_, i64>(4)? as u64,
+                    },
+                    start_time: r.get::<_, i64>(5)? as u64,
+                    history: Vec::new(),
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut moves = self
+            .db
+            .prepare("SELECT packed FROM serve_moves WHERE game = ?1 ORDER BY ply")?;
+        let mut out = Vec::with_capacity(games.len());
+        for mut game in games {
+            for packed in moves.query_map([&game.id], |r| r.get::<_, String>(0))? {
+                game.history.push(PackedMove::parse(&packed?)?);
+            }
+            out.push(game);
+        }
+        Ok(out)
+    }
+
+    /// The PGN of a finished game.
+    pub fn pgn(&self, game: &str) -> Result<Option<String>> {
+        Ok(self
+            .db
+            .query_row("SELECT pgn FROM serve_games WHERE id = ?1", [game], |r| {
+                r.get::<_, Option<String>>(0)
+            })
+            .optional()?
+            .flatten())
+    }
+}

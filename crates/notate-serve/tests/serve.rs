@@ -1,0 +1,305 @@
+//! A real server on loopback and clients speaking jsonchess over WebSocket: seeks, a whole game
+//! to mate, refused moves, malformed messages, spectators, premoves, draws, resignation, a
+//! reconnect that catches up, the PGN of a finished game and its rows in `notate load`'s tables.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tungstenite::{stream::MaybeTlsStream, Message, WebSocket};
+
+/// A server on a free port, over a fresh database, on a thread of its own.
+fn server() -> (SocketAddr, PathBuf) {
+    let dir = std::env::temp_dir().join(format!(
+        "notate-serve-test-{}-{}",
+        std::process::id(),
+        notate_serve_test_counter()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = dir.join("games.sqlite");
+    let config = notate_serve::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        db: db.clone(),
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        notate_serve::run(&config, |addr| tx.send(addr).unwrap()).unwrap();
+    });
+    (rx.recv_timeout(Duration::from_secs(20)).unwrap(), db)
+}
+
+fn notate_serve_test_counter() -> usize {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+struct Client {
+    ws: WebSocket<MaybeTlsStream<TcpStream>>,
+    player: String,
+    token: String,
+}
+
+impl Client {
+    fn connect(addr: SocketAddr, token: Option<&str>) -> Client {
+        let url = match token {
+            Some(t) => format!("ws://{addr}/ws?token={t}"),
+            None => format!("ws://{addr}/ws"),
+        };
+        let (ws, _) = tungstenite::connect(url).unwrap();
+        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        }
+        let mut client = Client {
+            ws,
+            player: String::new(),
+            token: String::new(),
+        };
+        let session = client.expect("/session");
+        client.player = session["playerId"].as_str().unwrap().to_string();
+        client.token = session["token"].as_str().unwrap().to_string();
+        let user = client.expect("/user");
+        assert_eq!(user["playerId"], client.player);
+        client
+    }
+
+    fn send(&mut self, message: Value) {
+        self.ws.send(Message::text(message.to_string())).unwrap();
+    }
+
+    /// The next message; panics after 10 s.
+    fn next(&mut self) -> Value {
+        loop {
+            match self.ws.read().unwrap() {
+                Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+                Message::Close(_) => panic!("closed"),
+                _ => {}
+            }
+        }
+    }
+
+    /// The data of the next message on `topic`, skipping others.
+    fn expect(&mut self, topic: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            assert!(Instant::now() < deadline, "no {topic}");
+            let message = self.next();
+            if message["topic"] == topic {
+                return message.get("data").cloned().unwrap_or(Value::Null);
+            }
+        }
+    }
+}
+
+fn seek(client: &mut Client) {
+    client.send(
+        json!({"topic": "/seek", "data": {"initialTime": 60000, "timeIncrement": 1000,
+        "acceptRatingMin": "-500", "acceptRatingMax": "+500"}}),
+    );
+}
+
+/// Two players matched by their seeks: (white, black, game id).
+fn matched(addr: SocketAddr) -> (Client, Client, String) {
+    let mut a = Client::connect(addr, None);
+    let mut b = Client::connect(addr, None);
+    seek(&mut a);
+    let waiting = a.expect("/seek/waiting");
+    assert_eq!(waiting["owner"]["id"], a.player);
+    seek(&mut b);
+    let game = b.expect("/seek/matched");
+    assert_eq!(a.expect("/seek/matched"), game);
+    let id = game["id"].as_str().unwrap().to_string();
+    assert_eq!(game["history"], json!([]));
+    assert_eq!(
+        game["options"],
+        json!({"initialTime": 60000, "timeIncrement": 1000})
+    );
+    if game["white"]["id"] == a.player {
+        (a, b, id)
+    } else {
+        (b, a, id)
+    }
+}
+
+fn mv(client: &mut Client, game: &str, from: u8, to: u8) {
+    client.send(json!({"topic": format!("/game/{game}/move"), "data": {"from": from, "to": to}}));
+}
+
+fn http_get(addr: SocketAddr, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    text
+}
+
+#[test]
+fn a_game_to_mate_with_refusals_spectators_and_a_reconnect() {
+    let (addr, db) = server();
+    let (mut white, mut black, game) = matched(addr);
+    let topic = format!("/game/{game}/move");
+    let mut spectator = Client::connect(addr, None);
+    spectator.send(json!({"topic": "/request/game", "data": game}));
+    assert_eq!(spectator.expect("/game")["id"], game);
+
+    // 1. f3: the mover, the opponent and the spectator get the packed move with the server's time.
+    mv(&mut white, &game, 13, 21);
+    let first = white.expect(&topic);
+    let packed = first.as_str().unwrap();
+    assert!(packed.starts_with("1,0,f3,"), "{packed}");
+    assert!(packed.ends_with(",f2,f3,N,N"), "{packed}");
+    assert_eq!(black.expect(&topic), first);
+    assert_eq!(spectator.expect(&topic), first);
+
+    // Refused: a move out of turn, a spectator's move, an illegal move, bad messages.
+    mv(&mut white, &game, 14, 30);
+    let error = white.expect("/error");
+    assert_eq!(
+        error,
+        json!({"topic": topic, "field": "topic", "reason": "it is not your turn"})
+    );
+    mv(&mut spectator, &game, 52, 36);
+    assert_eq!(
+        spectator.expect("/error")["reason"],
+        "you do not play in this game"
+    );
+    mv(&mut black, &game, 52, 28);
+    assert_eq!(
+        black.expect("/error")["reason"],
+        "e7e4 is not a legal move here"
+    );
+    black.send(json!({"topic": topic, "data": {"from": 64, "to": 36}}));
+    let error = black.expect("/error");
+    assert_eq!(error["topic"], topic);
+    assert_eq!(error["field"], "data.from");
+    black.send(json!({"topic": "/no/such/topic"}));
+    assert_eq!(black.expect("/error")["topic"], "/no/such/topic");
+    black.ws.send(Message::text("not json")).unwrap();
+    assert_eq!(black.expect("/error")["topic"], "");
+
+    // Black drops and comes back with its token: same player, the moves it missed on asking.
+    let token = black.token.clone();
+    let player = black.player.clone();
+    drop(black);
+    mv(&mut white, &game, 0, 0); // refused (not white's turn): the server is still there
+    assert_eq!(white.expect("/error")["reason"], "it is not your turn");
+    let mut black = Client::connect(addr, Some(&token));
+    assert_eq!(black.player, player);
+    black.send(json!({"topic": format!("/game/{game}/request/moves"), "data": 0}));
+    assert_eq!(black.expect(&topic), first);
+
+    // 1... e5 2. g4 Qh4#.
+    mv(&mut black, &game, 52, 36);
+    white.expect(&topic);
+    mv(&mut white, &game, 14, 30);
+    white.expect(&topic);
+    mv(&mut black, &game, 59, 31);
+    let mate = white.expect(&topic);
+    assert!(mate.as_str().unwrap().starts_with("2,3,Qh4#,"), "{mate}");
+    let over = white.expect(&format!("/game/{game}/game_over"));
+    assert_eq!(over["winner"], "b");
+    assert_eq!(over["type"], "checkmate");
+    assert_eq!(over["description"], "black won by checkmate");
+    assert_eq!(over["summary"], "0-1");
+    assert_eq!(spectator.expect(&format!("/game/{game}/game_over")), over);
+
+    // The finished game as PGN, and in notate load's tables.
+    let response = http_get(addr, &format!("/games/{game}.pgn"));
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("[Result \"0-1\"]"), "{response}");
+    assert!(
+        response.contains("1. f3 {[%clk 0:01:00]} e5 {[%clk 0:01:00]} 2. g4 "),
+        "{response}"
+    );
+    assert!(response.contains("Qh4# {[%clk 0:01:0"), "{response}");
+    let db = rusqlite::Connection::open(db).unwrap();
+    let (games, plies): (i64, i64) = db
+        .query_row("SELECT count(*), max(ply_count) FROM games", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    assert_eq!((games, plies), (1, 4));
+    assert!(http_get(addr, "/games/nothing.pgn").starts_with("HTTP/1.1 404"));
+}
+
+#[test]
+fn premoves_draws_claims_and_resignation() {
+    let (addr, _) = server();
+    let (mut white, mut black, game) = matched(addr);
+    let topic = format!("/game/{game}/move");
+    // Black premoves e5 while white thinks; it is played the moment white moves.
+    black.send(json!({"topic": format!("/game/{game}/premove"), "data": {"from": 52, "to": 36}}));
+    assert_eq!(
+        black.expect(&format!("/game/{game}/premove")),
+        json!({"from": 52, "to": 36})
+    );
+    mv(&mut white, &game, 12, 28);
+    assert!(white
+        .expect(&topic)
+        .as_str()
+        .unwrap()
+        .starts_with("1,0,e4,"));
+    assert!(white
+        .expect(&topic)
+        .as_str()
+        .unwrap()
+        .starts_with("1,1,e5,"));
+    // A draw is offered after one's own move, and accepted by the other side only.
+    black.send(json!({"topic": format!("/game/{game}/offer_draw")}));
+    assert_eq!(black.expect(&format!("/game/{game}/draw_offer")), "b");
+    black.send(json!({"topic": format!("/game/{game}/accept_draw")}));
+    assert_eq!(
+        black.expect("/error")["reason"],
+        "no draw is offered to you"
+    );
+    // Moving declines it; a claim with nothing to claim is refused.
+    white.send(json!({"topic": format!("/game/{game}/claim_draw")}));
+    assert!(white.expect("/error")["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("no draw can be claimed"));
+    // Knights out and back twice: the start position's third time after 2… Ng8? No: the
+    // position after 1… e5 comes back after 3… Ng8 and 5… Ng8.
+    for (from, to) in [
+        (6, 21),
+        (62, 45),
+        (21, 6),
+        (45, 62),
+        (6, 21),
+        (62, 45),
+        (21, 6),
+        (45, 62),
+    ] {
+        let (mover, other) = if from < 32 {
+            (&mut white, &mut black)
+        } else {
+            (&mut black, &mut white)
+        };
+        mv(mover, &game, from, to);
+        mover.expect(&topic);
+        other.expect(&topic);
+    }
+    white.send(json!({"topic": format!("/game/{game}/claim_draw")}));
+    let over = black.expect(&format!("/game/{game}/game_over"));
+    assert_eq!(over["type"], "threefold");
+    assert_eq!(over["isDraw"], true);
+    assert_eq!(over["summary"], "½-½");
+
+    // A rematch: colours swapped; then a resignation.
+    white.send(json!({"topic": format!("/game/{game}/rematch")}));
+    assert_eq!(black.expect(&format!("/game/{game}/rematch/offered")), "w");
+    black.send(json!({"topic": format!("/game/{game}/rematch")}));
+    let rematch = white.expect(&format!("/game/{game}/rematch"));
+    assert_eq!(rematch["white"]["id"], black.player);
+    let second = rematch["id"].as_str().unwrap().to_string();
+    white.send(json!({"topic": format!("/game/{second}/resign")}));
+    let over = black.expect(&format!("/game/{second}/game_over"));
+    assert_eq!(over["winner"], "w");
+    assert_eq!(over["description"], "black resigned");
+}
