@@ -5,6 +5,10 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
+use argon2::Argon2;
+use notate::protocol::glicko2::{PendingResults, Rating};
+use notate::protocol::messages::Credentials;
 use notate::protocol::messages::{
     ByColour, ChatLine, ClientMessage, Envelope, Feed, GameJson, MoveRequest, Player, Prefs,
     PrivateUser, RatingBound, Seek, SeekOptions, ServerMessage,
@@ -30,6 +34,15 @@ pub enum Event {
     Refused { conn: u64, reason: String },
     /// The WebSocket closed.
     Close { conn: u64 },
+    /// A registration's password hashed (off the hub: argon2 takes tens of milliseconds).
+    Registered {
+        conn: u64,
+        player: String,
+        username: String,
+        hash: String,
+    },
+    /// A login's password checked: the account's player when it matched.
+    Verified { conn: u64, player: Option<String> },
     /// A finished game's PGN, for `GET /games/ID.pgn`.
     Pgn {
         game: String,
@@ -52,7 +65,10 @@ struct Conn {
 
 struct PlayerState {
     name: String,
-    rating: f64,
+    /// The argon2 hash of a registered player's password (never logged, never sent).
+    password: Option<String>,
+    rating: Rating,
+    pending: PendingResults,
     conns: Vec<u64>,
     seek: Option<String>,
     last_seek: Option<SeekOptions>,
@@ -61,6 +77,10 @@ struct PlayerState {
 
 pub struct Hub {
     store: Store,
+    /// For work done off the hub (password hashing) to come back as events.
+    events: mpsc::UnboundedSender<Event>,
+    /// Registered names (lower case) and their players.
+    usernames: HashMap<String, String>,
     conns: HashMap<u64, Conn>,
     players: HashMap<String, PlayerState>,
     tokens: HashMap<String, String>,
@@ -89,9 +109,11 @@ impl Hub {
     /// The hub over `store`: its players, and its games in progress replayed from their
     /// stored moves (the side to move is not charged for the time the server was down, as
     /// the protocol's restoration credits it).
-    pub fn new(store: Store) -> anyhow::Result<Hub> {
+    pub fn new(store: Store, events: mpsc::UnboundedSender<Event>) -> anyhow::Result<Hub> {
         let mut hub = Hub {
             store,
+            events,
+            usernames: HashMap::new(),
             conns: HashMap::new(),
             players: HashMap::new(),
             tokens: HashMap::new(),
@@ -102,7 +124,13 @@ impl Hub {
         };
         for p in hub.store.players()? {
             hub.tokens.insert(p.token, p.id.clone());
-            hub.players.insert(p.id, PlayerState::new(p.name, p.rating));
+            if p.password.is_some() {
+                hub.usernames.insert(p.name.to_lowercase(), p.id.clone());
+            }
+            let mut state = PlayerState::new(p.name, p.rating);
+            state.password = p.password;
+            state.pending = p.pending;
+            hub.players.insert(p.id, state);
         }
         let now = now_ms();
         for stored in hub.store.games_in_progress()? {
@@ -142,6 +170,13 @@ impl Hub {
             Event::Text { conn, text } => self.text(conn, &text),
             Event::Refused { conn, reason } => self.error(conn, "", "message", &reason),
             Event::Close { conn } => self.close(conn),
+            Event::Registered {
+                conn,
+                player,
+                username,
+                hash,
+            } => self.registered(conn, &player, username, hash),
+            Event::Verified { conn, player } => self.verified(conn, player),
             Event::Pgn { game, reply } => {
                 let _ = reply.send(self.store.pgn(&game).ok().flatten());
             }
@@ -154,36 +189,59 @@ impl Hub {
         let known = token.as_ref().and_then(|t| self.tokens.get(t)).cloned();
         let (player, token) = match (known, token) {
             (Some(player), Some(token)) => (player, token),
-            _ => {
-                let stored = StoredPlayer {
-                    id: random_id(6),
-                    token: random_id(16),
-                    name: "Anonymous".into(),
-                    rating: 1500.0,
-                };
-                if let Err(e) = self.store.add_player(&stored) {
-                    eprintln!("notate serve: cannot store a player: {e:#}");
-                }
-                self.tokens.insert(stored.token.clone(), stored.id.clone());
-                self.players.insert(
-                    stored.id.clone(),
-                    PlayerState::new(stored.name, stored.rating),
-                );
-                (stored.id, stored.token)
-            }
+            _ => self.new_guest(),
         };
         self.conns.insert(
             conn,
             Conn {
-                player: player.clone(),
+                player: String::new(),
                 out,
                 feeds: HashSet::new(),
             },
         );
+        self.attach(conn, &player, &token);
+        let user = ServerMessage::User(self.private_user(&player));
+        self.send(conn, &user);
+    }
+
+    /// A new guest player, stored: its id and session token.
+    fn new_guest(&mut self) -> (String, String) {
+        let stored = StoredPlayer {
+            id: random_id(6),
+            token: random_id(16),
+            name: "Anonymous".into(),
+            password: None,
+            rating: Rating::default(),
+            pending: PendingResults::default(),
+        };
+        if let Err(e) = self.store.add_player(&stored) {
+            eprintln!("notate serve: cannot store a player: {e:#}");
+        }
+        self.tokens.insert(stored.token.clone(), stored.id.clone());
+        self.players.insert(
+            stored.id.clone(),
+            PlayerState::new(stored.name, stored.rating),
+        );
+        (stored.id, stored.token)
+    }
+
+    /// Makes `conn` speak for `player` (leaving the player it spoke for), and tells the
+    /// client its session.
+    fn attach(&mut self, conn: u64, player: &str, token: &str) {
+        let Some(previous) = self
+            .conns
+            .get_mut(&conn)
+            .map(|c| std::mem::replace(&mut c.player, player.to_string()))
+        else {
+            return;
+        };
+        if !previous.is_empty() {
+            self.detach(conn, &previous);
+        }
         let first = {
             let state = self
                 .players
-                .get_mut(&player)
+                .get_mut(player)
                 .expect("every token has a player");
             state.conns.push(conn);
             state.conns.len() == 1
@@ -195,10 +253,24 @@ impl Hub {
             data: Some(serde_json::json!({ "token": token, "playerId": player })),
         };
         self.send_text(conn, serde_json::to_string(&session).expect("JSON"));
-        let user = ServerMessage::User(self.private_user(&player));
-        self.send(conn, &user);
         if first {
-            self.connection_status(&player, true);
+            self.connection_status(player, true);
+        }
+    }
+
+    /// `conn` no longer speaks for `player`; a player with no connection left loses its
+    /// seek and is shown as disconnected.
+    fn detach(&mut self, conn: u64, player: &str) {
+        let last = match self.players.get_mut(player) {
+            Some(state) => {
+                state.conns.retain(|&x| x != conn);
+                state.conns.is_empty()
+            }
+            None => false,
+        };
+        if last {
+            self.cancel_seek(player, false);
+            self.connection_status(player, false);
         }
     }
 
@@ -209,17 +281,7 @@ impl Hub {
         for watchers in self.watchers.values_mut() {
             watchers.remove(&conn);
         }
-        let last = match self.players.get_mut(&c.player) {
-            Some(state) => {
-                state.conns.retain(|&x| x != conn);
-                state.conns.is_empty()
-            }
-            None => false,
-        };
-        if last {
-            self.cancel_seek(&c.player, false);
-            self.connection_status(&c.player, false);
-        }
+        self.detach(conn, &c.player);
     }
 
     fn connection_status(&self, player: &str, connected: bool) {
@@ -239,8 +301,8 @@ impl Hub {
         PrivateUser {
             player_id: player.to_string(),
             username: state.name.clone(),
-            is_logged_in: false,
-            rating: state.rating,
+            is_logged_in: state.password.is_some(),
+            rating: state.rating.rating,
             current_seek: state
                 .seek
                 .as_ref()
@@ -256,7 +318,7 @@ impl Hub {
         Player {
             id: player.to_string(),
             name: state.map_or_else(|| "Anonymous".into(), |s| s.name.clone()),
-            rating: state.map_or(1500.0, |s| s.rating),
+            rating: state.map_or(1500.0, |s| s.rating.rating),
             is_user: true,
             is_connected: Some(state.is_some_and(|s| !s.conns.is_empty())),
         }
@@ -353,15 +415,13 @@ impl Hub {
                     state.prefs = prefs;
                 }
             }
-            M::Login(_) => self.send(
-                conn,
-                &ServerMessage::LoginFailure("accounts are not open on this server yet".into()),
-            ),
-            M::Register(_) => self.send(
-                conn,
-                &ServerMessage::RegisterFailure("accounts are not open on this server yet".into()),
-            ),
-            M::Logout => self.send(conn, &ServerMessage::LoggedOut(player.clone())),
+            M::Login(credentials) => self.login(conn, credentials),
+            M::Register(credentials) => self.register(conn, &player, credentials),
+            M::Logout => {
+                let (guest, token) = self.new_guest();
+                self.attach(conn, &guest, &token);
+                self.send(conn, &ServerMessage::LoggedOut(guest));
+            }
             M::Chat(body) => {
                 let line = ChatLine {
                     from: self.players[&player].name.clone(),
@@ -686,6 +746,9 @@ impl Hub {
             },
         };
         self.send_game(game, &msg);
+        if let Some(result) = &game.result {
+            self.rate(game, result.scores.w);
+        }
         let pgn = self.pgn_text(game);
         if let Err(e) = self.store.finish_game(game, &pgn) {
             eprintln!(
@@ -756,6 +819,140 @@ impl Hub {
         text
     }
 
+    /// Glicko-2 after a finished game, as the protocol rates: each player's result against
+    /// the opponent's rating at the end joins their open period, which closes after 10 games.
+    fn rate(&mut self, game: &Game, white_score: f64) {
+        let (Some(w), Some(b)) = (
+            self.players.get(&game.players.w).map(|s| s.rating),
+            self.players.get(&game.players.b).map(|s| s.rating),
+        ) else {
+            return;
+        };
+        for (player, opponent, score) in [
+            (&game.players.w, b, white_score),
+            (&game.players.b, w, 1.0 - white_score),
+        ] {
+            if let Some(state) = self.players.get_mut(player.as_str()) {
+                let mut rating = state.rating;
+                state.pending.record(&mut rating, opponent, score);
+                state.rating = rating;
+                if let Err(e) = self.store.rate(player, &state.rating, &state.pending) {
+                    eprintln!("notate serve: cannot store a rating: {e:#}");
+                }
+            }
+        }
+    }
+
+    // ---- accounts ----
+
+    /// Registers the guest `player` as `credentials.username`: the name checked here, the
+    /// password hashed off the hub, the account stored when the hash comes back.
+    fn register(&mut self, conn: u64, player: &str, credentials: Credentials) {
+        let fail = |hub: &Hub, reason: &str| {
+            hub.send(conn, &ServerMessage::RegisterFailure(reason.into()))
+        };
+        let name = credentials.username.trim().to_string();
+        if !(3..=24).contains(&name.chars().count())
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return fail(self, "a name is 3 to 24 letters, digits, - or _");
+        }
+        if !(8..=256).contains(&credentials.password.chars().count()) {
+            return fail(self, "a password is 8 to 256 characters");
+        }
+        if self.players[player].password.is_some() {
+            return fail(self, "you are logged in: log out to register another name");
+        }
+        if self.usernames.contains_key(&name.to_lowercase()) {
+            return fail(self, "that name is taken");
+        }
+        let events = self.events.clone();
+        let player = player.to_string();
+        tokio::task::spawn_blocking(move || {
+            let mut salt = [0u8; 16];
+            getrandom::fill(&mut salt).expect("the operating system's random numbers");
+            let salt = SaltString::encode_b64(&salt).expect("16 bytes of salt");
+            let hash = Argon2::default()
+                .hash_password(credentials.password.as_bytes(), &salt)
+                .expect("argon2 with its default parameters")
+                .to_string();
+            let _ = events.send(Event::Registered {
+                conn,
+                player,
+                username: name,
+                hash,
+            });
+        });
+    }
+
+    fn registered(&mut self, conn: u64, player: &str, username: String, hash: String) {
+        if self.usernames.contains_key(&username.to_lowercase()) {
+            return self.send(
+                conn,
+                &ServerMessage::RegisterFailure("that name is taken".into()),
+            );
+        }
+        if let Err(e) = self.store.register(player, &username, &hash) {
+            eprintln!("notate serve: cannot store an account: {e:#}");
+            return self.send(
+                conn,
+                &ServerMessage::RegisterFailure("the account could not be stored".into()),
+            );
+        }
+        self.usernames
+            .insert(username.to_lowercase(), player.to_string());
+        if let Some(state) = self.players.get_mut(player) {
+            state.name = username;
+            state.password = Some(hash);
+        }
+        self.send(
+            conn,
+            &ServerMessage::RegisterSuccess(Some(self.private_user(player))),
+        );
+    }
+
+    /// Checks a login off the hub; one answer for a wrong name and a wrong password.
+    fn login(&mut self, conn: u64, credentials: Credentials) {
+        let account = self
+            .usernames
+            .get(&credentials.username.trim().to_lowercase())
+            .and_then(|id| Some((id.clone(), self.players.get(id)?.password.clone()?)));
+        let events = self.events.clone();
+        tokio::task::spawn_blocking(move || {
+            let player = account.and_then(|(id, hash)| {
+                let parsed = PasswordHash::new(&hash).ok()?;
+                Argon2::default()
+                    .verify_password(credentials.password.as_bytes(), &parsed)
+                    .ok()
+                    .map(|()| id)
+            });
+            let _ = events.send(Event::Verified { conn, player });
+        });
+    }
+
+    fn verified(&mut self, conn: u64, player: Option<String>) {
+        let Some(player) = player else {
+            return self.send(
+                conn,
+                &ServerMessage::LoginFailure("wrong name or password".into()),
+            );
+        };
+        let token = self
+            .tokens
+            .iter()
+            .find(|(_, p)| **p == player)
+            .map(|(t, _)| t.clone());
+        if let Some(token) = token {
+            self.attach(conn, &player, &token);
+            self.send(
+                conn,
+                &ServerMessage::LoginSuccess(self.private_user(&player)),
+            );
+        }
+    }
+
     // ---- seeks ----
 
     fn seek(&mut self, conn: u64, player: &str, options: SeekOptions, now: u64) {
@@ -772,7 +969,7 @@ impl Hub {
             );
         }
         self.cancel_seek(player, false);
-        let rating = self.players[player].rating;
+        let rating = self.players[player].rating.rating;
         if let Some(state) = self.players.get_mut(player) {
             state.last_seek = Some(options);
         }
@@ -984,10 +1181,12 @@ impl Hub {
 }
 
 impl PlayerState {
-    fn new(name: String, rating: f64) -> PlayerState {
+    fn new(name: String, rating: Rating) -> PlayerState {
         PlayerState {
             name,
+            password: None,
             rating,
+            pending: PendingResults::default(),
             conns: Vec::new(),
             seek: None,
             last_seek: None,

@@ -56,8 +56,8 @@ impl Server {
 /// Opens the store (its games in progress go on), binds the address and starts serving.
 pub async fn start(config: &Config) -> Result<Server> {
     let store = store::Store::open(&config.db)?;
-    let hub = hub::Hub::new(store)?;
     let (events, inbox) = mpsc::unbounded_channel();
+    let hub = hub::Hub::new(store, events.clone())?;
     let hub = tokio::spawn(hub.run(inbox));
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await

@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 use notate::chess::jsonchess::PackedMove;
 use notate::chess::pgn;
 use notate::chess::rows::{RowBatch, RowWriter};
+use notate::protocol::glicko2::{PendingResults, Rating};
 use notate::protocol::messages::{ByColour, TimeOptions};
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -22,7 +23,14 @@ CREATE TABLE IF NOT EXISTS serve_players (
     id TEXT PRIMARY KEY,
     token TEXT NOT NULL UNIQUE,
     name TEXT NOT NULL,
-    rating REAL NOT NULL
+    -- A registered player's name and argon2 hash (PHC string); NULL for guests.
+    username TEXT UNIQUE,
+    password TEXT,
+    -- Glicko-2, and the games of the open rating period (JSON).
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    vol REAL NOT NULL,
+    pending TEXT NOT NULL DEFAULT '{\"results\":[]}'
 );
 CREATE TABLE IF NOT EXISTS serve_games (
     id TEXT PRIMARY KEY,
@@ -51,7 +59,10 @@ pub struct StoredPlayer {
     pub id: String,
     pub token: String,
     pub name: String,
-    pub rating: f64,
+    /// The argon2 hash of a registered player's password.
+    pub password: Option<String>,
+    pub rating: Rating,
+    pub pending: PendingResults,
 }
 
 /// A game in progress as stored: enough to replay it.
@@ -85,24 +96,70 @@ impl Store {
     }
 
     pub fn players(&self) -> Result<Vec<StoredPlayer>> {
-        let mut stmt = self
-            .db
-            .prepare("SELECT id, token, name, rating FROM serve_players")?;
+        let mut stmt = self.db.prepare(
+            "SELECT id, token, name, password, rating, rd, vol, pending FROM serve_players",
+        )?;
         let rows = stmt.query_map([], |r| {
-            Ok(StoredPlayer {
-                id: r.get(0)?,
-                token: r.get(1)?,
-                name: r.get(2)?,
-                rating: r.get(3)?,
-            })
+            Ok((
+                StoredPlayer {
+                    id: r.get(0)?,
+                    token: r.get(1)?,
+                    name: r.get(2)?,
+                    password: r.get(3)?,
+                    rating: Rating {
+                        rating: r.get(4)?,
+                        rd: r.get(5)?,
+                        vol: r.get(6)?,
+                    },
+                    pending: PendingResults::default(),
+                },
+                r.get::<_, String>(7)?,
+            ))
         })?;
-        Ok(rows.collect::<Result<_, _>>()?)
+        let mut players = Vec::new();
+        for row in rows {
+            let (mut player, pending) = row?;
+            player.pending = serde_json::from_str(&pending)?;
+            players.push(player);
+        }
+        Ok(players)
     }
 
     pub fn add_player(&self, player: &StoredPlayer) -> Result<()> {
         self.db.execute(
-            "INSERT INTO serve_players (id, token, name, rating) VALUES (?1, ?2, ?3, ?4)",
-            params![player.id, player.token, player.name, player.rating],
+            "INSERT INTO serve_players (id, token, name, rating, rd, vol) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                player.id,
+                player.token,
+                player.name,
+                player.rating.rating,
+                player.rating.rd,
+                player.rating.vol
+            ],
+        )?;
+        Ok(())
+    }
+
+    /// Makes a guest a registered player (fails if the name is taken).
+    pub fn register(&self, player: &str, username: &str, password_hash: &str) -> Result<()> {
+        self.db.execute(
+            "UPDATE serve_players SET name = ?2, username = ?2, password = ?3 WHERE id = ?1",
+            params![player, username, password_hash],
+        )?;
+        Ok(())
+    }
+
+    /// A player's rating after a game.
+    pub fn rate(&self, player: &str, rating: &Rating, pending: &PendingResults) -> Result<()> {
+        self.db.execute(
+            "UPDATE serve_players SET rating = ?2, rd = ?3, vol = ?4, pending = ?5 WHERE id = ?1",
+            params![
+                player,
+                rating.rating,
+                rating.rd,
+                rating.vol,
+                serde_json::to_string(pending)?
+            ],
         )?;
         Ok(())
     }

@@ -303,3 +303,88 @@ fn premoves_draws_claims_and_resignation() {
     assert_eq!(over["winner"], "w");
     assert_eq!(over["description"], "black resigned");
 }
+
+#[test]
+fn accounts_register_log_in_and_out_with_hashed_passwords() {
+    let (addr, db) = server();
+    let mut guest = Client::connect(addr, None);
+    let creds = json!({"username": "morphy", "password": "opera-1858"});
+    guest.send(
+        json!({"topic": "/user/register", "data": {"username": "x", "password": "opera-1858"}}),
+    );
+    assert_eq!(
+        guest.expect("/user/register/failure"),
+        "a name is 3 to 24 letters, digits, - or _"
+    );
+    guest.send(json!({"topic": "/user/register", "data": creds}));
+    let user = guest.expect("/user/register/success");
+    assert_eq!(user["username"], "morphy");
+    assert_eq!(user["isLoggedIn"], true);
+    assert_eq!(user["playerId"], guest.player);
+    // The name is taken for anyone else; a wrong password and an unknown name get one answer.
+    let mut other = Client::connect(addr, None);
+    other.send(json!({"topic": "/user/register", "data": {"username": "Morphy", "password": "something-else"}}));
+    assert_eq!(other.expect("/user/register/failure"), "that name is taken");
+    other.send(json!({"topic": "/user/login", "data": {"username": "morphy", "password": "wrong-password"}}));
+    assert_eq!(
+        other.expect("/user/login/failure"),
+        "wrong name or password"
+    );
+    other.send(json!({"topic": "/user/login", "data": {"username": "nobody", "password": "wrong-password"}}));
+    assert_eq!(
+        other.expect("/user/login/failure"),
+        "wrong name or password"
+    );
+    // Logging in makes the connection the account's player, with the account's session.
+    other.send(json!({"topic": "/user/login", "data": creds}));
+    let session = other.expect("/session");
+    assert_eq!(session["playerId"], guest.player);
+    assert_eq!(session["token"], guest.token.as_str());
+    assert_eq!(other.expect("/user/login/success")["username"], "morphy");
+    // Logging out gives a new guest.
+    other.send(json!({"topic": "/user/logout"}));
+    let session = other.expect("/session");
+    assert_ne!(session["playerId"], guest.player);
+    assert_eq!(other.expect("/user/logout"), session["playerId"]);
+    // Stored as an argon2 hash, never as the password.
+    let db = rusqlite::Connection::open(db).unwrap();
+    let hash: String = db
+        .query_row(
+            "SELECT password FROM serve_players WHERE username = 'morphy'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(hash.starts_with("$argon2id$"), "{hash}");
+    assert!(!hash.contains("opera-1858"));
+}
+
+#[test]
+fn ratings_change_when_a_period_of_ten_games_closes() {
+    let (addr, _) = server();
+    let mut winner = Client::connect(addr, None);
+    let mut loser = Client::connect(addr, None);
+    let rating = |client: &mut Client| {
+        client.send(json!({"topic": "/request/user"}));
+        client.expect("/user")["rating"].as_f64().unwrap()
+    };
+    for game in 1..=10 {
+        seek(&mut winner);
+        winner.expect("/seek/waiting");
+        seek(&mut loser);
+        let id = loser.expect("/seek/matched")["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        winner.expect("/seek/matched");
+        loser.send(json!({"topic": format!("/game/{id}/resign")}));
+        winner.expect(&format!("/game/{id}/game_over"));
+        loser.expect(&format!("/game/{id}/game_over"));
+        if game == 9 {
+            assert_eq!((rating(&mut winner), rating(&mut loser)), (1500.0, 1500.0));
+        }
+    }
+    let (w, l) = (rating(&mut winner), rating(&mut loser));
+    assert!(w > 1700.0 && l < 1300.0, "{w} {l}");
+    assert!((w - 1500.0 + l - 1500.0).abs() < 1e-6, "{w} {l}");
+}
