@@ -9,12 +9,13 @@ use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, Salt
 use argon2::Argon2;
 use notate::protocol::glicko2::{PendingResults, Rating};
 use notate::protocol::messages::Credentials;
+use notate::protocol::messages::{BoardString, LastMove, RandomGame, SquareNo};
 use notate::protocol::messages::{
     ByColour, ChatLine, ClientMessage, Envelope, Feed, GameJson, MoveRequest, Player, Prefs,
     PrivateUser, RatingBound, Seek, SeekOptions, ServerMessage,
 };
 use notate::protocol::{REMATCH_TIMEOUT_MS, SEEK_TIMEOUT_MS};
-use notate::shakmaty::Color;
+use notate::shakmaty::{Color, Position, Square};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::game::{colour, premove_request, Game};
@@ -87,6 +88,8 @@ pub struct Hub {
     seeks: Vec<(Seek, String)>,
     games: HashMap<String, Game>,
     watchers: HashMap<String, HashSet<u64>>,
+    /// The game the random-games feed shows.
+    featured: Option<String>,
     /// Connections whose queue was full: closed after the event (the client reconnects and
     /// asks for what it missed), never a message silently lost to a connection kept open.
     overflowed: std::cell::RefCell<Vec<u64>>,
@@ -120,6 +123,7 @@ impl Hub {
             seeks: Vec::new(),
             games: HashMap::new(),
             watchers: HashMap::new(),
+            featured: None,
             overflowed: std::cell::RefCell::new(Vec::new()),
         };
         for p in hub.store.players()? {
@@ -285,6 +289,15 @@ impl Hub {
     }
 
     fn connection_status(&self, player: &str, connected: bool) {
+        let online = if connected {
+            let p = self.public_player(player);
+            ServerMessage::UserOnlineAdded(
+                serde_json::json!({"id": p.id, "name": p.name, "rating": p.rating}),
+            )
+        } else {
+            ServerMessage::UserOnlineRemoved(player.to_string())
+        };
+        self.send_feed(Feed::UsersOnline, &online);
         let msg = ServerMessage::PlayerConnectionStatus {
             player: player.to_string(),
             connected,
@@ -495,7 +508,19 @@ impl Hub {
                             .collect();
                         self.send(conn, &ServerMessage::UsersOnline(users));
                     }
-                    Feed::RandomGames => {}
+                    Feed::RandomGames => {
+                        if self.featured.is_none() {
+                            self.featured = self
+                                .games
+                                .values()
+                                .find(|g| g.in_progress())
+                                .map(|g| g.id.clone());
+                        }
+                        if let Some(game) = self.featured.as_ref().and_then(|id| self.games.get(id))
+                        {
+                            self.send(conn, &ServerMessage::RandomGame(self.random_game(game)));
+                        }
+                    }
                 }
             }
             M::DeactivateFeed(feed) => {
@@ -733,6 +758,40 @@ impl Hub {
                 packed,
             },
         );
+        if self.featured.as_deref() == Some(game.id.as_str()) {
+            self.send_feed(
+                Feed::RandomGames,
+                &ServerMessage::RandomGame(self.random_game(game)),
+            );
+        }
+    }
+
+    /// The random-games feed's view of a game: the board as 64 letters (a1 first), the last
+    /// move, the players and the time control.
+    fn random_game(&self, game: &Game) -> RandomGame {
+        let board = game.pos.board();
+        let text: String = Square::ALL
+            .iter()
+            .map(|&sq| board.piece_at(sq).map_or(' ', |p| p.char()))
+            .collect();
+        let last_move = game.history.last().and_then(|m| {
+            Some(LastMove {
+                from: SquareNo::new(u8::from(m.from))?,
+                to: SquareNo::new(u8::from(m.to))?,
+            })
+        });
+        RandomGame {
+            id: game.id.clone(),
+            board: BoardString::new(text).expect("64 FEN letters or spaces"),
+            last_move,
+            white: self.public_player(&game.players.w).name,
+            black: self.public_player(&game.players.b).name,
+            timing_description: format!(
+                "{}+{}",
+                game.options.initial_time / 60_000,
+                game.options.time_increment / 1000
+            ),
+        }
     }
 
     fn game_over(&mut self, game: &Game) {
@@ -746,6 +805,23 @@ impl Hub {
             },
         };
         self.send_game(game, &msg);
+        if self.featured.as_deref() == Some(game.id.as_str()) {
+            self.send_feed(
+                Feed::RandomGames,
+                &ServerMessage::RandomGameOver(game.id.clone()),
+            );
+            self.featured = self
+                .games
+                .values()
+                .find(|g| g.in_progress())
+                .map(|g| g.id.clone());
+            if let Some(next) = self.featured.as_ref().and_then(|id| self.games.get(id)) {
+                self.send_feed(
+                    Feed::RandomGames,
+                    &ServerMessage::RandomGame(self.random_game(next)),
+                );
+            }
+        }
         if let Some(result) = &game.result {
             self.rate(game, result.scores.w);
         }

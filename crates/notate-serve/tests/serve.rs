@@ -72,7 +72,7 @@ impl Client {
     /// The next message; panics after 10 s.
     fn next(&mut self) -> Value {
         loop {
-            match self.ws.read().unwrap() {
+            match self.ws.read().unwrap_or_else(|e| panic!("{e}")) {
                 Message::Text(text) => return serde_json::from_str(&text).unwrap(),
                 Message::Close(_) => panic!("closed"),
                 _ => {}
@@ -85,7 +85,8 @@ impl Client {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
             assert!(Instant::now() < deadline, "no {topic}");
-            let message = self.next();
+            let message = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.next()))
+                .unwrap_or_else(|_| panic!("waiting for {topic}"));
             if message["topic"] == topic {
                 return message.get("data").cloned().unwrap_or(Value::Null);
             }
@@ -387,4 +388,50 @@ fn ratings_change_when_a_period_of_ten_games_closes() {
     let (w, l) = (rating(&mut winner), rating(&mut loser));
     assert!(w > 1700.0 && l < 1300.0, "{w} {l}");
     assert!((w - 1500.0 + l - 1500.0).abs() < 1e-6, "{w} {l}");
+}
+
+#[test]
+fn feeds_of_seeks_users_online_and_a_random_game() {
+    let (addr, _) = server();
+    let mut watcher = Client::connect(addr, None);
+    watcher.send(json!({"topic": "/feed/activate", "data": "/list/seeks"}));
+    assert_eq!(watcher.expect("/list/seeks"), json!([]));
+    watcher.send(json!({"topic": "/feed/activate", "data": "/users_online"}));
+    assert_eq!(watcher.expect("/list/users_online").as_array().unwrap().len(), 1);
+    let (mut white, _black, game) = {
+        let mut a = Client::connect(addr, None);
+        assert_eq!(watcher.expect("/list/users_online/add")["id"], a.player);
+        seek(&mut a);
+        let added = watcher.expect("/list/seeks/add");
+        assert_eq!(added["owner"]["id"], a.player);
+        let mut b = Client::connect(addr, None);
+        seek(&mut b);
+        assert_eq!(watcher.expect("/list/seeks/remove"), added["id"]);
+        let game = b.expect("/seek/matched");
+        a.expect("/seek/matched");
+        let id = game["id"].as_str().unwrap().to_string();
+        if game["white"]["id"] == a.player {
+            (a, b, id)
+        } else {
+            (b, a, id)
+        }
+    };
+    watcher.send(json!({"topic": "/feed/activate", "data": "/random_games"}));
+    let shown = watcher.expect("/random_game");
+    assert_eq!(shown["id"], game);
+    assert_eq!(
+        shown["board"],
+        "RNBQKBNRPPPPPPPP                                pppppppprnbqkbnr"
+    );
+    assert_eq!(shown["lastMove"], Value::Null);
+    mv(&mut white, &game, 12, 28);
+    let shown = watcher.expect("/random_game");
+    assert_eq!(shown["lastMove"], json!({"from": 12, "to": 28}));
+    assert_eq!(&shown["board"].as_str().unwrap()[24..32], "    P   ");
+    white.send(json!({"topic": format!("/game/{game}/resign")}));
+    assert_eq!(watcher.expect("/random_game/game_over"), game.as_str());
+    let player = white.player.clone();
+    drop(white);
+    // The player is still online through nothing: removed.
+    assert_eq!(watcher.expect("/list/users_online/remove"), player.as_str());
 }
