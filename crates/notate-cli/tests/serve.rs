@@ -2,14 +2,15 @@
 //! and after `kill -9` and a restart on the same database its games go on — the players come
 //! back with their session tokens and find every acknowledged move.
 
+#[path = "../../notate-serve/tests/support/mod.rs"]
+mod support;
+
 use std::io::{BufRead, BufReader};
-use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use tungstenite::{stream::MaybeTlsStream, Message, WebSocket};
+use support::Client;
 
 /// A server process, killed (SIGKILL) when dropped, so a failing test leaves none behind.
 struct Server(Child);
@@ -51,51 +52,6 @@ fn serve(db: &Path) -> (Server, String) {
         .unwrap_or_else(|| panic!("{line:?}"))
         .to_string();
     (Server(child), addr)
-}
-
-struct Client {
-    ws: WebSocket<MaybeTlsStream<TcpStream>>,
-    player: String,
-    token: String,
-}
-
-impl Client {
-    fn connect(addr: &str, token: Option<&str>) -> Client {
-        let url = format!(
-            "ws://{addr}/ws{}",
-            token.map_or(String::new(), |t| format!("?token={t}"))
-        );
-        let (ws, _) = tungstenite::connect(url).unwrap();
-        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
-            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        }
-        let mut client = Client {
-            ws,
-            player: String::new(),
-            token: String::new(),
-        };
-        let session = client.expect("/session");
-        client.player = session["playerId"].as_str().unwrap().into();
-        client.token = session["token"].as_str().unwrap().into();
-        client
-    }
-
-    fn send(&mut self, message: Value) {
-        self.ws.send(Message::text(message.to_string())).unwrap();
-    }
-
-    fn expect(&mut self, topic: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            assert!(Instant::now() < deadline, "no {topic}");
-            if let Message::Text(text) = self.ws.read().unwrap() {
-                let message: Value = serde_json::from_str(&text).unwrap();
-                if message["topic"] == topic {
-                    return message.get("data").cloned().unwrap_or(Value::Null);
-                }
-            }
-        }
-    }
 }
 
 #[test]

@@ -2,13 +2,16 @@
 //! to mate, refused moves, malformed messages, spectators, premoves, draws, resignation, a
 //! reconnect that catches up, the PGN of a finished game and its rows in `notate load`'s tables.
 
+mod support;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{json, Value};
-use tungstenite::{stream::MaybeTlsStream, Message, WebSocket};
+use support::Client;
+use tungstenite::Message;
 
 /// A server on a free port, over a fresh database, on a thread of its own.
 fn server() -> (SocketAddr, PathBuf) {
@@ -34,64 +37,6 @@ fn notate_serve_test_counter() -> usize {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
     N.fetch_add(1, Ordering::Relaxed)
-}
-
-struct Client {
-    ws: WebSocket<MaybeTlsStream<TcpStream>>,
-    player: String,
-    token: String,
-}
-
-impl Client {
-    fn connect(addr: SocketAddr, token: Option<&str>) -> Client {
-        let url = match token {
-            Some(t) => format!("ws://{addr}/ws?token={t}"),
-            None => format!("ws://{addr}/ws"),
-        };
-        let (ws, _) = tungstenite::connect(url).unwrap();
-        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
-            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-        }
-        let mut client = Client {
-            ws,
-            player: String::new(),
-            token: String::new(),
-        };
-        let session = client.expect("/session");
-        client.player = session["playerId"].as_str().unwrap().to_string();
-        client.token = session["token"].as_str().unwrap().to_string();
-        let user = client.expect("/user");
-        assert_eq!(user["playerId"], client.player);
-        client
-    }
-
-    fn send(&mut self, message: Value) {
-        self.ws.send(Message::text(message.to_string())).unwrap();
-    }
-
-    /// The next message; panics after 10 s.
-    fn next(&mut self) -> Value {
-        loop {
-            match self.ws.read().unwrap_or_else(|e| panic!("{e}")) {
-                Message::Text(text) => return serde_json::from_str(&text).unwrap(),
-                Message::Close(_) => panic!("closed"),
-                _ => {}
-            }
-        }
-    }
-
-    /// The data of the next message on `topic`, skipping others.
-    fn expect(&mut self, topic: &str) -> Value {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            assert!(Instant::now() < deadline, "no {topic}");
-            let message = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.next()))
-                .unwrap_or_else(|_| panic!("waiting for {topic}"));
-            if message["topic"] == topic {
-                return message.get("data").cloned().unwrap_or(Value::Null);
-            }
-        }
-    }
 }
 
 fn seek(client: &mut Client) {
@@ -397,7 +342,14 @@ fn feeds_of_seeks_users_online_and_a_random_game() {
     watcher.send(json!({"topic": "/feed/activate", "data": "/list/seeks"}));
     assert_eq!(watcher.expect("/list/seeks"), json!([]));
     watcher.send(json!({"topic": "/feed/activate", "data": "/users_online"}));
-    assert_eq!(watcher.expect("/list/users_online").as_array().unwrap().len(), 1);
+    assert_eq!(
+        watcher
+            .expect("/list/users_online")
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
     let (mut white, _black, game) = {
         let mut a = Client::connect(addr, None);
         assert_eq!(watcher.expect("/list/users_online/add")["id"], a.player);

@@ -1,0 +1,68 @@
+//! A jsonchess client over a blocking WebSocket, for the server's tests (this crate's and
+//! the command line's, which includes this file).
+
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tungstenite::{stream::MaybeTlsStream, Message, WebSocket};
+
+/// A connected client: its player and session token, from the server's `/session`.
+pub struct Client {
+    pub ws: WebSocket<MaybeTlsStream<TcpStream>>,
+    pub player: String,
+    pub token: String,
+}
+
+impl Client {
+    /// Connects to `addr` (`127.0.0.1:PORT`), with a session token to resume.
+    pub fn connect(addr: impl std::fmt::Display, token: Option<&str>) -> Client {
+        let url = match token {
+            Some(t) => format!("ws://{addr}/ws?token={t}"),
+            None => format!("ws://{addr}/ws"),
+        };
+        let (ws, _) = tungstenite::connect(url).unwrap();
+        if let MaybeTlsStream::Plain(s) = ws.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        }
+        let mut client = Client {
+            ws,
+            player: String::new(),
+            token: String::new(),
+        };
+        let session = client.expect("/session");
+        client.player = session["playerId"].as_str().unwrap().to_string();
+        client.token = session["token"].as_str().unwrap().to_string();
+        let user = client.expect("/user");
+        assert_eq!(user["playerId"], client.player);
+        client
+    }
+
+    pub fn send(&mut self, message: Value) {
+        self.ws.send(Message::text(message.to_string())).unwrap();
+    }
+
+    /// The next message; panics after 10 s.
+    pub fn next(&mut self) -> Value {
+        loop {
+            match self.ws.read().unwrap_or_else(|e| panic!("{e}")) {
+                Message::Text(text) => return serde_json::from_str(&text).unwrap(),
+                Message::Close(_) => panic!("closed"),
+                _ => {}
+            }
+        }
+    }
+
+    /// The data of the next message on `topic`, skipping others.
+    pub fn expect(&mut self, topic: &str) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            assert!(Instant::now() < deadline, "no {topic}");
+            let message = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.next()))
+                .unwrap_or_else(|_| panic!("waiting for {topic}"));
+            if message["topic"] == topic {
+                return message.get("data").cloned().unwrap_or(Value::Null);
+            }
+        }
+    }
+}
