@@ -387,3 +387,51 @@ fn feeds_of_seeks_users_online_and_a_random_game() {
     // The player is still online through nothing: removed.
     assert_eq!(watcher.expect("/list/users_online/remove"), player.as_str());
 }
+
+/// Square number (0 = a1 … 63 = h8) of `e4`.
+fn square(name: &str) -> u8 {
+    let b = name.as_bytes();
+    (b[1] - b'1') * 8 + (b[0] - b'a')
+}
+
+#[test]
+fn en_passant_promotion_and_castling_both_ways_through_the_protocol() {
+    let (addr, _) = server();
+    let (mut white, mut black, game) = matched(addr);
+    let topic = format!("/game/{game}/move");
+    let moves = [
+        "e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "b8c6", "f6g7", "c8f5", "g7h8n", "d8d7", "g1f3",
+        "e8c8", "f1e2", "e7e5", "e1g1",
+    ];
+    let mut packed = Vec::new();
+    for (i, uci) in moves.iter().enumerate() {
+        let mut data = json!({"from": square(&uci[0..2]), "to": square(&uci[2..4])});
+        if uci.len() == 5 {
+            data["promoteTo"] = json!(uci[4..].to_uppercase());
+        }
+        let mover = if i % 2 == 0 { &mut white } else { &mut black };
+        mover.send(json!({"topic": topic, "data": data}));
+        let sent = white.expect(&topic);
+        assert_eq!(black.expect(&topic), sent);
+        packed.push(sent.as_str().unwrap().to_string());
+    }
+    let fields = |i: usize| packed[i].split(',').map(String::from).collect::<Vec<_>>();
+    let without_time = |i: usize| {
+        let mut f = fields(i);
+        f.remove(3);
+        f.join(",")
+    };
+    assert_eq!(without_time(4), "3,4,exf6,e5,f6,N,N,ep,f5");
+    assert_eq!(without_time(8), "5,8,gxh8=N,g7,h8,N,N,p,N");
+    // Black's h8 rook was taken (gxh8=N): castling long loses only the queen side (`Q`), where
+    // the reference wrote `A` for any king move.
+    assert_eq!(without_time(11), "6,11,O-O-O,e8,c8,Q,N,c,a8,d8");
+    assert_eq!(without_time(14), "8,14,O-O,e1,g1,A,N,c,h1,f1");
+    // A promotion without its piece is refused.
+    let (mut w2, _b2, g2) = matched(addr);
+    w2.send(json!({"topic": format!("/game/{g2}/move"), "data": {"from": 12, "to": 28, "promoteTo": "Q"}}));
+    assert_eq!(
+        w2.expect("/error")["reason"],
+        "e2e4q is not a legal move here"
+    );
+}
