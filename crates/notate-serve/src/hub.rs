@@ -66,6 +66,8 @@ struct Conn {
 
 struct PlayerState {
     name: String,
+    /// The session token (never logged).
+    token: String,
     /// The argon2 hash of a registered player's password (never logged, never sent).
     password: Option<String>,
     rating: Rating,
@@ -127,11 +129,11 @@ impl Hub {
             overflowed: std::cell::RefCell::new(Vec::new()),
         };
         for p in hub.store.players()? {
-            hub.tokens.insert(p.token, p.id.clone());
+            hub.tokens.insert(p.token.clone(), p.id.clone());
             if p.password.is_some() {
                 hub.usernames.insert(p.name.to_lowercase(), p.id.clone());
             }
-            let mut state = PlayerState::new(p.name, p.rating);
+            let mut state = PlayerState::new(p.name, p.token, p.rating);
             state.password = p.password;
             state.pending = p.pending;
             hub.players.insert(p.id, state);
@@ -224,7 +226,7 @@ impl Hub {
         self.tokens.insert(stored.token.clone(), stored.id.clone());
         self.players.insert(
             stored.id.clone(),
-            PlayerState::new(stored.name, stored.rating),
+            PlayerState::new(stored.name, stored.token.clone(), stored.rating),
         );
         (stored.id, stored.token)
     }
@@ -1015,18 +1017,14 @@ impl Hub {
                 &ServerMessage::LoginFailure("wrong name or password".into()),
             );
         };
-        let token = self
-            .tokens
-            .iter()
-            .find(|(_, p)| **p == player)
-            .map(|(t, _)| t.clone());
-        if let Some(token) = token {
-            self.attach(conn, &player, &token);
-            self.send(
-                conn,
-                &ServerMessage::LoginSuccess(self.private_user(&player)),
-            );
-        }
+        let Some(token) = self.players.get(&player).map(|s| s.token.clone()) else {
+            return;
+        };
+        self.attach(conn, &player, &token);
+        self.send(
+            conn,
+            &ServerMessage::LoginSuccess(self.private_user(&player)),
+        );
     }
 
     // ---- seeks ----
@@ -1257,9 +1255,10 @@ impl Hub {
 }
 
 impl PlayerState {
-    fn new(name: String, rating: Rating) -> PlayerState {
+    fn new(name: String, token: String, rating: Rating) -> PlayerState {
         PlayerState {
             name,
+            token,
             password: None,
             rating,
             pending: PendingResults::default(),

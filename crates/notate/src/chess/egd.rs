@@ -122,12 +122,14 @@ impl Egd {
         if extended {
             self.history.push(hash(&pos));
             let check = pos.is_check();
+            self.features_after.clear();
             write_features(
                 &mut self.features_after,
                 &self.history,
                 &pos,
                 check,
                 check && pos.is_checkmate(),
+                true,
             );
             std::mem::swap(&mut self.features_before, &mut self.features_after);
         }
@@ -188,12 +190,14 @@ impl Egd {
             out.extend_from_slice(b"\",\"features\":{");
             if extended {
                 self.history.push(hash(&pos));
+                self.features_after.clear();
                 write_features(
                     &mut self.features_after,
                     &self.history,
                     &pos,
                     check,
                     checkmate,
+                    true,
                 );
                 out.extend_from_slice(&self.features_after);
                 std::mem::swap(&mut self.features_before, &mut self.features_after);
@@ -211,16 +215,17 @@ impl Egd {
 }
 
 /// The extended features of `pos` (the last entry of `history`, the hashes of every
-/// position of the game so far) into `f`: check, the halfmove clock, the repetition count
-/// and the draw flags. Shared with the viewer's positions ([`super::view`]).
+/// position of the game so far) appended to `f`: check, the halfmove clock, the repetition count
+/// and the draw flags (`false_flags`: also those that do not hold, as EGD writes them; the
+/// viewer's positions, [`super::view`], leave them out).
 pub(crate) fn write_features(
     f: &mut Vec<u8>,
     history: &[u128],
     pos: &Chess,
     check: bool,
     checkmate: bool,
+    false_flags: bool,
 ) {
-    f.clear();
     if checkmate {
         f.extend_from_slice(b"\"check\":true,\"checkmate\":true,");
     } else if check {
@@ -249,7 +254,7 @@ pub(crate) fn write_features(
         ("insufficient_material", pos.is_insufficient_material()),
         ("stalemate", !check && pos.is_stalemate()),
     ];
-    for (name, value) in flags {
+    for (name, value) in flags.into_iter().filter(|&(_, value)| value || false_flags) {
         f.extend_from_slice(b",\"");
         f.extend_from_slice(name.as_bytes());
         f.extend_from_slice(if value { b"\":true" } else { b"\":false" });

@@ -74,23 +74,16 @@ impl View {
         self.fen.write(pos, mode, EnPassantMode::Legal, out);
         out.extend_from_slice(b"\",\"features\":{");
         let check = pos.is_check();
-        self.text.clear();
+        // The draw flags only when true: a viewer shows what holds, and a page of many games
+        // stays a third smaller.
         write_features(
-            &mut self.text,
+            out,
             &self.history,
             pos,
             check,
             check && pos.is_checkmate(),
+            false,
         );
-        // The draw flags only when true: a viewer shows what holds, and a page of many games
-        // stays a third smaller.
-        let mut rest = &self.text[..];
-        while let Some(at) = rest.windows(6).position(|w| w == b":false") {
-            let start = rest[..at].iter().rposition(|&b| b == b',').unwrap_or(0);
-            out.extend_from_slice(&rest[..start]);
-            rest = &rest[at + 6..];
-        }
-        out.extend_from_slice(rest);
         out.push(b'}');
         if let Some(ply) = ply {
             if let Some(mv) = ply.mv.mv {
