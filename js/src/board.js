@@ -66,6 +66,7 @@ const STYLE = `
 .notate-viewer .nv-koma .nv-code{fill:#1d1d1d;font-size:34px}.notate-viewer .nv-koma.nv-promoted .nv-code{fill:#c0241b}
 .notate-viewer .nv-hand-bg{fill:#efe6d6}
 .notate-viewer .nv-last{fill:#f6e36b;opacity:.55}
+.notate-viewer .nv-picked{fill:#5aa9e6;opacity:.6}.notate-viewer .nv-premove{fill:#d9534f;opacity:.45}
 .notate-viewer .nv-border{fill:none;stroke:#c0241b;stroke-width:.08}
 .notate-viewer .nv-controls{display:flex;gap:6px;flex-wrap:wrap;margin-top:8px}
 .notate-viewer button{font:inherit;padding:4px 10px;border:1px solid #999;border-radius:4px;background:#fff;cursor:pointer}
@@ -117,21 +118,22 @@ export function positionsOf(doc) {
     start.set(name, piece);
   }
   const states = [start];
-  let current = start;
-  for (const move of tracks.moves) {
-    const next = new Map(current);
-    for (const [name, target] of move.actions) {
-      const before = next.get(name) ?? { ...pieceOf(family, name), square: null, hand: null, promoted: false };
-      if (target === 'x' || target === 'p') next.delete(name);
-      else if (family === 'shogi' && target === '+') next.set(name, { ...before, promoted: true });
-      else if (family === 'shogi' && (target === 'b' || target === 'w')) {
-        next.set(name, { ...before, side: target, hand: target, square: null, promoted: false });
-      } else next.set(name, { ...before, square: target, hand: null });
-    }
-    states.push(next);
-    current = next;
-  }
+  for (const move of tracks.moves) states.push(applyActions(family, states[states.length - 1], move.actions));
   return states;
+}
+
+/** The position after one ply's actions (a new map; `state` is left as it was). */
+function applyActions(family, state, actions) {
+  const next = new Map(state);
+  for (const [name, target] of actions) {
+    const before = next.get(name) ?? { ...pieceOf(family, name), square: null, hand: null, promoted: false };
+    if (target === 'x' || target === 'p') next.delete(name);
+    else if (family === 'shogi' && target === '+') next.set(name, { ...before, promoted: true });
+    else if (family === 'shogi' && (target === 'b' || target === 'w')) {
+      next.set(name, { ...before, side: target, hand: target, square: null, promoted: false });
+    } else next.set(name, { ...before, square: target, hand: null });
+  }
+  return next;
 }
 
 /** The label of a ply in the move list. */
@@ -168,6 +170,12 @@ function coordOf(square) {
  * array of strings; bare piece tracks also work, without the facts). Returns the viewer, whose
  * `go(ply)`, `step(±1)`, `select(game)` and `flip()` are what the controls call.
  *
+ * For a game being played (a chess or shogi board), `append(move)` adds a ply as it comes, and
+ * `options.input = {side, onMove(from, to)}` lets the user pick up `side`'s pieces (`w`/`b`)
+ * in the last position and drop or click them on a square: the viewer knows no rules and
+ * only reports the two squares; the piece stays where it was dropped until the next ply
+ * or `go` puts the board right again.
+ *
  * ```js
  * import { mount } from 'notate/viewer';
  * const viewer = mount(document.querySelector('#board'), convert(pgn, { to: 'view' }));
@@ -190,8 +198,10 @@ export class Viewer {
     this.flipped = false;
     this.timer = null;
     this.token = 0;
+    this.picked = null;
     installStyle(container.ownerDocument);
     this.build();
+    if (this.options.input) this.listen();
     // For scripts and tests: the page's viewer is its container's `notateViewer`.
     container.notateViewer = this;
     if (lines.length > 0) this.select(options.game ?? 0, options.ply ?? 0);
@@ -299,6 +309,8 @@ export class Viewer {
     this.styleButton.style('display', doc.family === 'shogi' ? null : 'none')
       .text(this.options.shogiStyle === 'japanese' ? 'Western' : 'Japanese');
     this.pieces.selectAll('*').remove();
+    this.marks.selectAll('*').remove();
+    this.picked = null;
     this.setupBoard();
     this.renderMoves();
     this.show(Math.min(ply, doc.tracks.moves.length), false);
@@ -327,6 +339,12 @@ export class Viewer {
 
   flip() {
     this.flipped = !this.flipped;
+    const viewer = this;
+    this.marks.selectAll('rect[data-square]').each(function place() {
+      const [x, y] = viewer.cell(this.getAttribute('data-square'));
+      this.setAttribute('x', x);
+      this.setAttribute('y', y);
+    });
     this.setupBoard();
     this.show(this.ply, false);
     return this;
@@ -358,6 +376,111 @@ export class Viewer {
     this.timer = null;
     this.playButton?.text('Play').attr('aria-label', 'Play (space)');
     return this;
+  }
+
+  // ---- a game being played ----
+
+  /**
+   * Adds a ply to the game shown, `{san (or usi/icn), actions, facts}`; when the viewer
+   * was showing the last position it steps to the new one, animated.
+   */
+  append(move) {
+    const doc = this.doc;
+    const atEnd = this.ply === this.plies;
+    const { facts, ...rest } = move;
+    doc.tracks.moves.push({ ply: doc.tracks.moves.length + 1, ...rest });
+    doc.states.push(applyActions(doc.family, doc.states[doc.states.length - 1], move.actions));
+    if (doc.positions) doc.positions.push(facts ?? {});
+    this.renderMoves();
+    this.picked = null;
+    if (atEnd) this.show(this.plies, true);
+    else this.renderFacts(this.ply);
+    return this;
+  }
+
+  /** Marks squares (`['e2', 'e4']`) with the class `nv-<kind>` (`premove`, `picked`); none clears. */
+  highlight(kind, squares = []) {
+    this.marks.selectAll(`.nv-${kind}`).remove();
+    for (const square of squares) {
+      const [x, y] = this.cell(square);
+      this.marks.append('rect').attr('class', `nv-${kind}`).attr('data-square', square)
+        .attr('x', x).attr('y', y).attr('width', 1).attr('height', 1);
+    }
+    return this;
+  }
+
+  /** The square under a pointer event, or null off the board. */
+  squareAt(event) {
+    const size = this.doc.family === 'shogi' ? 9 : 8;
+    const [px, py] = d3.pointer(event, this.layer.node());
+    let col = Math.floor(px);
+    let row = Math.floor(py);
+    if (col < 0 || row < 0 || col >= size || row >= size) return null;
+    if (this.flipped) [col, row] = [size - 1 - col, size - 1 - row];
+    if (this.doc.family === 'chess') return `${CHESS_FILES[col]}${8 - row}`;
+    return `${9 - col}${'abcdefghi'[row]}`;
+  }
+
+  /** The piece of `side` the user may pick up on `square` (in the last position only). */
+  pickable(square) {
+    const input = this.options.input;
+    if (!input || !square || this.ply !== this.plies) return null;
+    for (const [name, piece] of this.doc.states[this.ply]) {
+      if (piece.square === square && piece.side === input.side) return name;
+    }
+    return null;
+  }
+
+  /** Pointer input: press a piece and drag it, or click it and then click a square. */
+  listen() {
+    const svg = this.svg;
+    svg.style('cursor', 'pointer');
+    let drag = null;
+    svg.on('pointerdown.input', (event) => {
+      if (event.button !== 0) return;
+      const square = this.squareAt(event);
+      const name = this.pickable(square);
+      if (!name && this.picked) {
+        const from = this.picked.square;
+        this.unpick();
+        if (square && square !== from) this.options.input.onMove(from, square);
+        return;
+      }
+      if (!name) return this.unpick();
+      event.preventDefault();
+      this.picked = { name, square };
+      this.highlight('picked', [square]);
+      const element = this.pieces.select(`g[data-piece="${name}"]`);
+      element.raise();
+      drag = { name, element, start: d3.pointer(event, this.layer.node()), moved: false, pointer: event.pointerId };
+      svg.node().setPointerCapture?.(event.pointerId);
+    });
+    svg.on('pointermove.input', (event) => {
+      if (!drag || event.pointerId !== drag.pointer) return;
+      const [x, y] = d3.pointer(event, this.layer.node());
+      if (!drag.moved && Math.hypot(x - drag.start[0], y - drag.start[1]) < 0.15) return;
+      drag.moved = true;
+      drag.element.interrupt().attr('transform', `translate(${x - 0.5},${y - 0.5})`);
+    });
+    svg.on('pointerup.input pointercancel.input', (event) => {
+      if (!drag || event.pointerId !== drag.pointer) return;
+      const { moved, element } = drag;
+      drag = null;
+      if (!moved) return; // a click: the piece stays picked for a second click
+      const from = this.picked?.square;
+      const to = this.squareAt(event);
+      this.unpick();
+      if (from && to && to !== from) {
+        const [x, y] = this.cell(to);
+        element.attr('transform', `translate(${x},${y})`);
+        this.options.input.onMove(from, to);
+      } else this.show(this.ply, false);
+    });
+  }
+
+  unpick() {
+    this.picked = null;
+    this.highlight('picked');
   }
 
   // ---- the board of each family ----
@@ -618,7 +741,7 @@ export class Viewer {
 
   /** Marks where the ply's first piece came from and went. */
   markLast(ply) {
-    this.marks.selectAll('*').remove();
+    this.marks.selectAll('.nv-last').remove();
     if (ply === 0 || this.doc.family === 'infinite') return;
     const [name, to] = this.doc.tracks.moves[ply - 1].actions[0] ?? [];
     const from = this.doc.states[ply - 1].get(name)?.square;

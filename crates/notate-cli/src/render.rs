@@ -5,14 +5,11 @@
 
 use std::io::{self, Write};
 
-/// The viewer's script, as the build script made it (empty without `npm ci` in `js/`).
-const VIEWER: &str = include_str!(concat!(env!("OUT_DIR"), "/viewer.js"));
+use notate_page::VIEWER_SCRIPT;
 
 /// Why the page cannot be written, when this build has no viewer script.
 pub fn unavailable() -> Option<&'static str> {
-    VIEWER.is_empty().then_some(
-        "this notate was built without the viewer's script (D3 comes from npm): run `npm ci` in js/ and build again",
-    )
+    (!notate_page::available()).then_some(notate_page::MISSING)
 }
 
 /// The page around the games: writes its head when made, the games (each a JSON line, with
@@ -28,11 +25,12 @@ impl<W: Write> Page<W> {
             out,
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\n\
              <meta name=\"generator\" content=\"notate {}\">\n<title>{}</title>\n\
              <style>body{{margin:16px;background:#fff}}</style>\n</head>\n<body>\n\
              <main id=\"notate\"><noscript>This page shows its games with JavaScript.</noscript></main>\n\
              <script type=\"application/x-ndjson\" id=\"notate-games\">\n",
+            notate_page::content_security_policy(None),
             env!("CARGO_PKG_VERSION"),
             escape_html(title)
         )?;
@@ -43,7 +41,7 @@ impl<W: Write> Page<W> {
     pub fn finish(mut self) -> io::Result<()> {
         self.out
             .write_all(b"</script>\n<script type=\"module\">\n")?;
-        self.out.write_all(VIEWER.as_bytes())?;
+        self.out.write_all(VIEWER_SCRIPT.as_bytes())?;
         self.out.write_all(
             b"\nmount(document.getElementById('notate'), document.getElementById('notate-games').textContent);\n</script>\n</body>\n</html>\n",
         )?;

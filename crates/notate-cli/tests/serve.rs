@@ -60,20 +60,10 @@ fn games_survive_kill_9_and_go_on_after_a_restart() {
     std::fs::create_dir_all(&dir).unwrap();
     let db = dir.join("games.sqlite");
     let (mut server, addr) = serve(&db);
-    let mut a = Client::connect(&addr, None);
-    let mut b = Client::connect(&addr, None);
-    let seek = json!({"topic": "/seek", "data": {"initialTime": 300000, "timeIncrement": 0,
-        "acceptRatingMin": "-1000", "acceptRatingMax": "+1000"}});
-    a.send(seek.clone());
-    a.expect("/seek/waiting");
-    b.send(seek);
-    let game = b.expect("/seek/matched");
+    let options = json!({"initialTime": 300000, "timeIncrement": 0,
+        "acceptRatingMin": "-1000", "acceptRatingMax": "+1000"});
+    let (mut white, mut black, game) = support::matched_with(&addr, options);
     let id = game["id"].as_str().unwrap().to_string();
-    let (mut white, mut black) = if game["white"]["id"] == a.player {
-        (a, b)
-    } else {
-        (b, a)
-    };
     let topic = format!("/game/{id}/move");
     let mut acknowledged = Vec::new();
     for (from, to) in [(12, 28), (52, 36), (6, 21)] {

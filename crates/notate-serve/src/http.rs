@@ -1,5 +1,5 @@
 //! HTTP and WebSocket on one port (axum): `/ws` speaks jsonchess, `/games/ID.pgn` gives a
-//! finished game, `/` says what the server is. Each WebSocket is two tasks: a reader that
+//! finished game, `/` is the live client's page. Each WebSocket is two tasks: a reader that
 //! limits size and rate and hands text frames to the hub, and a writer that sends what the
 //! hub queued for it.
 
@@ -44,12 +44,10 @@ pub fn router(events: mpsc::UnboundedSender<Event>) -> Router {
         .with_state(app)
 }
 
+/// The live client (`js/src/live.js` around the viewer), whole in one page, made once.
 async fn index() -> Html<&'static str> {
-    Html(
-        "<!doctype html><meta charset=\"utf-8\"><title>notate serve</title>\
-         <h1>notate serve</h1><p>A jsonchess server: connect a client to <code>/ws</code>; \
-         finished games are at <code>/games/ID.pgn</code>.</p>",
-    )
+    static PAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    Html(PAGE.get_or_init(notate_page::live_page))
 }
 
 /// A browser says where its page came from: it must be this server (any other site could

@@ -14,6 +14,7 @@ use notate::protocol::messages::{
     ByColour, ChatLine, ClientMessage, Envelope, Feed, GameJson, MoveRequest, Player, Prefs,
     PrivateUser, RatingBound, Seek, SeekOptions, ServerMessage,
 };
+use notate::protocol::updates::{Op, Update};
 use notate::protocol::{REMATCH_TIMEOUT_MS, SEEK_TIMEOUT_MS};
 use notate::shakmaty::{Color, Position, Square};
 use tokio::sync::{mpsc, oneshot};
@@ -95,6 +96,10 @@ pub struct Hub {
     /// Connections whose queue was full: closed after the event (the client reconnects and
     /// asks for what it missed), never a message silently lost to a connection kept open.
     overflowed: std::cell::RefCell<Vec<u64>>,
+    /// Changes to the lobby document not yet sent: they go out together each tick.
+    lobby: std::cell::RefCell<Vec<Update>>,
+    /// Games that moved since the last tick (their `plies` in the lobby document).
+    lobby_moved: std::cell::RefCell<HashSet<String>>,
 }
 
 pub fn now_ms() -> u64 {
@@ -127,6 +132,8 @@ impl Hub {
             watchers: HashMap::new(),
             featured: None,
             overflowed: std::cell::RefCell::new(Vec::new()),
+            lobby: std::cell::RefCell::new(Vec::new()),
+            lobby_moved: std::cell::RefCell::new(HashSet::new()),
         };
         for p in hub.store.players()? {
             hub.tokens.insert(p.token.clone(), p.id.clone());
@@ -292,11 +299,11 @@ impl Hub {
 
     fn connection_status(&self, player: &str, connected: bool) {
         let online = if connected {
-            let p = self.public_player(player);
-            ServerMessage::UserOnlineAdded(
-                serde_json::json!({"id": p.id, "name": p.name, "rating": p.rating}),
-            )
+            let user = self.lobby_user(player);
+            self.lobby_change(Op::Add, "users", user.clone());
+            ServerMessage::UserOnlineAdded(user)
         } else {
+            self.lobby_change(Op::Remove, "users", player.into());
             ServerMessage::UserOnlineRemoved(player.to_string())
         };
         self.send_feed(Feed::UsersOnline, &online);
@@ -433,6 +440,19 @@ impl Hub {
             M::Login(credentials) => self.login(conn, credentials),
             M::Register(credentials) => self.register(conn, &player, credentials),
             M::Logout => {
+                // As the protocol's server does: signing out resigns the player's games.
+                let playing: Vec<String> = self
+                    .games
+                    .values()
+                    .filter(|g| g.in_progress() && g.colour_of(&player).is_some())
+                    .map(|g| g.id.clone())
+                    .collect();
+                for id in playing {
+                    let topic = format!("/game/{id}/resign");
+                    self.with_game(conn, &player, &id, &topic, |_, g, color| {
+                        g.resign(color, now)
+                    });
+                }
                 let (guest, token) = self.new_guest();
                 self.attach(conn, &guest, &token);
                 self.send(conn, &ServerMessage::LoggedOut(guest));
@@ -491,6 +511,11 @@ impl Hub {
                 self.send(conn, &ServerMessage::RestorationRequests(Vec::new()))
             }
             M::ActivateFeed(feed) => {
+                // What changed before this connection joins goes out first, so the document
+                // it is about to receive already holds it.
+                if feed == Feed::Lobby {
+                    self.flush_lobby();
+                }
                 if let Some(c) = self.conns.get_mut(&conn) {
                     c.feeds.insert(feed);
                 }
@@ -500,15 +525,12 @@ impl Hub {
                         self.send(conn, &ServerMessage::Seeks(seeks));
                     }
                     Feed::UsersOnline => {
-                        let users = self
-                            .players
-                            .iter()
-                            .filter(|(_, s)| !s.conns.is_empty())
-                            .map(|(id, s)| {
-                                serde_json::json!({"id": id, "name": s.name, "rating": s.rating})
-                            })
-                            .collect();
+                        let users = self.users_online();
                         self.send(conn, &ServerMessage::UsersOnline(users));
+                    }
+                    Feed::Lobby => {
+                        let doc = self.lobby_document();
+                        self.send(conn, &ServerMessage::Lobby(doc));
                     }
                     Feed::RandomGames => {
                         if self.featured.is_none() {
@@ -760,6 +782,7 @@ impl Hub {
                 packed,
             },
         );
+        self.lobby_moved.borrow_mut().insert(game.id.clone());
         if self.featured.as_deref() == Some(game.id.as_str()) {
             self.send_feed(
                 Feed::RandomGames,
@@ -807,6 +830,7 @@ impl Hub {
             },
         };
         self.send_game(game, &msg);
+        self.lobby_change(Op::Remove, "games", game.id.clone().into());
         if self.featured.as_deref() == Some(game.id.as_str()) {
             self.send_feed(
                 Feed::RandomGames,
@@ -910,6 +934,7 @@ impl Hub {
             (&game.players.w, b, white_score),
             (&game.players.b, w, 1.0 - white_score),
         ] {
+            let mut online = None;
             if let Some(state) = self.players.get_mut(player.as_str()) {
                 let mut rating = state.rating;
                 state.pending.record(&mut rating, opponent, score);
@@ -917,6 +942,10 @@ impl Hub {
                 if let Err(e) = self.store.rate(player, &state.rating, &state.pending) {
                     eprintln!("notate serve: cannot store a rating: {e:#}");
                 }
+                online = (!state.conns.is_empty()).then_some(state.rating.rating);
+            }
+            if let Some(rating) = online {
+                self.lobby_change(Op::Update, format!("users:{player}.rating"), rating.into());
             }
         }
     }
@@ -981,9 +1010,14 @@ impl Hub {
         }
         self.usernames
             .insert(username.to_lowercase(), player.to_string());
+        let mut online = false;
         if let Some(state) = self.players.get_mut(player) {
-            state.name = username;
+            state.name = username.clone();
             state.password = Some(hash);
+            online = !state.conns.is_empty();
+        }
+        if online {
+            self.lobby_change(Op::Update, format!("users:{player}.name"), username.into());
         }
         self.send(
             conn,
@@ -1085,6 +1119,8 @@ impl Hub {
         }
         self.seeks.push((seek.clone(), player.to_string()));
         self.send_player(player, &ServerMessage::SeekWaiting(seek.clone()));
+        let value = serde_json::to_value(&seek).expect("JSON");
+        self.lobby_change(Op::Add, "seeks", value);
         self.send_feed(Feed::Seeks, &ServerMessage::SeekAdded(seek));
     }
 
@@ -1097,6 +1133,7 @@ impl Hub {
         if tell {
             self.send_player(player, &ServerMessage::SeekExpired);
         }
+        self.lobby_change(Op::Remove, "seeks", id.clone().into());
         self.send_feed(Feed::Seeks, &ServerMessage::SeekRemoved(id));
     }
 
@@ -1144,6 +1181,7 @@ impl Hub {
         if let Err(e) = self.store.add_game(&game, &names) {
             eprintln!("notate serve: cannot store game {}: {e:#}", game.id);
         }
+        self.lobby_change(Op::Add, "games", self.lobby_game(&game));
         game
     }
 
@@ -1216,9 +1254,75 @@ impl Hub {
         }
     }
 
+    // ---- the lobby: notate's generic-updates channel ----
+
+    /// A user in the lobby document and the users-online feed.
+    fn lobby_user(&self, player: &str) -> serde_json::Value {
+        let p = self.public_player(player);
+        serde_json::json!({"id": p.id, "name": p.name, "rating": p.rating})
+    }
+
+    fn users_online(&self) -> Vec<serde_json::Value> {
+        self.players
+            .iter()
+            .filter(|(_, s)| !s.conns.is_empty())
+            .map(|(id, _)| self.lobby_user(id))
+            .collect()
+    }
+
+    /// A game in progress in the lobby document.
+    fn lobby_game(&self, game: &Game) -> serde_json::Value {
+        serde_json::json!({
+            "id": game.id,
+            "white": self.public_player(&game.players.w),
+            "black": self.public_player(&game.players.b),
+            "options": game.options,
+            "plies": game.history.len(),
+        })
+    }
+
+    /// The whole lobby, as a `/lobby` subscriber first receives it.
+    fn lobby_document(&self) -> serde_json::Value {
+        let seeks: Vec<&Seek> = self.seeks.iter().map(|(s, _)| s).collect();
+        let mut games: Vec<&Game> = self.games.values().filter(|g| g.in_progress()).collect();
+        games.sort_by_key(|g| g.start_time);
+        let games: Vec<serde_json::Value> = games.into_iter().map(|g| self.lobby_game(g)).collect();
+        serde_json::json!({"seeks": seeks, "users": self.users_online(), "games": games})
+    }
+
+    fn lobby_change(&self, op: Op, key: impl Into<String>, value: serde_json::Value) {
+        self.lobby.borrow_mut().push(Update {
+            op,
+            key: key.into(),
+            value,
+        });
+    }
+
+    /// Sends the lobby's changes since the last flush, in order, as one message; games that
+    /// moved give their ply count once, however many moves they made.
+    fn flush_lobby(&self) {
+        let moved = std::mem::take(&mut *self.lobby_moved.borrow_mut());
+        let mut updates = std::mem::take(&mut *self.lobby.borrow_mut());
+        let mut moved: Vec<&Game> = moved
+            .iter()
+            .filter_map(|id| self.games.get(id))
+            .filter(|g| g.in_progress())
+            .collect();
+        moved.sort_by(|a, b| a.id.cmp(&b.id));
+        updates.extend(moved.into_iter().map(|g| Update {
+            op: Op::Update,
+            key: format!("games:{}.plies", g.id),
+            value: g.history.len().into(),
+        }));
+        if !updates.is_empty() {
+            self.send_feed(Feed::Lobby, &ServerMessage::LobbyUpdates(updates));
+        }
+    }
+
     // ---- time ----
 
     fn tick(&mut self, now: u64) {
+        self.flush_lobby();
         let expired: Vec<String> = self
             .seeks
             .iter()

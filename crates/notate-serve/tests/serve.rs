@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::Client;
+use support::{matched_with, Client};
 use tungstenite::Message;
 
 /// A server on a free port, over a fresh database, on a thread of its own.
@@ -39,34 +39,22 @@ fn notate_serve_test_counter() -> usize {
     N.fetch_add(1, Ordering::Relaxed)
 }
 
+const SEEK: &str = r#"{"initialTime": 60000, "timeIncrement": 1000, "acceptRatingMin": "-500", "acceptRatingMax": "+500"}"#;
+
 fn seek(client: &mut Client) {
-    client.send(
-        json!({"topic": "/seek", "data": {"initialTime": 60000, "timeIncrement": 1000,
-        "acceptRatingMin": "-500", "acceptRatingMax": "+500"}}),
-    );
+    let options: Value = serde_json::from_str(SEEK).unwrap();
+    client.send(json!({"topic": "/seek", "data": options}));
 }
 
 /// Two players matched by their seeks: (white, black, game id).
 fn matched(addr: SocketAddr) -> (Client, Client, String) {
-    let mut a = Client::connect(addr, None);
-    let mut b = Client::connect(addr, None);
-    seek(&mut a);
-    let waiting = a.expect("/seek/waiting");
-    assert_eq!(waiting["owner"]["id"], a.player);
-    seek(&mut b);
-    let game = b.expect("/seek/matched");
-    assert_eq!(a.expect("/seek/matched"), game);
-    let id = game["id"].as_str().unwrap().to_string();
+    let (white, black, game) = matched_with(addr, serde_json::from_str(SEEK).unwrap());
     assert_eq!(game["history"], json!([]));
     assert_eq!(
         game["options"],
         json!({"initialTime": 60000, "timeIncrement": 1000})
     );
-    if game["white"]["id"] == a.player {
-        (a, b, id)
-    } else {
-        (b, a, id)
-    }
+    (white, black, game["id"].as_str().unwrap().to_string())
 }
 
 fn mv(client: &mut Client, game: &str, from: u8, to: u8) {
@@ -434,4 +422,181 @@ fn en_passant_promotion_and_castling_both_ways_through_the_protocol() {
         w2.expect("/error")["reason"],
         "e2e4q is not a legal move here"
     );
+}
+
+/// The lobby document of a fresh `/lobby` subscriber.
+fn lobby_snapshot(addr: SocketAddr) -> Value {
+    let mut looker = Client::connect(addr, None);
+    looker.send(json!({"topic": "/feed/activate", "data": "/lobby"}));
+    let mut doc = looker.expect("/lobby");
+    // The looker itself is online: take it out again.
+    let users = doc["users"].as_array_mut().unwrap();
+    users.retain(|u| u["id"] != looker.player);
+    doc
+}
+
+/// A lobby document without what changes with every look (whether a player is connected) and
+/// with its users by id (the order they came in is the updates', the server's is its own).
+fn without_connection_flags(mut doc: Value) -> Value {
+    doc["users"]
+        .as_array_mut()
+        .unwrap()
+        .sort_by(|a, b| a["id"].as_str().cmp(&b["id"].as_str()));
+    for game in doc["games"].as_array_mut().unwrap() {
+        for side in ["white", "black"] {
+            game[side].as_object_mut().unwrap().remove("isConnected");
+        }
+    }
+    for seek in doc["seeks"].as_array_mut().unwrap() {
+        seek["owner"].as_object_mut().unwrap().remove("isConnected");
+    }
+    doc
+}
+
+#[test]
+fn the_lobby_channel_of_generic_updates_follows_seeks_users_and_games() {
+    let (addr, _) = server();
+    let mut watcher = Client::connect(addr, None);
+    watcher.send(json!({"topic": "/feed/activate", "data": "/lobby"}));
+    let mut doc = watcher.expect("/lobby");
+    assert_eq!(doc["seeks"], json!([]));
+    assert_eq!(doc["games"], json!([]));
+    assert_eq!(doc["users"].as_array().unwrap().len(), 1);
+    let apply = |doc: &mut Value, watcher: &mut Client| {
+        let updates: Vec<notate::protocol::updates::Update> =
+            serde_json::from_value(watcher.expect("/lobby/updates")).unwrap();
+        notate::protocol::updates::apply_all(doc, &updates).unwrap();
+        updates
+    };
+    let (mut white, mut black, game) = matched(addr);
+    // Two users came, a seek was added and taken, a game started: in one or more batches.
+    while doc["games"].as_array().unwrap().is_empty() {
+        apply(&mut doc, &mut watcher);
+    }
+    assert_eq!(doc["users"].as_array().unwrap().len(), 3);
+    assert_eq!(doc["seeks"], json!([]));
+    assert_eq!(doc["games"][0]["id"], game);
+    assert_eq!(doc["games"][0]["plies"], 0);
+    // Moves: the game's ply count, once per tick however many moves.
+    let topic = format!("/game/{game}/move");
+    mv(&mut white, &game, 12, 28);
+    black.expect(&topic);
+    mv(&mut black, &game, 52, 36);
+    white.expect(&topic);
+    while doc["games"][0]["plies"] != 2 {
+        let updates = apply(&mut doc, &mut watcher);
+        assert!(updates
+            .iter()
+            .all(|u| u.key == format!("games:{game}.plies")));
+    }
+    assert_eq!(
+        without_connection_flags(doc.clone()),
+        without_connection_flags(lobby_snapshot(addr))
+    );
+    // The end: the game leaves the lobby; a new seek enters it.
+    white.send(json!({"topic": format!("/game/{game}/resign")}));
+    black.expect(&format!("/game/{game}/game_over"));
+    seek(&mut black);
+    while doc["seeks"].as_array().unwrap().is_empty() {
+        apply(&mut doc, &mut watcher);
+    }
+    assert_eq!(doc["games"], json!([]));
+    assert_eq!(doc["seeks"][0]["owner"]["id"], black.player);
+    drop(white);
+    while doc["users"].as_array().unwrap().len() != 2 {
+        apply(&mut doc, &mut watcher);
+    }
+    assert_eq!(
+        without_connection_flags(doc),
+        without_connection_flags(lobby_snapshot(addr))
+    );
+}
+
+#[test]
+fn a_flag_when_time_runs_out_and_a_draw_when_the_winner_cannot_mate() {
+    let (addr, db) = server();
+    let options = json!({"initialTime": 1000, "timeIncrement": 0,
+        "acceptRatingMin": "-500", "acceptRatingMax": "+500"});
+    let (mut white, mut black, game) = matched_with(addr, options);
+    let id = game["id"].as_str().unwrap().to_string();
+    let topic = format!("/game/{id}/move");
+    // The first two plies are untimed; then white's second of thinking runs out.
+    mv(&mut white, &id, 12, 28);
+    black.expect(&topic);
+    mv(&mut black, &id, 52, 36);
+    white.expect(&topic);
+    let started = std::time::Instant::now();
+    let result = white.expect(&format!("/game/{id}/game_over"));
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(3),
+        "{waited:?}"
+    );
+    assert_eq!(result["winner"], "b");
+    assert_eq!(result["type"], "timeout");
+    assert_eq!(result["summary"], "0-1");
+    assert_eq!(black.expect(&format!("/game/{id}/game_over")), result);
+    // Too late: the move is refused.
+    mv(&mut white, &id, 6, 21);
+    assert_eq!(white.expect("/error")["reason"], "the game is over");
+    let pgn = http_get(addr, &format!("/games/{id}.pgn"));
+    assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+    assert!(pgn.contains("forfeit on time"), "{pgn}");
+    assert!(db.exists());
+}
+
+#[test]
+fn a_game_without_its_first_moves_is_aborted_after_the_protocols_30_seconds() {
+    let (addr, _) = server();
+    let (mut white, mut black, game) = matched(addr);
+    let mut spectator = Client::connect(addr, None);
+    spectator.send(json!({"topic": "/request/game", "data": game}));
+    spectator.expect("/game");
+    let started = std::time::Instant::now();
+    // White never moves: after 30 s the game is aborted, for both players and the spectator,
+    // and no one is rated.
+    let aborted = |c: &mut Client| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(40);
+        loop {
+            assert!(std::time::Instant::now() < deadline, "no abort");
+            let msg = c.next();
+            if msg["topic"] == format!("/game/{game}/aborted") {
+                return msg;
+            }
+        }
+    };
+    // Reads time out after 10 s: keep the sockets waiting longer here.
+    for c in [&mut white, &mut black, &mut spectator] {
+        if let tungstenite::stream::MaybeTlsStream::Plain(s) = c.ws.get_ref() {
+            s.set_read_timeout(Some(Duration::from_secs(40))).unwrap();
+        }
+    }
+    assert_eq!(aborted(&mut white).get("data"), None);
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(29) && waited < Duration::from_secs(33),
+        "{waited:?}"
+    );
+    aborted(&mut black);
+    aborted(&mut spectator);
+    mv(&mut white, &game, 12, 28);
+    assert_eq!(white.expect("/error")["reason"], "the game is over");
+    // An aborted game is no longer among the player's games.
+    white.send(json!({"topic": "/request/games"}));
+    assert_eq!(white.expect("/games"), json!([]));
+}
+
+#[test]
+fn signing_out_resigns_the_players_games() {
+    let (addr, _) = server();
+    let (mut white, mut black, game) = matched(addr);
+    mv(&mut white, &game, 12, 28);
+    black.expect(&format!("/game/{game}/move"));
+    black.send(json!({"topic": "/user/logout"}));
+    let result = white.expect(&format!("/game/{game}/game_over"));
+    assert_eq!(result["type"], "resignation");
+    assert_eq!(result["winner"], "w");
+    assert_eq!(result["description"], "black resigned");
+    let guest = black.expect("/user/logout");
+    assert_ne!(guest, black.player);
 }

@@ -66,3 +66,22 @@ impl Client {
         }
     }
 }
+
+/// Two new clients at `addr` matched by the same seek (`options`, the seek's data): white,
+/// black and the game JSON.
+pub fn matched_with(addr: impl std::fmt::Display, options: Value) -> (Client, Client, Value) {
+    let mut a = Client::connect(&addr, None);
+    let mut b = Client::connect(&addr, None);
+    let seek = serde_json::json!({"topic": "/seek", "data": options});
+    a.send(seek.clone());
+    let waiting = a.expect("/seek/waiting");
+    assert_eq!(waiting["owner"]["id"], a.player);
+    b.send(seek);
+    let game = b.expect("/seek/matched");
+    assert_eq!(a.expect("/seek/matched"), game);
+    if game["white"]["id"] == a.player {
+        (a, b, game)
+    } else {
+        (b, a, game)
+    }
+}

@@ -560,6 +560,11 @@ pub enum Feed {
     /// `/users_online`
     #[serde(rename = "/users_online")]
     UsersOnline,
+    /// `/lobby`: notate's channel of generic updates, which the protocol's README plans to
+    /// supersede the feeds: the lobby as one document (`seeks`, `users` online, `games` in
+    /// progress), then [`crate::protocol::updates`] to it.
+    #[serde(rename = "/lobby")]
+    Lobby,
 }
 
 impl Serialize for PackedMove {
@@ -1036,6 +1041,12 @@ pub enum ServerMessage {
     UserOnlineAdded(Value),
     /// `/list/users_online/remove`: the id of a user who left.
     UserOnlineRemoved(String),
+    /// `/lobby`: the lobby document `{"seeks": [seek…], "users": [{id, name, rating}…],
+    /// "games": [{id, white, black, options, plies}…]}`, sent when the `/lobby` feed starts.
+    Lobby(Value),
+    /// `/lobby/updates`: changes to the lobby document since the last message, in order,
+    /// to apply all or none.
+    LobbyUpdates(Vec<crate::protocol::updates::Update>),
 }
 
 /// The events of a tournament's topic.
@@ -1182,6 +1193,8 @@ impl ServerMessage {
             ["list", "users_online"] => M::UsersOnline(data(t, d)?),
             ["list", "users_online", "add"] => M::UserOnlineAdded(data(t, d)?),
             ["list", "users_online", "remove"] => M::UserOnlineRemoved(data(t, d)?),
+            ["lobby"] => M::Lobby(data(t, d)?),
+            ["lobby", "updates"] => M::LobbyUpdates(data(t, d)?),
             _ => return Err(unknown(t)),
         })
     }
@@ -1249,6 +1262,8 @@ impl ServerMessage {
             M::UsersOnline(list) => with_data(s("/list/users_online"), list),
             M::UserOnlineAdded(user) => with_data(s("/list/users_online/add"), user),
             M::UserOnlineRemoved(id) => with_data(s("/list/users_online/remove"), id),
+            M::Lobby(doc) => with_data(s("/lobby"), doc),
+            M::LobbyUpdates(updates) => with_data(s("/lobby/updates"), updates),
         }
     }
 
@@ -1377,6 +1392,8 @@ mod tests {
             r#"{"topic":"/list/users_online","data":[{"id":"p1","name":"anna"}]}"#.to_string(),
             r#"{"topic":"/list/users_online/add","data":{"id":"p2"}}"#.to_string(),
             r#"{"topic":"/list/users_online/remove","data":"p2"}"#.to_string(),
+            r#"{"topic":"/lobby","data":{"seeks":[],"users":[{"id":"p1","name":"anna","rating":1500.0}],"games":[]}}"#.to_string(),
+            r#"{"topic":"/lobby/updates","data":[{"op":"add","key":"games","value":{"id":"g1"}},{"op":"update","key":"games:g1.plies","value":3},{"op":"remove","key":"seeks","value":"s1"}]}"#.to_string(),
         ] {
             server_round_trip(&text);
         }
