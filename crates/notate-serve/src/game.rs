@@ -28,6 +28,9 @@ pub struct Game {
     pub last_time: u64,
     /// Milliseconds left, white then black.
     pub remaining: [i64; 2],
+    /// Milliseconds added to the clocks, white then black (the protocol's `addedTime`: the
+    /// side to move is credited the time a game stood still, after a restart or a restoration).
+    pub added: [i64; 2],
     /// A draw offered by the side that just moved, standing until the other side moves.
     pub draw_offer: Option<Color>,
     pub premoves: PremoveQueue,
@@ -97,6 +100,7 @@ impl Game {
             record: Vec::new(),
             last_time: now,
             remaining: [time, time],
+            added: [0, 0],
             draw_offer: None,
             premoves: PremoveQueue::default(),
             result: None,
@@ -105,6 +109,44 @@ impl Game {
             rematch: None,
             hashes: vec![start],
         }
+    }
+
+    /// A game replayed from its packed moves (each checked against the position), with the
+    /// clocks they give: for a restart, or a restoration from the players' backups.
+    pub fn replayed(
+        id: String,
+        players: ByColour<String>,
+        options: TimeOptions,
+        start_time: u64,
+        history: &[PackedMove],
+    ) -> Result<Game, Refusal> {
+        let mut game = Game::new(id, players, options, start_time);
+        for (ply, packed) in history.iter().enumerate() {
+            let mv = packed
+                .to_move(&game.pos)
+                .map_err(|e| format!("ply {}: {e}", ply + 1))?;
+            if !game.in_progress() {
+                return Err(format!("ply {}: the game was over", ply + 1));
+            }
+            game.play(mv, packed.time);
+        }
+        Ok(game)
+    }
+
+    /// Goes on at `now` after standing still (a restart, a restoration): once the clocks run,
+    /// the side to move is credited the time since the last move, in `added` as the protocol
+    /// credits it, so that clients computing the clocks from the moves' times agree; before,
+    /// the opening moves' 30 s start again. The credit (ms).
+    pub fn resume(&mut self, now: u64) -> i64 {
+        if self.history.len() < FIRST_TIMED_PLY || self.last_time == 0 || self.last_time > now {
+            self.last_time = now;
+            return 0;
+        }
+        let credit = elapsed(self.last_time, now);
+        let side = index(self.turn());
+        self.added[side] += credit;
+        self.remaining[side] += credit;
+        credit
     }
 
     pub fn in_progress(&self) -> bool {

@@ -14,8 +14,9 @@ use notate::protocol::messages::{
     ByColour, ChatLine, ClientMessage, Envelope, Feed, GameJson, MoveRequest, Player, Prefs,
     PrivateUser, RatingBound, Seek, SeekOptions, ServerMessage,
 };
+use notate::protocol::messages::{Colour, GameDetails, RestoreRequest};
 use notate::protocol::updates::{Op, Update};
-use notate::protocol::{REMATCH_TIMEOUT_MS, SEEK_TIMEOUT_MS};
+use notate::protocol::{MIN_PLIES_TO_RESTORE, REMATCH_TIMEOUT_MS, SEEK_TIMEOUT_MS};
 use notate::shakmaty::{Color, Position, Square};
 use tokio::sync::{mpsc, oneshot};
 
@@ -79,6 +80,13 @@ struct PlayerState {
     prefs: Prefs,
 }
 
+/// A player's backup of a game the server does not have, sent to be restored.
+struct Restoration {
+    player: String,
+    details: GameDetails,
+    colour: Color,
+}
+
 pub struct Hub {
     store: Store,
     /// For work done off the hub (password hashing) to come back as events.
@@ -96,6 +104,8 @@ pub struct Hub {
     /// Connections whose queue was full: closed after the event (the client reconnects and
     /// asks for what it missed), never a message silently lost to a connection kept open.
     overflowed: std::cell::RefCell<Vec<u64>>,
+    /// Restoration requests waiting for the other player's, by game id.
+    restorations: HashMap<String, Restoration>,
     /// Changes to the lobby document not yet sent: they go out together each tick.
     lobby: std::cell::RefCell<Vec<Update>>,
     /// Games that moved since the last tick (their `plies` in the lobby document).
@@ -132,6 +142,7 @@ impl Hub {
             watchers: HashMap::new(),
             featured: None,
             overflowed: std::cell::RefCell::new(Vec::new()),
+            restorations: HashMap::new(),
             lobby: std::cell::RefCell::new(Vec::new()),
             lobby_moved: std::cell::RefCell::new(HashSet::new()),
         };
@@ -147,12 +158,22 @@ impl Hub {
         }
         let now = now_ms();
         for stored in hub.store.games_in_progress()? {
-            let mut game = Game::new(stored.id, stored.players, stored.options, stored.start_time);
-            for packed in &stored.history {
-                let mv = packed.to_move(&game.pos)?;
-                game.play(mv, packed.time);
+            let id = stored.id.clone();
+            let mut game = Game::replayed(
+                stored.id,
+                stored.players,
+                stored.options,
+                stored.start_time,
+                &stored.history,
+            )
+            .map_err(|e| anyhow::anyhow!("stored game {id}: {e}"))?;
+            for (side, added) in stored.added.into_iter().enumerate() {
+                game.added[side] += added;
+                game.remaining[side] += added;
             }
-            game.last_time = now;
+            if game.resume(now) != 0 {
+                hub.store.set_added(&game)?;
+            }
             hub.games.insert(game.id.clone(), game);
         }
         Ok(hub)
@@ -283,6 +304,8 @@ impl Hub {
         };
         if last {
             self.cancel_seek(player, false);
+            // A backup waits for the other player's only while its player is here.
+            self.restorations.retain(|_, r| r.player != player);
             self.connection_status(player, false);
         }
     }
@@ -486,29 +509,20 @@ impl Hub {
                     .collect();
                 self.send(conn, &ServerMessage::Games(games));
             }
-            M::Restore(request) => {
-                let id = request.game_details.id;
-                match self.games.get(&id) {
-                    // The server keeps its games: a game it has is simply given back.
-                    Some(game) if game.colour_of(&player).is_some() => self.send(
-                        conn,
-                        &ServerMessage::RestoreSuccess {
-                            game: id,
-                            restored: Box::new(self.game_json(game)),
-                        },
-                    ),
-                    _ => self.send(
-                        conn,
-                        &ServerMessage::RestoreFailure {
-                            game: id,
-                            reason: "no such game of yours on this server".into(),
-                        },
-                    ),
+            M::Restore(request) => self.restore(conn, &player, request, now),
+            M::CancelRestore(id) => {
+                if self
+                    .restorations
+                    .get(&id)
+                    .is_some_and(|r| r.player == player)
+                {
+                    self.restorations.remove(&id);
                 }
             }
-            M::CancelRestore(_) => {}
             M::RequestRestorationRequests => {
-                self.send(conn, &ServerMessage::RestorationRequests(Vec::new()))
+                let mut ids: Vec<String> = self.restorations.keys().cloned().collect();
+                ids.sort();
+                self.send(conn, &ServerMessage::RestorationRequests(ids))
             }
             M::ActivateFeed(feed) => {
                 // What changed before this connection joins goes out first, so the document
@@ -1242,8 +1256,8 @@ impl Hub {
                 b: self.public_player(&game.players.b).rating,
             },
             added_time: notate::protocol::messages::AddedTime {
-                w: 0,
-                b: 0,
+                w: game.added[0].max(0) as u64,
+                b: game.added[1].max(0) as u64,
                 other: serde_json::Map::new(),
             },
             is_undo_requested: false,
@@ -1252,6 +1266,152 @@ impl Hub {
             options: game.options,
             id: game.id.clone(),
         }
+    }
+
+    // ---- restoration from the players' backups ----
+
+    /// `/game/restore`: a game the server has is given back to its player. Otherwise the
+    /// protocol's restoration: the first player's backup waits (`pending`) for the other
+    /// player's; with both, the same details (start, time control, added time) and opposite
+    /// colours, the game is rebuilt from the longest history both backups share (the
+    /// reference compared an undefined field and took the shorter one, whatever it held),
+    /// every move checked, the side to move credited the time since the last move.
+    fn restore(&mut self, conn: u64, player: &str, request: RestoreRequest, now: u64) {
+        let id = request.game_details.id.clone();
+        let fail = |hub: &Hub, reason: &str| {
+            hub.send(
+                conn,
+                &ServerMessage::RestoreFailure {
+                    game: id.clone(),
+                    reason: reason.into(),
+                },
+            )
+        };
+        if let Some(game) = self.games.get(&id) {
+            return if game.colour_of(player).is_some() {
+                self.send(
+                    conn,
+                    &ServerMessage::RestoreSuccess {
+                        game: id.clone(),
+                        restored: Box::new(self.game_json(game)),
+                    },
+                )
+            } else {
+                fail(self, "that game is not yours")
+            };
+        }
+        if self.store.has_game(&id).unwrap_or(true) {
+            return fail(self, "that game is over");
+        }
+        let details = request.game_details;
+        if details.history.len() < MIN_PLIES_TO_RESTORE {
+            return fail(
+                self,
+                &format!("a game of fewer than {MIN_PLIES_TO_RESTORE} plies is not restored"),
+            );
+        }
+        let colour = match request.playing_as {
+            Colour::White => Color::White,
+            Colour::Black => Color::Black,
+        };
+        let checked = Game::replayed(
+            id.clone(),
+            ByColour {
+                w: String::new(),
+                b: String::new(),
+            },
+            details.options,
+            details.start_time,
+            &details.history,
+        );
+        if let Err(reason) = checked {
+            return fail(self, &format!("the backup's moves do not replay: {reason}"));
+        }
+        let mine = Restoration {
+            player: player.to_string(),
+            details,
+            colour,
+        };
+        let Some(theirs) = self.restorations.remove(&id) else {
+            self.restorations.insert(id.clone(), mine);
+            return self.send(conn, &ServerMessage::RestorePending { game: id });
+        };
+        if theirs.player == player {
+            // A new backup of the same player replaces the one waiting.
+            self.restorations.insert(id.clone(), mine);
+            return self.send(conn, &ServerMessage::RestorePending { game: id });
+        }
+        let (a, b) = (&mine.details, &theirs.details);
+        let refusal = if mine.colour == theirs.colour {
+            Some("both backups play the same colour")
+        } else if a.start_time != b.start_time
+            || a.options != b.options
+            || (a.added_time.w, a.added_time.b) != (b.added_time.w, b.added_time.b)
+        {
+            Some("the backups differ in their start, time control or added time")
+        } else {
+            None
+        };
+        if let Some(reason) = refusal {
+            self.restorations.insert(id.clone(), theirs);
+            return fail(self, reason);
+        }
+        let common = a
+            .history
+            .iter()
+            .zip(&b.history)
+            .take_while(|(x, y)| x == y)
+            .count();
+        let players = if mine.colour == Color::White {
+            ByColour {
+                w: mine.player.clone(),
+                b: theirs.player.clone(),
+            }
+        } else {
+            ByColour {
+                w: theirs.player.clone(),
+                b: mine.player.clone(),
+            }
+        };
+        let mut game = match Game::replayed(
+            id.clone(),
+            players,
+            a.options,
+            a.start_time,
+            &a.history[..common],
+        ) {
+            Ok(game) => game,
+            Err(reason) => return fail(self, &reason),
+        };
+        game.added = [a.added_time.w as i64, a.added_time.b as i64];
+        game.remaining[0] += game.added[0];
+        game.remaining[1] += game.added[1];
+        game.resume(now);
+        let names = ByColour {
+            w: self.public_player(&game.players.w).name,
+            b: self.public_player(&game.players.b).name,
+        };
+        let stored = self.store.add_game(&game, &names).and_then(|()| {
+            game.history
+                .iter()
+                .enumerate()
+                .try_for_each(|(ply, packed)| self.store.add_move(&game.id, ply, packed))
+        });
+        if let Err(e) = stored {
+            eprintln!("notate serve: cannot store restored game {id}: {e:#}");
+        }
+        self.lobby_change(Op::Add, "games", self.lobby_game(&game));
+        let json = Box::new(self.game_json(&game));
+        for p in [&game.players.w, &game.players.b] {
+            self.send_player(
+                p,
+                &ServerMessage::RestoreSuccess {
+                    game: id.clone(),
+                    restored: json.clone(),
+                },
+            );
+        }
+        self.games.insert(id, game);
     }
 
     // ---- the lobby: notate's generic-updates channel ----

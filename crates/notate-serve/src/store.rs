@@ -41,6 +41,9 @@ CREATE TABLE IF NOT EXISTS serve_games (
     initial_time INTEGER NOT NULL,
     time_increment INTEGER NOT NULL,
     start_time INTEGER NOT NULL,
+    -- The protocol's addedTime (ms): the side to move's credit after a restart or a restoration.
+    added_white INTEGER NOT NULL DEFAULT 0,
+    added_black INTEGER NOT NULL DEFAULT 0,
     end_time INTEGER,
     aborted INTEGER NOT NULL DEFAULT 0,
     outcome TEXT,
@@ -71,6 +74,8 @@ pub struct StoredGame {
     pub players: ByColour<String>,
     pub options: TimeOptions,
     pub start_time: u64,
+    /// Time added to the clocks (ms), white then black.
+    pub added: [i64; 2],
     pub history: Vec<PackedMove>,
 }
 
@@ -88,6 +93,16 @@ impl Store {
         db.pragma_update(None, "synchronous", "NORMAL")?;
         db.busy_timeout(std::time::Duration::from_secs(10))?;
         db.execute_batch(SCHEMA)?;
+        // A database made before the clocks' added time was kept gets its columns.
+        let has_added: bool = db
+            .prepare("SELECT 1 FROM pragma_table_info('serve_games') WHERE name = 'added_white'")?
+            .exists([])?;
+        if !has_added {
+            db.execute_batch(
+                "ALTER TABLE serve_games ADD COLUMN added_white INTEGER NOT NULL DEFAULT 0;
+                 ALTER TABLE serve_games ADD COLUMN added_black INTEGER NOT NULL DEFAULT 0;",
+            )?;
+        }
         Ok(Store {
             db,
             path: path.to_path_buf(),
@@ -167,7 +182,8 @@ impl Store {
     pub fn add_game(&self, game: &Game, names: &ByColour<String>) -> Result<()> {
         self.db.execute(
             "INSERT INTO serve_games (id, white, black, white_name, black_name, initial_time, \
-             time_increment, start_time) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+             time_increment, start_time, added_white, added_black) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 game.id,
                 game.players.w,
@@ -176,10 +192,29 @@ impl Store {
                 names.b,
                 game.options.initial_time as i64,
                 game.options.time_increment as i64,
-                game.start_time as i64
+                game.start_time as i64,
+                game.added[0],
+                game.added[1]
             ],
         )?;
         Ok(())
+    }
+
+    /// Keeps the clocks' added time of a game (after a restart credited the side to move).
+    pub fn set_added(&self, game: &Game) -> Result<()> {
+        self.db.execute(
+            "UPDATE serve_games SET added_white = ?2, added_black = ?3 WHERE id = ?1",
+            params![game.id, game.added[0], game.added[1]],
+        )?;
+        Ok(())
+    }
+
+    /// Whether a game of this id was ever stored (a restoration must not make it twice).
+    pub fn has_game(&self, game: &str) -> Result<bool> {
+        Ok(self
+            .db
+            .prepare("SELECT 1 FROM serve_games WHERE id = ?1")?
+            .exists([game])?)
     }
 
     /// Stores ply `ply` of `game` (before it is sent to anyone).
@@ -225,8 +260,8 @@ impl Store {
     /// Games not over, with their moves, to go on after a restart.
     pub fn games_in_progress(&self) -> Result<Vec<StoredGame>> {
         let mut stmt = self.db.prepare(
-            "SELECT id, white, black, initial_time, time_increment, start_time FROM serve_games \
-             WHERE end_time IS NULL ORDER BY start_time",
+            "SELECT id, white, black, initial_time, time_increment, start_time, added_white, \
+             added_black FROM serve_games WHERE end_time IS NULL ORDER BY start_time",
         )?;
         let games = stmt
             .query_map([], |r| {
@@ -241,6 +276,7 @@ impl Store {
                         time_increment: r.get::<_, i64>(4)? as u64,
                     },
                     start_time: r.get::<_, i64>(5)? as u64,
+                    added: [r.get(6)?, r.get(7)?],
                     history: Vec::new(),
                 })
             })?

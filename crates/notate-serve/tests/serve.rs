@@ -600,3 +600,111 @@ fn signing_out_resigns_the_players_games() {
     let guest = black.expect("/user/logout");
     assert_ne!(guest, black.player);
 }
+
+/// Packed moves of `ucis` from the start, the i-th played at `start + 1000 (i + 1)`.
+fn packed_history(ucis: &[&str], start: u64) -> Vec<String> {
+    use notate::shakmaty::{uci::UciMove, Chess, Position};
+    let mut pos = Chess::default();
+    let mut out = Vec::new();
+    for (i, uci) in ucis.iter().enumerate() {
+        let mv = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+        let packed =
+            notate::chess::jsonchess::PackedMove::encode(&pos, mv, start + 1000 * (i as u64 + 1));
+        out.push(packed.to_string());
+        pos.play_unchecked(mv);
+    }
+    out
+}
+
+fn restore(client: &mut Client, id: &str, history: &[String], start: u64, colour: &str) {
+    client.send(json!({"topic": "/game/restore", "data": {
+        "gameDetails": {
+            "history": history,
+            "startTime": start,
+            "options": {"initialTime": 600000, "timeIncrement": 0},
+            "addedTime": {"w": 0, "b": 0},
+            "id": id,
+        },
+        "playingAs": colour,
+    }}));
+}
+
+#[test]
+fn a_game_the_server_never_had_is_restored_from_both_players_backups() {
+    let (addr, _) = server();
+    let start = hub_now() - 60_000;
+    let long = packed_history(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"], start);
+    let mut white = Client::connect(addr, None);
+    let mut black = Client::connect(addr, None);
+    let mut other = Client::connect(addr, None);
+    let prefix = "/game/restore/r1";
+
+    // Refused: fewer plies than the protocol restores, and a backup whose moves do not replay.
+    restore(&mut white, "r1", &long[..3], start, "w");
+    let failure = white.expect(&format!("{prefix}/failure"));
+    assert_eq!(failure, "a game of fewer than 4 plies is not restored");
+    let mut bad = long.clone();
+    bad.swap(0, 1);
+    restore(&mut white, "r1", &bad, start, "w");
+    let failure = white.expect(&format!("{prefix}/failure"));
+    assert!(
+        failure
+            .as_str()
+            .unwrap()
+            .starts_with("the backup's moves do not replay: ply 1"),
+        "{failure}"
+    );
+
+    // White's backup waits for black's; a third player claiming white too is refused.
+    restore(&mut white, "r1", &long, start, "w");
+    white.expect(&format!("{prefix}/pending"));
+    other.send(json!({"topic": "/request/restoration_requests"}));
+    assert_eq!(other.expect("/restoration_requests"), json!(["r1"]));
+    restore(&mut other, "r1", &long, start, "w");
+    assert_eq!(
+        other.expect(&format!("{prefix}/failure")),
+        "both backups play the same colour"
+    );
+
+    // Black's backup lacks white's last move: the game goes on from the 4 plies both share,
+    // white (to move) credited the time since the last of them.
+    restore(&mut black, "r1", &long[..4], start, "b");
+    let game = black.expect(&format!("{prefix}/success"));
+    assert_eq!(white.expect(&format!("{prefix}/success")), game);
+    assert_eq!(game["history"], json!(long[..4]));
+    assert_eq!(game["white"]["id"], white.player);
+    assert_eq!(game["black"]["id"], black.player);
+    assert_eq!(game["isInProgress"], true);
+    let added = game["addedTime"]["w"].as_u64().unwrap();
+    assert!((50_000..70_000).contains(&added), "{game}");
+    assert_eq!(game["addedTime"]["b"], 0);
+    other.send(json!({"topic": "/request/restoration_requests"}));
+    assert_eq!(other.expect("/restoration_requests"), json!([]));
+
+    // It is a game like any other: black cannot move, white can; asking again gives it back,
+    // to its players only.
+    mv(&mut black, "r1", 52, 36);
+    assert_eq!(black.expect("/error")["reason"], "it is not your turn");
+    mv(&mut white, "r1", 5, 26);
+    let topic = "/game/r1/move";
+    let packed = white.expect(topic);
+    assert!(packed.as_str().unwrap().starts_with("3,4,Bc4,"), "{packed}");
+    assert_eq!(black.expect(topic), packed);
+    restore(&mut white, "r1", &long, start, "w");
+    assert_eq!(
+        white.expect(&format!("{prefix}/success"))["history"][4],
+        packed
+    );
+    restore(&mut other, "r1", &long, start, "b");
+    assert_eq!(
+        other.expect(&format!("{prefix}/failure")),
+        "that game is not yours"
+    );
+}
+
+fn hub_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64
+}
