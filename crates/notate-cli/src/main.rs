@@ -138,15 +138,16 @@ enum Command {
     },
     /// Serve jsonchess games over WebSocket (/ws), with clocks and storage
     #[command(
-        after_help = "Prints `listening on http://ADDRESS` once it listens. Games are stored as they are played\n(finished ones also in the tables of `notate load`, for `notate query`) and go on after a restart.\n\nExamples:\n  notate serve\n  notate serve --listen 0.0.0.0:8080 --db games.sqlite\n  notate serve --listen 127.0.0.1:0     # a free port"
+        after_help = "Prints `listening on http://ADDRESS` once it listens. Games are stored as they are played\n(finished ones also in the tables of `notate load`, for `notate query`) and go on after a restart.\n\nExamples:\n  notate serve\n  notate serve --listen 0.0.0.0:8080 --db games.sqlite\n  notate serve --listen 127.0.0.1:0     # a free port\n  notate serve --db postgres://chess@db/chess   # one of several processes on one database"
     )]
     Serve {
         /// Address to listen on (port 0: a free one)
         #[arg(long, default_value = "127.0.0.1:8080")]
         listen: std::net::SocketAddr,
-        /// The SQLite file games are stored in (created on the first start)
-        #[arg(long, value_name = "FILE", default_value = "games.sqlite")]
-        db: PathBuf,
+        /// Where games are stored: a SQLite file (created on the first start), or a PostgreSQL
+        /// database (postgres://…) that several `notate serve` processes share
+        #[arg(long, value_name = "FILE|URL", default_value = "games.sqlite")]
+        db: String,
     },
     /// Run one SQL statement on loaded games and print the answer
     #[command(
@@ -550,13 +551,10 @@ fn exit_status(result: anyhow::Result<(u64, u64)>, summary: impl FnOnce(u64, u64
 }
 
 /// `notate serve`: runs until killed.
-fn run_serve(listen: std::net::SocketAddr, db: &std::path::Path) -> ExitCode {
-    if db.to_string_lossy().starts_with("postgres") {
-        return usage("notate serve stores into a SQLite file for now (--db games.sqlite)");
-    }
+fn run_serve(listen: std::net::SocketAddr, db: &str) -> ExitCode {
     let config = notate_serve::Config {
         listen,
-        db: db.to_path_buf(),
+        db: notate_serve::Database::parse(db),
     };
     let ready = |addr| {
         println!("listening on http://{addr}");

@@ -5,7 +5,13 @@
 //! move a client sent must have come back. Reports moves/s, the move round trip (send → the
 //! server's broadcast of it back to the mover: p50, p99, max) and the server's memory per game.
 //!
-//! `cargo bench -p notate-serve --bench load -- [GAMES] [SECONDS]` (default 1000 and 60).
+//! `cargo bench -p notate-serve --bench load -- [GAMES] [SECONDS] [--think MS]
+//! [--postgres PROCESSES]` (default 1000 games, 60 s, thinks of 500–1500 ms, one process on a
+//! SQLite file). `--think MS` makes each think MS to 3 × MS (0: none, as fast as the server
+//! answers, to find its ceiling). With `--postgres N` the bench starts a PostgreSQL
+//! server of its own (Debian's `postgresql`) and N `notate serve` processes on it, and puts
+//! the two players of a game on different processes (N ≥ 2): every move crosses from one
+//! process to the other through the leader's hub. Memory is then that of every process.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -41,6 +47,33 @@ fn cli() -> PathBuf {
         PathBuf::from,
     );
     target.join("release/notate")
+}
+
+/// A player's think: from `THINK_MS` to three times it.
+static THINK_MS: AtomicU64 = AtomicU64::new(500);
+
+fn think(rng: &mut Rng) -> Duration {
+    let min = THINK_MS.load(Ordering::Relaxed);
+    Duration::from_millis(min + rng.next() % (2 * min).max(1))
+}
+
+/// CPU time a process has used (user and system), in seconds.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and
+    // 13th of them, in clock ticks (100 a second on Linux).
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or("", |(_, rest)| rest)
+        .split_whitespace()
+        .collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 fn rss_kb(pid: u32) -> u64 {
@@ -125,7 +158,7 @@ async fn player(addr: SocketAddr, pair: usize, seed: u64, stats: Arc<Stats>, sto
                     let color = if game["white"]["id"] == me.as_str() { Color::White } else { Color::Black };
                     stats.games_started.fetch_add(1, Ordering::Relaxed);
                     let first = (color == Color::White && Instant::now() < stop)
-                        .then(|| tokio::time::Instant::now() + Duration::from_millis(500 + rng.next() % 1000));
+                        .then(|| tokio::time::Instant::now() + think(&mut rng));
                     table = Some(Table { id: game["id"].as_str().unwrap().into(), color, pos: Chess::default(), plies: 0, pending: None, move_at: first });
                 } else if topic == "/error" {
                     stats.errors.fetch_add(1, Ordering::Relaxed);
@@ -147,7 +180,7 @@ async fn player(addr: SocketAddr, pair: usize, seed: u64, stats: Arc<Stats>, sto
                             }
                         }
                         if t.pos.turn() == t.color && Instant::now() < stop && !t.pos.legal_moves().is_empty() {
-                            t.move_at = Some(tokio::time::Instant::now() + Duration::from_millis(500 + rng.next() % 1000));
+                            t.move_at = Some(tokio::time::Instant::now() + think(&mut rng));
                         }
                     } else if topic == format!("/game/{}/game_over", t.id) || topic == format!("/game/{}/aborted", t.id) {
                         stats.games_finished.fetch_add(1, Ordering::Relaxed);
@@ -183,18 +216,11 @@ async fn player(addr: SocketAddr, pair: usize, seed: u64, stats: Arc<Stats>, sto
     }
 }
 
-fn main() {
-    let args: Vec<u64> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
-    let games = args.first().copied().unwrap_or(1000) as usize;
-    let seconds = args.get(1).copied().unwrap_or(60);
-    let dir = std::env::temp_dir().join(format!("notate-serve-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// `notate serve` on a free port over `db`: the process and its address.
+fn serve(db: &std::ffi::OsStr) -> (std::process::Child, SocketAddr) {
     let mut server = Command::new(cli())
         .args(["serve", "--listen", "127.0.0.1:0", "--db"])
-        .arg(dir.join("games.sqlite"))
+        .arg(db)
         .stdout(Stdio::piped())
         .spawn()
         .expect("the notate command (cargo build --release)");
@@ -207,7 +233,47 @@ fn main() {
         .trim_start_matches("listening on http://")
         .parse()
         .unwrap();
-    let idle_kb = rss_kb(server.id());
+    (server, addr)
+}
+
+fn main() {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let processes = raw.iter().position(|a| a == "--postgres").map(|i| {
+        raw.get(i + 1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(2usize)
+    });
+    if let Some(i) = raw.iter().position(|a| a == "--think") {
+        let ms = raw
+            .get(i + 1)
+            .and_then(|n| n.parse().ok())
+            .expect("--think MS");
+        THINK_MS.store(ms, Ordering::Relaxed);
+    }
+    let args: Vec<u64> = raw
+        .iter()
+        .take_while(|a| !a.starts_with("--"))
+        .filter_map(|a| a.parse().ok())
+        .collect();
+    let games = args.first().copied().unwrap_or(1000) as usize;
+    let seconds = args.get(1).copied().unwrap_or(60);
+    let dir = std::env::temp_dir().join(format!("notate-serve-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let postgres = processes.map(|_| notate_testdata::postgres::Server::start());
+    let db: std::ffi::OsString = match &postgres {
+        Some(server) => server.url.clone().into(),
+        None => dir.join("games.sqlite").into(),
+    };
+    let mut servers: Vec<(std::process::Child, SocketAddr)> =
+        (0..processes.unwrap_or(1)).map(|_| serve(&db)).collect();
+    let addrs: Vec<SocketAddr> = servers.iter().map(|(_, addr)| *addr).collect();
+    let pids: Vec<u32> = servers.iter().map(|(child, _)| child.id()).collect();
+    let cpu_before: Vec<f64> = pids.iter().map(|&pid| cpu_seconds(pid)).collect();
+    let rss = {
+        let pids = pids.clone();
+        move || pids.iter().map(|&pid| rss_kb(pid)).sum::<u64>()
+    };
+    let idle_kb = rss();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -221,6 +287,7 @@ fn main() {
         for pair in 0..games {
             for side in 0..2u64 {
                 let stats = stats.clone();
+                let addr = addrs[(pair * 2 + side as usize) % addrs.len()];
                 tasks.push(tokio::spawn(player(
                     addr,
                     pair,
@@ -233,11 +300,10 @@ fn main() {
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
         }
-        let pid = server.id();
         let peak = peak_kb.clone();
         let watcher = tokio::spawn(async move {
             loop {
-                peak.fetch_max(rss_kb(pid), Ordering::Relaxed);
+                peak.fetch_max(rss(), Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }
         });
@@ -247,8 +313,16 @@ fn main() {
         watcher.abort();
     });
     let elapsed = seconds as f64;
-    let _ = server.kill();
-    let _ = server.wait();
+    let cpu: Vec<f64> = pids
+        .iter()
+        .zip(&cpu_before)
+        .map(|(&pid, before)| cpu_seconds(pid) - before)
+        .collect();
+    for (server, _) in &mut servers {
+        let _ = server.kill();
+        let _ = server.wait();
+    }
+    drop(postgres);
     let mut rtt = stats.round_trips.lock().unwrap().clone();
     rtt.sort_by(f64::total_cmp);
     let at = |q: f64| {
@@ -257,6 +331,11 @@ fn main() {
             .unwrap_or(f64::NAN)
     };
     let moves = stats.moves.load(Ordering::Relaxed);
+    let think_ms = THINK_MS.load(Ordering::Relaxed);
+    match processes {
+        Some(n) => println!("{n} process(es) on one PostgreSQL (a game's players on two of them when n ≥ 2), thinks of {think_ms}–{} ms\n", 3 * think_ms),
+        None => println!("one process on a SQLite file, thinks of {think_ms}–{} ms\n", 3 * think_ms),
+    }
     println!("| measure | value | goal |");
     println!("|---|---|---|");
     println!(
@@ -286,6 +365,14 @@ fn main() {
         at(0.5),
         at(0.99),
         rtt.last().copied().unwrap_or(f64::NAN)
+    );
+    let per_move: Vec<String> = cpu
+        .iter()
+        .map(|s| format!("{:.0} µs", s * 1e6 / moves.max(1) as f64))
+        .collect();
+    println!(
+        "| server CPU per move (leader first) | {} | |",
+        per_move.join(" + ")
     );
     let peak = peak_kb.load(Ordering::Relaxed);
     println!(

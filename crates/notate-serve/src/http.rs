@@ -32,10 +32,12 @@ struct App {
     next_conn: Arc<AtomicU64>,
 }
 
-pub fn router(events: mpsc::UnboundedSender<Event>) -> Router {
+/// The routes; connections are numbered from `first_conn` on (a cluster's process number in
+/// the high bits, so numbers are unique across processes).
+pub fn router(events: mpsc::UnboundedSender<Event>, first_conn: u64) -> Router {
     let app = App {
         events,
-        next_conn: Arc::new(AtomicU64::new(1)),
+        next_conn: Arc::new(AtomicU64::new(first_conn + 1)),
     };
     Router::new()
         .route("/", get(index))

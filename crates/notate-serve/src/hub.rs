@@ -23,6 +23,10 @@ use tokio::sync::{mpsc, oneshot};
 use crate::game::{colour, premove_request, Game};
 use crate::store::{Store, StoredPlayer};
 
+/// Connection ids carry the number of the process that holds the WebSocket in their high
+/// bits (0 for a server alone): see [`crate::cluster`].
+pub const NODE_SHIFT: u32 = 40;
+
 /// What connections and the web routes tell the hub.
 pub enum Event {
     /// A WebSocket opened, with the session token it gave (`/ws?token=…`), if any.
@@ -51,6 +55,10 @@ pub enum Event {
         game: String,
         reply: oneshot::Sender<Option<String>>,
     },
+    /// The server process `node` is gone (a cluster's member stopped): its connections with it.
+    NodeGone { node: u64 },
+    /// Time passes: clocks, seeks, rematch offers and the lobby's updates (every 50 ms).
+    Tick,
 }
 
 /// Messages a connection may have queued before it counts as too slow and is closed.
@@ -88,7 +96,9 @@ struct Restoration {
 }
 
 pub struct Hub {
-    store: Store,
+    store: std::cell::RefCell<Box<dyn Store>>,
+    /// Where work that must not hold the hub (password hashing) runs.
+    runtime: tokio::runtime::Handle,
     /// For work done off the hub (password hashing) to come back as events.
     events: mpsc::UnboundedSender<Event>,
     /// Registered names (lower case) and their players.
@@ -125,13 +135,59 @@ pub fn random_id(bytes: usize) -> String {
     buf.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Starts a hub on a thread of its own over the store `open` makes there (a PostgreSQL
+/// client must not run on the runtime's threads), with its ticks: its events, once it has
+/// loaded its players and games in progress.
+pub fn spawn(
+    open: impl FnOnce() -> anyhow::Result<Box<dyn Store>> + Send + 'static,
+    runtime: tokio::runtime::Handle,
+) -> anyhow::Result<mpsc::UnboundedSender<Event>> {
+    let (events, inbox) = mpsc::unbounded_channel();
+    let (ready, started) = std::sync::mpsc::channel();
+    let own = events.clone();
+    let handle = runtime.clone();
+    std::thread::Builder::new()
+        .name("notate-hub".into())
+        .spawn(
+            move || match open().and_then(|store| Hub::new(store, own, handle)) {
+                Ok(hub) => {
+                    let _ = ready.send(Ok(()));
+                    hub.run(inbox);
+                }
+                Err(e) => {
+                    let _ = ready.send(Err(e));
+                }
+            },
+        )?;
+    started
+        .recv()
+        .map_err(|_| anyhow::anyhow!("the hub's thread ended"))??;
+    let ticks = events.clone();
+    runtime.spawn(async move {
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(50));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            if ticks.send(Event::Tick).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(events)
+}
+
 impl Hub {
     /// The hub over `store`: its players, and its games in progress replayed from their
     /// stored moves (the side to move is not charged for the time the server was down, as
     /// the protocol's restoration credits it).
-    pub fn new(store: Store, events: mpsc::UnboundedSender<Event>) -> anyhow::Result<Hub> {
+    pub fn new(
+        store: Box<dyn Store>,
+        events: mpsc::UnboundedSender<Event>,
+        runtime: tokio::runtime::Handle,
+    ) -> anyhow::Result<Hub> {
         let mut hub = Hub {
-            store,
+            store: std::cell::RefCell::new(store),
+            runtime,
             events,
             usernames: HashMap::new(),
             conns: HashMap::new(),
@@ -146,7 +202,8 @@ impl Hub {
             lobby: std::cell::RefCell::new(Vec::new()),
             lobby_moved: std::cell::RefCell::new(HashSet::new()),
         };
-        for p in hub.store.players()? {
+        let players = hub.store.get_mut().players()?;
+        for p in players {
             hub.tokens.insert(p.token.clone(), p.id.clone());
             if p.password.is_some() {
                 hub.usernames.insert(p.name.to_lowercase(), p.id.clone());
@@ -157,7 +214,8 @@ impl Hub {
             hub.players.insert(p.id, state);
         }
         let now = now_ms();
-        for stored in hub.store.games_in_progress()? {
+        let games = hub.store.get_mut().games_in_progress()?;
+        for stored in games {
             let id = stored.id.clone();
             let mut game = Game::replayed(
                 stored.id,
@@ -172,25 +230,18 @@ impl Hub {
                 game.remaining[side] += added;
             }
             if game.resume(now) != 0 {
-                hub.store.set_added(&game)?;
+                hub.store.get_mut().set_added(&game)?;
             }
             hub.games.insert(game.id.clone(), game);
         }
         Ok(hub)
     }
 
-    /// Runs until every sender of `events` is gone.
-    pub async fn run(mut self, mut events: mpsc::UnboundedReceiver<Event>) {
-        let mut tick = tokio::time::interval(std::time::Duration::from_millis(50));
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                event = events.recv() => match event {
-                    Some(event) => self.handle(event),
-                    None => return,
-                },
-                _ = tick.tick() => self.tick(now_ms()),
-            }
+    /// Runs until every sender of `events` is gone, on the calling thread (the hub's own: its
+    /// store's calls block). Time comes as [`Event::Tick`]s ([`spawn`] sends them).
+    pub fn run(mut self, mut events: mpsc::UnboundedReceiver<Event>) {
+        while let Some(event) = events.blocking_recv() {
+            self.handle(event);
             let overflowed = std::mem::take(&mut *self.overflowed.borrow_mut());
             for conn in overflowed {
                 self.close(conn);
@@ -212,8 +263,20 @@ impl Hub {
             } => self.registered(conn, &player, username, hash),
             Event::Verified { conn, player } => self.verified(conn, player),
             Event::Pgn { game, reply } => {
-                let _ = reply.send(self.store.pgn(&game).ok().flatten());
+                let _ = reply.send(self.store.borrow_mut().pgn(&game).ok().flatten());
             }
+            Event::NodeGone { node } => {
+                let gone: Vec<u64> = self
+                    .conns
+                    .keys()
+                    .copied()
+                    .filter(|conn| conn >> NODE_SHIFT == node)
+                    .collect();
+                for conn in gone {
+                    self.close(conn);
+                }
+            }
+            Event::Tick => self.tick(now_ms()),
         }
     }
 
@@ -248,7 +311,7 @@ impl Hub {
             rating: Rating::default(),
             pending: PendingResults::default(),
         };
-        if let Err(e) = self.store.add_player(&stored) {
+        if let Err(e) = self.store.borrow_mut().add_player(&stored) {
             eprintln!("notate serve: cannot store a player: {e:#}");
         }
         self.tokens.insert(stored.token.clone(), stored.id.clone());
@@ -782,6 +845,7 @@ impl Hub {
     fn moved(&self, game: &Game, packed: notate::chess::jsonchess::PackedMove) {
         if let Err(e) = self
             .store
+            .borrow_mut()
             .add_move(&game.id, game.history.len() - 1, &packed)
         {
             eprintln!(
@@ -833,7 +897,20 @@ impl Hub {
         }
     }
 
+    /// A game ended: stored (its PGN, its rows in `notate load`'s tables, the ratings), then
+    /// told to its players, spectators and feeds, so that a client told of the end finds the
+    /// game in the database.
     fn game_over(&mut self, game: &Game) {
+        let pgn = self.pgn_text(game);
+        if let Err(e) = self.store.borrow_mut().finish_game(game, &pgn) {
+            eprintln!(
+                "notate serve: cannot store the end of game {}: {e:#}",
+                game.id
+            );
+        }
+        if let Some(result) = &game.result {
+            self.rate(game, result.scores.w);
+        }
         let msg = match &game.result {
             Some(result) => ServerMessage::GameOver {
                 game: game.id.clone(),
@@ -861,16 +938,6 @@ impl Hub {
                     &ServerMessage::RandomGame(self.random_game(next)),
                 );
             }
-        }
-        if let Some(result) = &game.result {
-            self.rate(game, result.scores.w);
-        }
-        let pgn = self.pgn_text(game);
-        if let Err(e) = self.store.finish_game(game, &pgn) {
-            eprintln!(
-                "notate serve: cannot store the end of game {}: {e:#}",
-                game.id
-            );
         }
     }
 
@@ -953,7 +1020,11 @@ impl Hub {
                 let mut rating = state.rating;
                 state.pending.record(&mut rating, opponent, score);
                 state.rating = rating;
-                if let Err(e) = self.store.rate(player, &state.rating, &state.pending) {
+                if let Err(e) = self
+                    .store
+                    .borrow_mut()
+                    .rate(player, &state.rating, &state.pending)
+                {
                     eprintln!("notate serve: cannot store a rating: {e:#}");
                 }
                 online = (!state.conns.is_empty()).then_some(state.rating.rating);
@@ -991,7 +1062,7 @@ impl Hub {
         }
         let events = self.events.clone();
         let player = player.to_string();
-        tokio::task::spawn_blocking(move || {
+        self.runtime.spawn_blocking(move || {
             let mut salt = [0u8; 16];
             getrandom::fill(&mut salt).expect("the operating system's random numbers");
             let salt = SaltString::encode_b64(&salt).expect("16 bytes of salt");
@@ -1015,7 +1086,7 @@ impl Hub {
                 &ServerMessage::RegisterFailure("that name is taken".into()),
             );
         }
-        if let Err(e) = self.store.register(player, &username, &hash) {
+        if let Err(e) = self.store.borrow_mut().register(player, &username, &hash) {
             eprintln!("notate serve: cannot store an account: {e:#}");
             return self.send(
                 conn,
@@ -1046,7 +1117,7 @@ impl Hub {
             .get(&credentials.username.trim().to_lowercase())
             .and_then(|id| Some((id.clone(), self.players.get(id)?.password.clone()?)));
         let events = self.events.clone();
-        tokio::task::spawn_blocking(move || {
+        self.runtime.spawn_blocking(move || {
             let player = account.and_then(|(id, hash)| {
                 let parsed = PasswordHash::new(&hash).ok()?;
                 Argon2::default()
@@ -1192,7 +1263,7 @@ impl Hub {
             w: self.public_player(&game.players.w).name,
             b: self.public_player(&game.players.b).name,
         };
-        if let Err(e) = self.store.add_game(&game, &names) {
+        if let Err(e) = self.store.borrow_mut().add_game(&game, &names) {
             eprintln!("notate serve: cannot store game {}: {e:#}", game.id);
         }
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
@@ -1300,7 +1371,7 @@ impl Hub {
                 fail(self, "that game is not yours")
             };
         }
-        if self.store.has_game(&id).unwrap_or(true) {
+        if self.store.borrow_mut().has_game(&id).unwrap_or(true) {
             return fail(self, "that game is over");
         }
         let details = request.game_details;
@@ -1391,12 +1462,15 @@ impl Hub {
             w: self.public_player(&game.players.w).name,
             b: self.public_player(&game.players.b).name,
         };
-        let stored = self.store.add_game(&game, &names).and_then(|()| {
-            game.history
-                .iter()
-                .enumerate()
-                .try_for_each(|(ply, packed)| self.store.add_move(&game.id, ply, packed))
-        });
+        let stored = {
+            let mut store = self.store.borrow_mut();
+            store.add_game(&game, &names).and_then(|()| {
+                game.history
+                    .iter()
+                    .enumerate()
+                    .try_for_each(|(ply, packed)| store.add_move(&game.id, ply, packed))
+            })
+        };
         if let Err(e) = stored {
             eprintln!("notate serve: cannot store restored game {id}: {e:#}");
         }

@@ -4,13 +4,12 @@
 
 mod support;
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use support::{matched_with, Client};
+use support::{http_get, matched_with, Client};
 use tungstenite::Message;
 
 /// A server on a free port, over a fresh database, on a thread of its own.
@@ -24,7 +23,7 @@ fn server() -> (SocketAddr, PathBuf) {
     let db = dir.join("games.sqlite");
     let config = notate_serve::Config {
         listen: "127.0.0.1:0".parse().unwrap(),
-        db: db.clone(),
+        db: notate_serve::Database::Sqlite(db.clone()),
     };
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -59,18 +58,6 @@ fn matched(addr: SocketAddr) -> (Client, Client, String) {
 
 fn mv(client: &mut Client, game: &str, from: u8, to: u8) {
     client.send(json!({"topic": format!("/game/{game}/move"), "data": {"from": from, "to": to}}));
-}
-
-fn http_get(addr: SocketAddr, path: &str) -> String {
-    let mut stream = TcpStream::connect(addr).unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut text = String::new();
-    stream.read_to_string(&mut text).unwrap();
-    text
 }
 
 #[test]
@@ -707,4 +694,25 @@ fn hub_now() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_millis() as u64
+}
+
+#[test]
+fn game_chat_reaches_players_and_spectators_and_a_spectators_only_spectators() {
+    let (addr, _) = server();
+    let (mut white, mut black, game) = matched(addr);
+    let mut spectator = Client::connect(addr, None);
+    spectator.send(json!({"topic": "/request/game", "data": game}));
+    spectator.expect("/game");
+    let topic = format!("/game/{game}/chat");
+    white.send(json!({"topic": topic, "data": "good luck"}));
+    let line = json!({"from": "Anonymous", "body": "good luck"});
+    for client in [&mut white, &mut black, &mut spectator] {
+        assert_eq!(client.expect(&topic), line);
+    }
+    spectator.send(json!({"topic": topic, "data": "x".repeat(600)}));
+    let line = spectator.expect(&topic);
+    assert_eq!(line["body"].as_str().unwrap().len(), 500);
+    // The players did not get it: their next message is the next players' line.
+    black.send(json!({"topic": topic, "data": "thanks"}));
+    assert_eq!(white.expect(&topic)["body"], "thanks");
 }

@@ -18,6 +18,8 @@
 //! assert_eq!(text, notate_testdata::pgn(7, 3));
 //! ```
 
+pub mod postgres;
+
 use std::fmt::Write;
 
 use shakmaty::fen::Fen;

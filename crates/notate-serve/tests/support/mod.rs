@@ -1,6 +1,8 @@
 //! A jsonchess client over a blocking WebSocket, for the server's tests (this crate's and
-//! the command line's, which includes this file).
+//! the command line's, which includes this file). Each of the two uses part of it.
+#![allow(dead_code)]
 
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
@@ -53,6 +55,18 @@ impl Client {
         }
     }
 
+    /// Reads until the server closes the connection (panics after 10 s).
+    pub fn closed(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            assert!(Instant::now() < deadline, "not closed");
+            match self.ws.read() {
+                Ok(Message::Close(_)) | Err(_) => return,
+                Ok(_) => {}
+            }
+        }
+    }
+
     /// The data of the next message on `topic`, skipping others.
     pub fn expect(&mut self, topic: &str) -> Value {
         let deadline = Instant::now() + Duration::from_secs(10);
@@ -84,4 +98,17 @@ pub fn matched_with(addr: impl std::fmt::Display, options: Value) -> (Client, Cl
     } else {
         (b, a, game)
     }
+}
+
+/// The answer (status line, headers and body) to `GET path` at `addr`.
+pub fn http_get(addr: impl std::fmt::Display, path: &str) -> String {
+    let mut stream = TcpStream::connect(addr.to_string()).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    text
 }

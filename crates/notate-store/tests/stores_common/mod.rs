@@ -3,9 +3,8 @@
 //! Parquet, and a PostgreSQL server of the test's own.
 #![allow(dead_code)]
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use notate::chess::pgn::read_written;
 use notate::chess::replay;
@@ -178,109 +177,7 @@ pub fn duckdb(dir: &Path, sql: &str) -> QueryResult {
     }
 }
 
-/// A PostgreSQL server of the test's own, in a temporary directory on a free port.
-pub struct Server {
-    data: PathBuf,
-    dir: PathBuf,
-    bin: PathBuf,
-    pub url: String,
-}
-
-/// Runs a server program, as the `postgres` user when the test runs as root (PostgreSQL
-/// refuses to run as root).
-pub fn pg_command(bin: &Path, program: &str, as_postgres: bool) -> Command {
-    if as_postgres {
-        let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--"]).arg(bin.join(program));
-        c
-    } else {
-        Command::new(bin.join(program))
-    }
-}
-
-pub fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
-impl Server {
-    pub fn start() -> Server {
-        let bin = std::fs::read_dir("/usr/lib/postgresql")
-            .ok()
-            .and_then(|versions| {
-                versions
-                    .filter_map(|v| Some(v.ok()?.path().join("bin")))
-                    .filter(|b| b.join("initdb").is_file())
-                    .max()
-            })
-            .expect(
-                "no PostgreSQL server under /usr/lib/postgresql: install Debian's postgresql \
-                 package (.ci/run does)",
-            );
-        let root = is_root();
-        let dir = temp_dir("postgres");
-        if root {
-            let status = Command::new("chown")
-                .args(["-R", "postgres:"])
-                .arg(&dir)
-                .status()
-                .unwrap();
-            assert!(status.success());
-        }
-        let data = dir.join("data");
-        let status = pg_command(&bin, "initdb", root)
-            .arg("-D")
-            .arg(&data)
-            .args(["-A", "trust", "-U", "notate", "-E", "UTF8", "--no-sync"])
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "initdb failed");
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
-            dir.display()
-        );
-        let status = pg_command(&bin, "pg_ctl", root)
-            .arg("-D")
-            .arg(&data)
-            .args(["-o", &options, "-l"])
-            .arg(dir.join("log"))
-            .args(["-w", "start"])
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(
-            status.success(),
-            "pg_ctl start failed: {}",
-            std::fs::read_to_string(dir.join("log")).unwrap_or_default()
-        );
-        Server {
-            data,
-            dir,
-            bin,
-            url: format!("postgres://notate@127.0.0.1:{port}/postgres"),
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = pg_command(&self.bin, "pg_ctl", is_root())
-            .arg("-D")
-            .arg(&self.data)
-            .args(["-m", "immediate", "stop"])
-            .stdout(Stdio::null())
-            .status();
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
+pub use notate_testdata::postgres::Server;
 
 /// Loads `rows` twice into a new SQLite file (the second time adds nothing), checks the
 /// counts and the columns of both tables, and checks every example query's answer with

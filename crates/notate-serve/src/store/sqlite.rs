@@ -1,21 +1,16 @@
-//! What the server keeps in its database: players and their session tokens, every game as it
-//! is played (a move is stored before it is sent, so a move a client saw survives a `kill -9`),
-//! and each finished game also in `notate load`'s tables (`games`, `moves`), where `notate
-//! query` answers about it.
-//!
-//! The server's own tables are prefixed `serve_`. SQLite runs in WAL mode with `synchronous =
+//! The server's tables in a SQLite file. SQLite runs in WAL mode with `synchronous =
 //! NORMAL`: a committed move survives the process dying (not the machine losing power).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use notate::chess::jsonchess::PackedMove;
-use notate::chess::pgn;
-use notate::chess::rows::{RowBatch, RowWriter};
+use notate::chess::rows::RowWriter;
 use notate::protocol::glicko2::{PendingResults, Rating};
 use notate::protocol::messages::{ByColour, TimeOptions};
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::model::{load_finished, Store, StoredGame, StoredPlayer};
 use crate::game::Game;
 
 const SCHEMA: &str = "
@@ -57,36 +52,15 @@ CREATE TABLE IF NOT EXISTS serve_moves (
 ) WITHOUT ROWID;
 ";
 
-/// A player as stored.
-pub struct StoredPlayer {
-    pub id: String,
-    pub token: String,
-    pub name: String,
-    /// The argon2 hash of a registered player's password.
-    pub password: Option<String>,
-    pub rating: Rating,
-    pub pending: PendingResults,
-}
-
-/// A game in progress as stored: enough to replay it.
-pub struct StoredGame {
-    pub id: String,
-    pub players: ByColour<String>,
-    pub options: TimeOptions,
-    pub start_time: u64,
-    /// Time added to the clocks (ms), white then black.
-    pub added: [i64; 2],
-    pub history: Vec<PackedMove>,
-}
-
-pub struct Store {
+/// The server's tables in a SQLite file.
+pub struct SqliteStore {
     db: Connection,
     path: PathBuf,
     rows: RowWriter,
 }
 
-impl Store {
-    pub fn open(path: &Path) -> Result<Store> {
+impl SqliteStore {
+    pub fn open(path: &Path) -> Result<SqliteStore> {
         let db =
             Connection::open(path).with_context(|| format!("cannot open {}", path.display()))?;
         db.pragma_update(None, "journal_mode", "WAL")?;
@@ -103,14 +77,16 @@ impl Store {
                  ALTER TABLE serve_games ADD COLUMN added_black INTEGER NOT NULL DEFAULT 0;",
             )?;
         }
-        Ok(Store {
+        Ok(SqliteStore {
             db,
             path: path.to_path_buf(),
             rows: RowWriter::new(),
         })
     }
+}
 
-    pub fn players(&self) -> Result<Vec<StoredPlayer>> {
+impl Store for SqliteStore {
+    fn players(&mut self) -> Result<Vec<StoredPlayer>> {
         let mut stmt = self.db.prepare(
             "SELECT id, token, name, password, rating, rd, vol, pending FROM serve_players",
         )?;
@@ -140,7 +116,7 @@ impl Store {
         Ok(players)
     }
 
-    pub fn add_player(&self, player: &StoredPlayer) -> Result<()> {
+    fn add_player(&mut self, player: &StoredPlayer) -> Result<()> {
         self.db.execute(
             "INSERT INTO serve_players (id, token, name, rating, rd, vol) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![
@@ -155,8 +131,7 @@ impl Store {
         Ok(())
     }
 
-    /// Makes a guest a registered player (fails if the name is taken).
-    pub fn register(&self, player: &str, username: &str, password_hash: &str) -> Result<()> {
+    fn register(&mut self, player: &str, username: &str, password_hash: &str) -> Result<()> {
         self.db.execute(
             "UPDATE serve_players SET name = ?2, username = ?2, password = ?3 WHERE id = ?1",
             params![player, username, password_hash],
@@ -164,8 +139,7 @@ impl Store {
         Ok(())
     }
 
-    /// A player's rating after a game.
-    pub fn rate(&self, player: &str, rating: &Rating, pending: &PendingResults) -> Result<()> {
+    fn rate(&mut self, player: &str, rating: &Rating, pending: &PendingResults) -> Result<()> {
         self.db.execute(
             "UPDATE serve_players SET rating = ?2, rd = ?3, vol = ?4, pending = ?5 WHERE id = ?1",
             params![
@@ -179,7 +153,7 @@ impl Store {
         Ok(())
     }
 
-    pub fn add_game(&self, game: &Game, names: &ByColour<String>) -> Result<()> {
+    fn add_game(&mut self, game: &Game, names: &ByColour<String>) -> Result<()> {
         self.db.execute(
             "INSERT INTO serve_games (id, white, black, white_name, black_name, initial_time, \
              time_increment, start_time, added_white, added_black) \
@@ -200,8 +174,7 @@ impl Store {
         Ok(())
     }
 
-    /// Keeps the clocks' added time of a game (after a restart credited the side to move).
-    pub fn set_added(&self, game: &Game) -> Result<()> {
+    fn set_added(&mut self, game: &Game) -> Result<()> {
         self.db.execute(
             "UPDATE serve_games SET added_white = ?2, added_black = ?3 WHERE id = ?1",
             params![game.id, game.added[0], game.added[1]],
@@ -209,16 +182,14 @@ impl Store {
         Ok(())
     }
 
-    /// Whether a game of this id was ever stored (a restoration must not make it twice).
-    pub fn has_game(&self, game: &str) -> Result<bool> {
+    fn has_game(&mut self, game: &str) -> Result<bool> {
         Ok(self
             .db
             .prepare("SELECT 1 FROM serve_games WHERE id = ?1")?
             .exists([game])?)
     }
 
-    /// Stores ply `ply` of `game` (before it is sent to anyone).
-    pub fn add_move(&self, game: &str, ply: usize, packed: &PackedMove) -> Result<()> {
+    fn add_move(&mut self, game: &str, ply: usize, packed: &PackedMove) -> Result<()> {
         self.db.execute(
             "INSERT INTO serve_moves (game, ply, packed) VALUES (?1, ?2, ?3)",
             params![game, ply as i64, packed.to_string()],
@@ -226,9 +197,7 @@ impl Store {
         Ok(())
     }
 
-    /// Marks a game over; a finished (not aborted) game is also added to `notate load`'s
-    /// tables, as the PGN `pgn` says.
-    pub fn finish_game(&mut self, game: &Game, pgn_text: &str) -> Result<()> {
+    fn finish_game(&mut self, game: &Game, pgn_text: &str) -> Result<()> {
         let outcome = game
             .result
             .as_ref()
@@ -247,18 +216,11 @@ impl Store {
         if game.aborted {
             return Ok(());
         }
-        let played = pgn::read_one(pgn_text).context("the server's own PGN")?;
-        let mut batch = RowBatch::new();
-        self.rows.write(&played, &mut batch)?;
         let target = notate_store::Target::parse(&self.path.to_string_lossy())?;
-        let mut store = target.open()?;
-        store.insert(&batch, 0..batch.len())?;
-        store.finish()?;
-        Ok(())
+        load_finished(&target, &mut self.rows, pgn_text)
     }
 
-    /// Games not over, with their moves, to go on after a restart.
-    pub fn games_in_progress(&self) -> Result<Vec<StoredGame>> {
+    fn games_in_progress(&mut self) -> Result<Vec<StoredGame>> {
         let mut stmt = self.db.prepare(
             "SELECT id, white, black, initial_time, time_increment, start_time, added_white, \
              added_black FROM serve_games WHERE end_time IS NULL ORDER BY start_time",
@@ -294,8 +256,7 @@ impl Store {
         Ok(out)
     }
 
-    /// The PGN of a finished game.
-    pub fn pgn(&self, game: &str) -> Result<Option<String>> {
+    fn pgn(&mut self, game: &str) -> Result<Option<String>> {
         Ok(self
             .db
             .query_row("SELECT pgn FROM serve_games WHERE id = ?1", [game], |r| {
