@@ -469,4 +469,19 @@ mod tests {
         let pos = Chess::default();
         assert!(find_move(&pos, Square::E1, Square::G1, None).is_none());
     }
+
+    #[test]
+    fn a_capture_that_leaves_no_mating_material_draws() {
+        let mut g = game();
+        let fen: notate::shakmaty::fen::Fen = "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1".parse().unwrap();
+        g.pos = fen
+            .into_position(notate::shakmaty::CastlingMode::Standard)
+            .unwrap();
+        g.play_request(Color::White, &request(Square::E1, Square::D2), 2_000)
+            .unwrap();
+        let result = g.result.as_ref().unwrap();
+        assert!(result.is_draw);
+        assert_eq!(result.description, "insufficient material");
+        assert_eq!(g.result_text(), "1/2-1/2");
+    }
 }

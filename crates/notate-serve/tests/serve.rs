@@ -716,3 +716,138 @@ fn game_chat_reaches_players_and_spectators_and_a_spectators_only_spectators() {
     black.send(json!({"topic": topic, "data": "thanks"}));
     assert_eq!(white.expect(&topic)["body"], "thanks");
 }
+
+/// Plays `sans` from the start in `game`, white and black in turn, each move checked to come
+/// back to both players.
+fn play_sans(white: &mut Client, black: &mut Client, game: &str, sans: &[&str]) {
+    use notate::shakmaty::{san::San, Chess, Position};
+    let mut pos = Chess::default();
+    for (i, san) in sans.iter().enumerate() {
+        let mv = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+        let (mover, other) = if i % 2 == 0 {
+            (&mut *white, &mut *black)
+        } else {
+            (&mut *black, &mut *white)
+        };
+        mv_move(mover, game, &mv);
+        let topic = format!("/game/{game}/move");
+        let packed = mover.expect(&topic);
+        assert_eq!(other.expect(&topic), packed);
+        pos.play_unchecked(mv);
+    }
+}
+
+fn mv_move(client: &mut Client, game: &str, played: &notate::shakmaty::Move) {
+    mv(
+        client,
+        game,
+        u8::from(played.from().unwrap()),
+        u8::from(played.to()),
+    );
+}
+
+/// 100 plies of knight moves from the start that capture nothing, check no one and never
+/// come back to a position (board, side to move, rights and en passant: the FEN without its
+/// counters): what a fifty-move claim needs and no threefold claim has.
+fn knight_walk() -> Vec<notate::shakmaty::Move> {
+    use notate::shakmaty::{Chess, Position, Role};
+    fn walk(
+        pos: &Chess,
+        seen: &mut std::collections::HashSet<String>,
+        line: &mut Vec<notate::shakmaty::Move>,
+    ) -> bool {
+        if line.len() == 100 {
+            return true;
+        }
+        for mv in pos.legal_moves() {
+            if mv.role() != Role::Knight || mv.is_capture() {
+                continue;
+            }
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            let key = notate::shakmaty::fen::Fen::from_position(
+                &next,
+                notate::shakmaty::EnPassantMode::Legal,
+            )
+            .to_string()
+            .split(' ')
+            .take(4)
+            .collect::<Vec<_>>()
+            .join(" ");
+            if next.is_check() || !seen.insert(key) {
+                continue;
+            }
+            line.push(mv);
+            if walk(&next, seen, line) {
+                return true;
+            }
+            line.pop();
+        }
+        false
+    }
+    let mut line = Vec::new();
+    assert!(walk(
+        &Chess::default(),
+        &mut std::collections::HashSet::new(),
+        &mut line
+    ));
+    line
+}
+
+#[test]
+fn each_draw_by_the_protocol_agreement_fifty_moves_and_stalemate() {
+    let (addr, _) = server();
+
+    // Agreement: black offers after its move, white accepts.
+    let (mut white, mut black, game) = matched(addr);
+    play_sans(&mut white, &mut black, &game, &["e4", "e5"]);
+    black.send(json!({"topic": format!("/game/{game}/offer_draw")}));
+    assert_eq!(white.expect(&format!("/game/{game}/draw_offer")), "b");
+    white.send(json!({"topic": format!("/game/{game}/accept_draw")}));
+    let over = black.expect(&format!("/game/{game}/game_over"));
+    assert_eq!(
+        (over["type"].as_str(), over["isDraw"].as_bool()),
+        (Some("draw agreed"), Some(true))
+    );
+
+    // Fifty moves: claimed after 100 plies without a capture or a pawn move, not before.
+    let (mut white, mut black, game) = matched(addr);
+    let walk = knight_walk();
+    let topic = format!("/game/{game}/move");
+    for (i, mv) in walk.iter().enumerate() {
+        if i == 99 {
+            white.send(json!({"topic": format!("/game/{game}/claim_draw")}));
+            assert!(white.expect("/error")["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("no draw can be claimed"));
+        }
+        let (mover, other) = if i % 2 == 0 {
+            (&mut white, &mut black)
+        } else {
+            (&mut black, &mut white)
+        };
+        mv_move(mover, &game, mv);
+        let packed = mover.expect(&topic);
+        assert_eq!(other.expect(&topic), packed);
+    }
+    black.send(json!({"topic": format!("/game/{game}/claim_draw")}));
+    let over = white.expect(&format!("/game/{game}/game_over"));
+    assert_eq!(over["type"], "fifty move rule");
+    assert_eq!(over["summary"], "½-½");
+
+    // Stalemate, in Sam Loyd's ten moves.
+    let (mut white, mut black, game) = matched(addr);
+    play_sans(
+        &mut white,
+        &mut black,
+        &game,
+        &[
+            "e3", "a5", "Qh5", "Ra6", "Qxa5", "h5", "h4", "Rah6", "Qxc7", "f6", "Qxd7+", "Kf7",
+            "Qxb7", "Qd3", "Qxb8", "Qh7", "Qxc8", "Kg6", "Qe6",
+        ],
+    );
+    let over = black.expect(&format!("/game/{game}/game_over"));
+    assert_eq!(over["type"], "stalemate");
+    assert_eq!(over["isDraw"], true);
+}
