@@ -21,6 +21,18 @@ impl Server {
         self.0.kill().unwrap();
         self.0.wait().unwrap();
     }
+
+    /// How the process ended, by itself, within 10 s.
+    fn ended(&mut self) -> std::process::ExitStatus {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.0.try_wait().unwrap() {
+                return status;
+            }
+            assert!(std::time::Instant::now() < deadline, "still running");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
 }
 
 impl Drop for Server {
@@ -140,7 +152,7 @@ fn processes_on_one_postgres_share_players_seeks_and_games_and_outlive_their_lea
     let db = postgres.url.as_str();
     // A leads (it started first); B passes its connections' messages through PostgreSQL.
     let (mut a, addr_a) = serve(db);
-    let (_b, addr_b) = serve(db);
+    let (mut b, addr_b) = serve(db);
 
     // A seek made on B is in the seeks feed of a client of A, and a player on A takes it.
     let mut lobby_a = Client::connect(&addr_a, None);
@@ -189,7 +201,8 @@ fn processes_on_one_postgres_share_players_seeks_and_games_and_outlive_their_lea
     // A move out of turn is refused, whichever process its player is on.
     black.send(json!({"topic": topic, "data": {"from": 51, "to": 35}}));
     assert_eq!(black.expect("/error")["reason"], "it is not your turn");
-    // Messages longer than a notification's payload travel too: a long chat line.
+    // Twenty equal chat lines are twenty lines (PostgreSQL keeps one of equal payloads sent
+    // in one transaction: mail is numbered).
     let long = "x".repeat(480);
     for _ in 0..20 {
         white.send(json!({"topic": format!("/game/{id}/chat"), "data": long}));
@@ -218,9 +231,9 @@ fn processes_on_one_postgres_share_players_seeks_and_games_and_outlive_their_lea
     for client in [&mut black, &mut watch_b, &mut white, &mut watch_a] {
         client.closed();
     }
-    let mut white = Client::connect(&addr_b, Some(&white.token.clone()));
-    let black = Client::connect(&addr_b, Some(&black.token.clone()));
-    let mut watch = Client::connect(&addr_b, None);
+    let mut white = Client::reconnect(&addr_b, Some(&white.token.clone()));
+    let black = Client::reconnect(&addr_b, Some(&black.token.clone()));
+    let mut watch = Client::reconnect(&addr_b, None);
     white.send(json!({"topic": "/request/games"}));
     let games = white.expect("/games");
     assert_eq!(games[0]["id"], id);
@@ -270,4 +283,36 @@ fn processes_on_one_postgres_share_players_seeks_and_games_and_outlive_their_lea
         watch.expect("/list/users_online/remove"),
     ];
     assert!(gone.contains(&json!(black.player)), "{gone:?}");
+
+    // A leader that cannot store stops, rather than send what it did not keep: its store's
+    // connection is cut, the next move is never sent, the process ends with status 1, and D
+    // leads with every move that was stored.
+    let (_d, addr_d) = serve(db);
+    let options = json!({"initialTime": 300000, "timeIncrement": 0,
+        "acceptRatingMin": "-1000", "acceptRatingMax": "+1000"});
+    let (mut white, mut black, game) = support::matched_with(&addr_d, options);
+    let id = game["id"].as_str().unwrap().to_string();
+    let topic = format!("/game/{id}/move");
+    white.send(json!({"topic": topic, "data": {"from": 12, "to": 28}}));
+    let e4 = black.expect(&topic);
+    query(
+        db,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE application_name = 'notate serve hub'",
+    );
+    black.send(json!({"topic": topic, "data": {"from": 52, "to": 36}}));
+    assert!(!b.ended().success());
+    white.closed();
+    black.closed();
+    // D closes them when the dead hub's queues end, and again when it leads: they come back.
+    let mut white = Client::reconnect(&addr_d, Some(&white.token.clone()));
+    let mut black = Client::reconnect(&addr_d, Some(&black.token.clone()));
+    white.send(json!({"topic": "/request/games"}));
+    assert_eq!(white.expect("/games")[0]["history"], json!([e4]));
+    black.send(json!({"topic": topic, "data": {"from": 52, "to": 36}}));
+    assert!(white
+        .expect(&topic)
+        .as_str()
+        .unwrap()
+        .starts_with("1,1,e5,"));
 }

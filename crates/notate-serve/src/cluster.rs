@@ -22,11 +22,12 @@
 //!   [`crate::Server::wait`]), rather than go on alone beside a new leader.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use postgres::fallible_iterator::FallibleIterator;
-use postgres::{Client, NoTls};
+use postgres::Client;
 use serde::{Deserialize, Serialize};
 use tokio::runtime::Handle;
 use tokio::sync::mpsc;
@@ -95,7 +96,16 @@ pub struct Node {
 /// runtime of its own.
 pub fn join(url: &str, runtime: Handle) -> Result<Node> {
     let (fatal_tx, fatal) = mpsc::unbounded_channel();
-    let mut listener = store::postgres::connect(url)?;
+    let mut listener = store::postgres::connect(url, "listen")?;
+    // Mail carries what clients send: a text the database cannot hold would fail a whole
+    // batch of it, and stop the process.
+    let encoding: String = listener.query_one("SHOW server_encoding", &[])?.get(0);
+    if encoding != "UTF8" {
+        anyhow::bail!(
+            "the database's encoding is {encoding}: notate serve needs UTF8 \
+             (CREATE DATABASE … ENCODING 'UTF8')"
+        );
+    }
     let number: i64 = listener
         .query_one("SELECT nextval('serve_nodes')", &[])?
         .get(0);
@@ -112,9 +122,9 @@ pub fn join(url: &str, runtime: Handle) -> Result<Node> {
     let (node_tx, node_rx) = mpsc::unbounded_channel();
     let (ws_tx, ws_rx) = mpsc::unbounded_channel();
 
-    let mut leadership = Client::connect(url, NoTls)?;
+    let mut leadership = store::postgres::connect_as(url, "lead")?;
     let first_hub = if try_lead(&mut leadership)? {
-        Some(take_lead(number, url, &mut leadership, &runtime, &mailer)?)
+        Some(take_lead(url, &mut leadership, &runtime, fatal_tx.clone())?)
     } else {
         None
     };
@@ -144,32 +154,41 @@ pub fn join(url: &str, runtime: Handle) -> Result<Node> {
                             std::thread::sleep(POLL);
                         }
                         let hub = take_lead(
-                            number,
                             &url_owned,
                             &mut leadership,
                             &lead_runtime,
-                            &lead_mailer,
+                            fatal_tx.clone(),
                         )?;
+                        // The router first, then everyone (the router too, through PostgreSQL): so
+                        // the router hears that it leads before the news, which would otherwise
+                        // let a connection opened between the two be mailed to this process's
+                        // own hub, which drops such mail.
                         let _ = node_tx.send(NodeEvent::Leading(hub.clone()));
+                        lead_mailer.send(CLUSTER, &ToNode::Leader { node: number });
                         hub
                     }
                 };
-                serve_hub(&mut leadership, &hub, &lead_runtime, &lead_mailer)
+                serve_hub(number, &mut leadership, &hub, &lead_runtime, &lead_mailer)
             })();
             if let Err(e) = result {
                 let _ = fatal_tx.send(e.context("leading the cluster"));
             }
         })?;
 
+    let leading = first_hub.is_some();
     let router = Router {
         number,
         local: HashMap::new(),
         leader: first_hub.as_ref().map(|_| number),
         hub: first_hub,
-        mailer,
+        mailer: mailer.clone(),
         url: url.to_string(),
+        pgn_reader: Arc::new(Mutex::new(None)),
     };
     runtime.spawn(router.run(ws_rx, node_rx));
+    if leading {
+        mailer.send(CLUSTER, &ToNode::Leader { node: number });
+    }
     Ok(Node {
         number,
         events: ws_tx,
@@ -184,26 +203,27 @@ fn try_lead(client: &mut Client) -> Result<bool> {
         .get(0))
 }
 
-/// Starts leading, once [`LEADER_LOCK`] is held on `client`: listens to the hub's channel,
-/// starts the hub over the database (its games in progress go on), and says so to every
-/// process. The hub's events.
+/// Starts leading, once [`LEADER_LOCK`] is held on `client`: listens to the hub's channel
+/// and starts the hub over the database (its games in progress go on). The hub's events; the
+/// caller tells its router, then every process.
 fn take_lead(
-    number: u64,
     url: &str,
     client: &mut Client,
     runtime: &Handle,
-    mailer: &Mailer,
+    fatal: mpsc::UnboundedSender<anyhow::Error>,
 ) -> Result<mpsc::UnboundedSender<Event>> {
     client.batch_execute(&format!("LISTEN {HUB}"))?;
     let db = Database::Postgres(url.to_string());
-    let hub = hub::spawn(move || store::open(&db), runtime.clone())?;
-    mailer.send(CLUSTER, &ToNode::Leader { node: number });
-    Ok(hub)
+    hub::spawn(move || store::open(&db), runtime.clone(), fatal)
 }
 
 /// The leader's loop: the other processes' connection events into the hub, and each second
-/// the connections of processes that are gone closed.
+/// the connections of processes that are gone closed. Mail about this process's own
+/// connections is dropped: it was sent before this process led, and those connections were
+/// closed when it began to (their `Close` may even have reached the hub before the mailed
+/// `Open`, which would leave the hub a connection it never sees close).
 fn serve_hub(
+    number: u64,
     client: &mut Client,
     hub: &mpsc::UnboundedSender<Event>,
     runtime: &Handle,
@@ -216,6 +236,15 @@ fn serve_hub(
         for (_, payload) in receive(client, LIVENESS)? {
             let mail: ToHub = serde_json::from_str(&payload)
                 .with_context(|| format!("mail to the hub: {payload:.80}"))?;
+            let conn = match &mail {
+                ToHub::Open { conn, .. }
+                | ToHub::Text { conn, .. }
+                | ToHub::Refused { conn, .. }
+                | ToHub::Close { conn } => *conn,
+            };
+            if conn >> NODE_SHIFT == number {
+                continue;
+            }
             let event = match mail {
                 ToHub::Open { conn, token } => {
                     nodes.insert(conn >> NODE_SHIFT);
@@ -236,7 +265,9 @@ fn serve_hub(
             let alive: HashSet<u64> = client
                 .query(
                     "SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' \
-                     AND classid::bigint = $1 AND objsubid = 2 AND granted",
+                     AND classid::bigint = $1 AND objsubid = 2 AND granted \
+                     AND database = (SELECT oid FROM pg_database \
+                     WHERE datname = current_database())",
                     &[&i64::from(NODE_LOCK)],
                 )?
                 .iter()
@@ -293,21 +324,30 @@ fn receive(client: &mut Client, wait: Duration) -> Result<Vec<(String, String)>>
             }
         }
     }
-    for (_, payload) in &mut got {
-        if let Some(id) = payload.strip_prefix("mail:") {
-            let id: i64 = id.parse().context("a mail number")?;
-            *payload = client
-                .query_one(
+    let mut mails = Vec::with_capacity(got.len());
+    for (channel, payload) in got {
+        let payload = match payload.strip_prefix("mail:") {
+            Some(id) => {
+                let id: i64 = id.parse().context("a mail number")?;
+                let row = client.query_opt(
                     "DELETE FROM serve_mail WHERE id = $1 RETURNING body",
                     &[&id],
-                )?
-                .get(0);
-        }
+                )?;
+                // Only a process over a minute behind misses its mail: the leader removes
+                // it then (see `serve_hub`).
+                let Some(row) = row else {
+                    eprintln!("notate serve: mail {id} was removed before it was read");
+                    continue;
+                };
+                row.get(0)
+            }
+            None => payload,
+        };
         // The number the mailer put in front (see `push_notify`).
         let (_, mail) = payload.split_once(' ').context("numbered mail")?;
-        *payload = mail.to_string();
+        mails.push((channel, mail.to_string()));
     }
-    Ok(got)
+    Ok(mails)
 }
 
 /// The sender of the process's notifications: one thread, one connection, so what it is
@@ -317,7 +357,7 @@ struct Mailer(std::sync::mpsc::Sender<(String, String)>);
 
 impl Mailer {
     fn start(url: &str, fatal: mpsc::UnboundedSender<anyhow::Error>) -> Result<Mailer> {
-        let mut client = Client::connect(url, NoTls)?;
+        let mut client = store::postgres::connect_as(url, "mail")?;
         // Payloads are quoted as SQL literals, where a backslash is a backslash.
         client.batch_execute("SET standard_conforming_strings = on")?;
         let (tx, rx) = std::sync::mpsc::channel::<(String, String)>();
@@ -383,6 +423,8 @@ struct Router {
     hub: Option<mpsc::UnboundedSender<Event>>,
     mailer: Mailer,
     url: String,
+    /// The connection that reads finished games' PGN, once one was asked for.
+    pgn_reader: Arc<Mutex<Option<Client>>>,
 }
 
 impl Router {
@@ -429,7 +471,11 @@ impl Router {
     fn websocket(&mut self, event: Event) {
         match event {
             Event::Open { conn, token, out } => {
-                self.local.insert(conn, out.clone());
+                // The leader's own connections are the hub's alone: when it drops their queue
+                // (a client that stopped reading), the WebSocket closes.
+                if self.hub.is_none() {
+                    self.local.insert(conn, out.clone());
+                }
                 self.to_hub(Event::Open { conn, token, out });
             }
             Event::Close { conn } => {
@@ -439,8 +485,13 @@ impl Router {
             // The leader's store is in another process: the database answers.
             Event::Pgn { game, reply } => {
                 let url = self.url.clone();
+                let reader = self.pgn_reader.clone();
                 tokio::task::spawn_blocking(move || {
-                    let _ = reply.send(store::postgres::finished_pgn(&url, &game).ok().flatten());
+                    // One connection, taken in turn: requests wait rather than each open a
+                    // connection of the database's few.
+                    let mut client = reader.lock().unwrap_or_else(|e| e.into_inner());
+                    let text = store::postgres::finished_pgn(&mut client, &url, &game);
+                    let _ = reply.send(text.ok().flatten());
                 });
             }
             event => self.to_hub(event),

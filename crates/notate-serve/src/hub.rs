@@ -114,6 +114,10 @@ pub struct Hub {
     /// Connections whose queue was full: closed after the event (the client reconnects and
     /// asks for what it missed), never a message silently lost to a connection kept open.
     overflowed: std::cell::RefCell<Vec<u64>>,
+    /// Why the store failed: the hub stops after the event (a move it could not store is
+    /// never sent; another process of the cluster, or a restart, goes on from what is
+    /// stored).
+    failed: std::cell::RefCell<Option<anyhow::Error>>,
     /// Restoration requests waiting for the other player's, by game id.
     restorations: HashMap<String, Restoration>,
     /// Changes to the lobby document not yet sent: they go out together each tick.
@@ -137,10 +141,11 @@ pub fn random_id(bytes: usize) -> String {
 
 /// Starts a hub on a thread of its own over the store `open` makes there (a PostgreSQL
 /// client must not run on the runtime's threads), with its ticks: its events, once it has
-/// loaded its players and games in progress.
+/// loaded its players and games in progress. Why it stopped, if it does, goes to `fatal`.
 pub fn spawn(
     open: impl FnOnce() -> anyhow::Result<Box<dyn Store>> + Send + 'static,
     runtime: tokio::runtime::Handle,
+    fatal: mpsc::UnboundedSender<anyhow::Error>,
 ) -> anyhow::Result<mpsc::UnboundedSender<Event>> {
     let (events, inbox) = mpsc::unbounded_channel();
     let (ready, started) = std::sync::mpsc::channel();
@@ -152,7 +157,14 @@ pub fn spawn(
             move || match open().and_then(|store| Hub::new(store, own, handle)) {
                 Ok(hub) => {
                     let _ = ready.send(Ok(()));
-                    hub.run(inbox);
+                    let stopped =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| hub.run(inbox)));
+                    let error = match stopped {
+                        Ok(Ok(())) => return,
+                        Ok(Err(e)) => e,
+                        Err(_) => anyhow::anyhow!("the hub panicked (see above)"),
+                    };
+                    let _ = fatal.send(error.context("the hub stopped"));
                 }
                 Err(e) => {
                     let _ = ready.send(Err(e));
@@ -198,6 +210,7 @@ impl Hub {
             watchers: HashMap::new(),
             featured: None,
             overflowed: std::cell::RefCell::new(Vec::new()),
+            failed: std::cell::RefCell::new(None),
             restorations: HashMap::new(),
             lobby: std::cell::RefCell::new(Vec::new()),
             lobby_moved: std::cell::RefCell::new(HashSet::new()),
@@ -237,16 +250,29 @@ impl Hub {
         Ok(hub)
     }
 
-    /// Runs until every sender of `events` is gone, on the calling thread (the hub's own: its
-    /// store's calls block). Time comes as [`Event::Tick`]s ([`spawn`] sends them).
-    pub fn run(mut self, mut events: mpsc::UnboundedReceiver<Event>) {
+    /// Runs until every sender of `events` is gone, or the store fails (the error), on the
+    /// calling thread (the hub's own: its store's calls block). Time comes as
+    /// [`Event::Tick`]s ([`spawn`] sends them).
+    pub fn run(mut self, mut events: mpsc::UnboundedReceiver<Event>) -> anyhow::Result<()> {
         while let Some(event) = events.blocking_recv() {
             self.handle(event);
+            if let Some(e) = self.failed.borrow_mut().take() {
+                return Err(e);
+            }
             let overflowed = std::mem::take(&mut *self.overflowed.borrow_mut());
             for conn in overflowed {
                 self.close(conn);
             }
         }
+        Ok(())
+    }
+
+    /// The store failed to keep `what`: the hub stops after this event, and the server with
+    /// it, saying why.
+    fn cannot_store(&self, what: impl std::fmt::Display, e: anyhow::Error) {
+        self.failed
+            .borrow_mut()
+            .get_or_insert(e.context(format!("cannot store {what}")));
     }
 
     fn handle(&mut self, event: Event) {
@@ -312,7 +338,7 @@ impl Hub {
             pending: PendingResults::default(),
         };
         if let Err(e) = self.store.borrow_mut().add_player(&stored) {
-            eprintln!("notate serve: cannot store a player: {e:#}");
+            self.cannot_store("a player", e);
         }
         self.tokens.insert(stored.token.clone(), stored.id.clone());
         self.players.insert(
@@ -848,10 +874,8 @@ impl Hub {
             .borrow_mut()
             .add_move(&game.id, game.history.len() - 1, &packed)
         {
-            eprintln!(
-                "notate serve: cannot store a move of game {}: {e:#}",
-                game.id
-            );
+            // Never sent unstored: the hub stops after this event (see `cannot_store`).
+            return self.cannot_store(format!("a move of game {}", game.id), e);
         }
         self.send_game(
             game,
@@ -903,10 +927,7 @@ impl Hub {
     fn game_over(&mut self, game: &Game) {
         let pgn = self.pgn_text(game);
         if let Err(e) = self.store.borrow_mut().finish_game(game, &pgn) {
-            eprintln!(
-                "notate serve: cannot store the end of game {}: {e:#}",
-                game.id
-            );
+            return self.cannot_store(format!("the end of game {}", game.id), e);
         }
         if let Some(result) = &game.result {
             self.rate(game, result.scores.w);
@@ -1016,18 +1037,19 @@ impl Hub {
             (&game.players.b, w, 1.0 - white_score),
         ] {
             let mut online = None;
+            let mut stored = Ok(());
             if let Some(state) = self.players.get_mut(player.as_str()) {
                 let mut rating = state.rating;
                 state.pending.record(&mut rating, opponent, score);
                 state.rating = rating;
-                if let Err(e) = self
+                stored = self
                     .store
                     .borrow_mut()
-                    .rate(player, &state.rating, &state.pending)
-                {
-                    eprintln!("notate serve: cannot store a rating: {e:#}");
-                }
+                    .rate(player, &state.rating, &state.pending);
                 online = (!state.conns.is_empty()).then_some(state.rating.rating);
+            }
+            if let Err(e) = stored {
+                self.cannot_store(format!("the rating of {player}"), e);
             }
             if let Some(rating) = online {
                 self.lobby_change(Op::Update, format!("users:{player}.rating"), rating.into());
@@ -1087,7 +1109,7 @@ impl Hub {
             );
         }
         if let Err(e) = self.store.borrow_mut().register(player, &username, &hash) {
-            eprintln!("notate serve: cannot store an account: {e:#}");
+            self.cannot_store("an account", e);
             return self.send(
                 conn,
                 &ServerMessage::RegisterFailure("the account could not be stored".into()),
@@ -1264,7 +1286,7 @@ impl Hub {
             b: self.public_player(&game.players.b).name,
         };
         if let Err(e) = self.store.borrow_mut().add_game(&game, &names) {
-            eprintln!("notate serve: cannot store game {}: {e:#}", game.id);
+            self.cannot_store(format!("game {}", game.id), e);
         }
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
         game
@@ -1472,7 +1494,7 @@ impl Hub {
             })
         };
         if let Err(e) = stored {
-            eprintln!("notate serve: cannot store restored game {id}: {e:#}");
+            self.cannot_store(format!("restored game {id}"), e);
         }
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
         let json = Box::new(self.game_json(&game));

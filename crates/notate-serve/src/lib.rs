@@ -48,12 +48,14 @@ pub struct Server {
     /// This process's number in its cluster (PostgreSQL), 0 alone (SQLite).
     pub node: u64,
     http: JoinHandle<std::io::Result<()>>,
-    /// Errors that stop the server from outside the HTTP task (a cluster's lost database).
+    /// Errors that stop the server from outside the HTTP task (a store that failed, a
+    /// cluster's lost database).
     fatal: mpsc::UnboundedReceiver<anyhow::Error>,
 }
 
 impl Server {
-    /// Serves until the listener fails or (in a cluster) the database is lost.
+    /// Serves until the listener fails, the store fails, or (in a cluster) the database is
+    /// lost.
     pub async fn wait(mut self) -> Result<()> {
         tokio::select! {
             result = &mut self.http => result.context("the HTTP task")?.context("serving HTTP"),
@@ -69,11 +71,11 @@ pub async fn start(config: &Config) -> Result<Server> {
     let (events, node, fatal) = match config.db.clone() {
         Database::Sqlite(_) => {
             let db = config.db.clone();
-            let events =
-                tokio::task::spawn_blocking(move || hub::spawn(move || store::open(&db), runtime))
-                    .await??;
-            // Never sent to: a lone server stops only with its listener.
-            let (_, fatal) = mpsc::unbounded_channel();
+            let (stopped, fatal) = mpsc::unbounded_channel();
+            let events = tokio::task::spawn_blocking(move || {
+                hub::spawn(move || store::open(&db), runtime, stopped)
+            })
+            .await??;
             (events, 0, fatal)
         }
         Database::Postgres(url) => {

@@ -71,7 +71,7 @@ impl Target {
     }
 
     /// Opens the store for loading, creating its tables when they are missing.
-    pub fn open(&self) -> Result<Box<dyn Store>, StoreError> {
+    pub fn open(&self) -> Result<Box<dyn Store + Send>, StoreError> {
         Ok(match self {
             Target::Sqlite(path) => Box::new(sqlite::SqliteStore::open(path)?),
             Target::Postgres(url) => Box::new(postgres::PostgresStore::open(url)?),
@@ -203,6 +203,13 @@ pub trait Store {
     /// Commits what is left (Parquet: closes and publishes its files) and says what the
     /// load added.
     fn finish(&mut self) -> Result<Inserted, StoreError>;
+    /// Commits what the inserts so far added and says what that was, without the work of a
+    /// load's end (the statistics SQLite and PostgreSQL gather then): for a writer that stays
+    /// open and adds a game at a time, such as `notate serve`. Parquet publishes its files,
+    /// as [`Store::finish`] does.
+    fn flush(&mut self) -> Result<Inserted, StoreError> {
+        self.finish()
+    }
 }
 
 /// Moves per SQLite transaction: commits cost little next to this many rows, and a batch

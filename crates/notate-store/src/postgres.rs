@@ -12,13 +12,18 @@
 //!   so two loads wait for each other's games (the second skips a game the first added) but
 //!   never in a circle: no deadlock, no duplicate, and no game lost if the other rolls back.
 //!
-//! The rows are encoded in `COPY`'s binary format by the load's workers ([`Encoded`]): the
-//! store's thread only picks the bytes of the games that are new and sends them, while the
-//! server (the slow side: it parses, stores, logs and indexes every row) works.
+//! The rows are encoded in `COPY`'s binary format by the load's workers ([`Encoded`]), and
+//! sent on [`SESSIONS`] connections at once, a batch each: the server (the slow side: it
+//! parses, stores, logs and indexes every row) works on one core per connection. A batch is
+//! committed once its connection is done with it, in whichever order; an error comes out of
+//! the next [`Store::insert_rows`] or of [`Store::finish`], which waits for every batch.
 
 use std::collections::HashSet;
 use std::io::Write;
 use std::ops::Range;
+use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 use notate::chess::rows::RowBatch;
 use postgres::types::Type;
@@ -27,10 +32,33 @@ use postgres::{Client, NoTls, SimpleQueryMessage};
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
 use crate::{Inserted, Prepared, QueryResult, Rows, Store, StoreError, Value};
 
+/// Connections a load sends its batches on at once. The server takes a batch on one core
+/// (measured by `scripts/bench-load`: 428,000 rows/s for one session copying from a file on
+/// the server, 850,000 for two), so two keep a 2-core server busy while the load's own work
+/// goes on; a third would only wait for a core.
+pub const SESSIONS: usize = 2;
+
 /// Games in a PostgreSQL database.
 pub struct PostgresStore {
+    /// For the tables, and `ANALYZE` at the end.
     client: Client,
+    /// Batches to send, to the first free connection.
+    jobs: Option<SyncSender<Job>>,
+    /// What each batch added, or why it failed.
+    done: Receiver<Result<Inserted, StoreError>>,
+    senders: Vec<JoinHandle<()>>,
+    /// Batches sent whose result has not been read.
+    in_flight: usize,
     inserted: Inserted,
+}
+
+/// A batch for a connection: the games `games` of a batch (their ids and move counts, in
+/// order) and their `COPY` tuples.
+struct Job {
+    games: Range<usize>,
+    ids: Vec<i64>,
+    moves: Vec<usize>,
+    encoded: Encoded,
 }
 
 fn type_name(kind: Kind) -> &'static str {
@@ -71,96 +99,191 @@ impl PostgresStore {
             transaction.batch_execute(&schema::ddl(type_name, ""))?;
         }
         transaction.commit()?;
-        client.batch_execute("CREATE TEMP TABLE games_stage (LIKE games);")?;
+        let (jobs, queue) = mpsc::sync_channel::<Job>(0);
+        let queue = Arc::new(Mutex::new(queue));
+        let (report, done) = mpsc::channel();
+        let mut senders = Vec::with_capacity(SESSIONS);
+        for _ in 0..SESSIONS {
+            let mut session = Client::connect(url, NoTls)?;
+            session.batch_execute("CREATE TEMP TABLE games_stage (LIKE games);")?;
+            let queue = queue.clone();
+            let report = report.clone();
+            senders.push(std::thread::spawn(move || loop {
+                // The lock is held only to take a job, not while sending it.
+                let job = queue
+                    .lock()
+                    .map_err(|_| ())
+                    .and_then(|q| q.recv().map_err(|_| ()));
+                let Ok(job) = job else { return };
+                if report.send(send(&mut session, &job)).is_err() {
+                    return;
+                }
+            }));
+        }
         Ok(PostgresStore {
             client,
+            jobs: Some(jobs),
+            done,
+            senders,
+            in_flight: 0,
             inserted: Inserted::default(),
         })
     }
 
-    fn insert_encoded(
+    /// Reads the results of the batches sent (waiting for all of them with `wait`): the first
+    /// error, if one failed.
+    fn collect(&mut self, wait: bool) -> Result<(), StoreError> {
+        let mut first_error = None;
+        while self.in_flight > 0 {
+            let result = if wait {
+                self.done.recv().map_err(|_| disconnected())
+            } else {
+                match self.done.try_recv() {
+                    Ok(result) => Ok(result),
+                    Err(TryRecvError::Empty) => break,
+                    Err(TryRecvError::Disconnected) => Err(disconnected()),
+                }
+            };
+            self.in_flight -= 1;
+            match result.and_then(|r| r) {
+                Ok(inserted) => self.inserted += inserted,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        first_error.map_or(Ok(()), Err)
+    }
+
+    /// Hands the games `games` of `batch`, encoded, to the first free connection (waiting
+    /// for one).
+    fn submit(
         &mut self,
         batch: &RowBatch,
-        encoded: &Encoded,
+        encoded: Encoded,
         games: Range<usize>,
     ) -> Result<(), StoreError> {
-        let mut transaction = self.client.transaction()?;
-        // A game twice in one batch is staged once (the second would be a conflict inside
-        // one INSERT, which PostgreSQL refuses).
-        let mut staged = HashSet::with_capacity(games.len());
-        let firsts: Vec<usize> = games
-            .clone()
-            .filter(|&g| staged.insert(batch.games[g].id))
-            .collect();
-        {
-            let mut sink = transaction.copy_in("COPY games_stage FROM STDIN (FORMAT binary)")?;
-            sink.write_all(COPY_HEADER).map_err(sent)?;
-            for &g in &firsts {
-                sink.write_all(encoded.game(g)).map_err(sent)?;
-            }
-            sink.write_all(COPY_TRAILER).map_err(sent)?;
-            sink.finish()?;
-        }
-        // In the order of the ids: two loads lock the games they share in the same order.
-        let new: HashSet<i64> = transaction
-            .query(
-                "WITH staged AS (DELETE FROM games_stage RETURNING *)
-                 INSERT INTO games SELECT * FROM staged ORDER BY id ON CONFLICT (id) DO NOTHING
-                 RETURNING id",
-                &[],
-            )?
-            .iter()
-            .map(|row| row.get(0))
-            .collect();
-        self.inserted.known += games.len() as u64 - new.len() as u64;
-        if !new.is_empty() {
-            let mut sink = transaction.copy_in("COPY moves FROM STDIN (FORMAT binary)")?;
-            sink.write_all(COPY_HEADER).map_err(sent)?;
-            let mut added = 0;
-            // Runs of new games are one slice of bytes: every game, when all are new.
-            let mut run: Option<Range<usize>> = None;
-            for &g in firsts.iter().filter(|&&g| new.contains(&batch.games[g].id)) {
-                added += batch.games[g].moves.len();
-                run = match run {
-                    Some(r) if r.end == g => Some(r.start..g + 1),
-                    Some(r) => {
-                        sink.write_all(encoded.moves_of(r)).map_err(sent)?;
-                        Some(g..g + 1)
-                    }
-                    None => Some(g..g + 1),
-                };
-            }
-            if let Some(r) = run {
-                sink.write_all(encoded.moves_of(r)).map_err(sent)?;
-            }
-            sink.write_all(COPY_TRAILER).map_err(sent)?;
-            sink.finish()?;
-            transaction.commit()?;
-            self.inserted.games += new.len() as u64;
-            self.inserted.moves += added as u64;
-        } else {
-            transaction.commit()?;
-        }
+        self.collect(false)?;
+        let job = Job {
+            ids: batch.games[games.clone()].iter().map(|g| g.id).collect(),
+            moves: batch.games[games.clone()]
+                .iter()
+                .map(|g| g.moves.len())
+                .collect(),
+            games,
+            encoded,
+        };
+        let jobs = self.jobs.as_ref().ok_or_else(disconnected)?;
+        jobs.send(job).map_err(|_| disconnected())?;
+        self.in_flight += 1;
         Ok(())
     }
+}
+
+impl Drop for PostgresStore {
+    /// Lets the connections finish the batches they have (each commits or rolls back whole).
+    fn drop(&mut self) {
+        self.jobs = None;
+        for sender in self.senders.drain(..) {
+            let _ = sender.join();
+        }
+    }
+}
+
+fn disconnected() -> StoreError {
+    StoreError::Target("a PostgreSQL connection of the load stopped".into())
+}
+
+/// Sends one batch on `client`, as one transaction: the games that are new (in the order of
+/// their ids), then their moves. What it added.
+fn send(client: &mut Client, job: &Job) -> Result<Inserted, StoreError> {
+    let Job {
+        games,
+        ids,
+        moves,
+        encoded,
+    } = job;
+    let mut inserted = Inserted::default();
+    let mut transaction = client.transaction()?;
+    // A game twice in one batch is staged once (the second would be a conflict inside
+    // one INSERT, which PostgreSQL refuses).
+    let mut staged = HashSet::with_capacity(ids.len());
+    let firsts: Vec<usize> = (0..ids.len()).filter(|&i| staged.insert(ids[i])).collect();
+    {
+        let mut sink = transaction.copy_in("COPY games_stage FROM STDIN (FORMAT binary)")?;
+        sink.write_all(COPY_HEADER).map_err(sent)?;
+        for &i in &firsts {
+            sink.write_all(encoded.game(games.start + i))
+                .map_err(sent)?;
+        }
+        sink.write_all(COPY_TRAILER).map_err(sent)?;
+        sink.finish()?;
+    }
+    // In the order of the ids: two connections (of this load or another) lock the games
+    // they share in the same order, so they never wait for each other in a circle.
+    let new: HashSet<i64> = transaction
+        .query(
+            "WITH staged AS (DELETE FROM games_stage RETURNING *)
+             INSERT INTO games SELECT * FROM staged ORDER BY id ON CONFLICT (id) DO NOTHING
+             RETURNING id",
+            &[],
+        )?
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    inserted.known = ids.len() as u64 - new.len() as u64;
+    if !new.is_empty() {
+        let mut sink = transaction.copy_in("COPY moves FROM STDIN (FORMAT binary)")?;
+        sink.write_all(COPY_HEADER).map_err(sent)?;
+        let mut added = 0;
+        // Runs of new games are one slice of bytes: every game, when all are new.
+        let mut run: Option<Range<usize>> = None;
+        for &i in firsts.iter().filter(|&&i| new.contains(&ids[i])) {
+            added += moves[i];
+            let g = games.start + i;
+            run = match run {
+                Some(r) if r.end == g => Some(r.start..g + 1),
+                Some(r) => {
+                    sink.write_all(encoded.moves_of(r)).map_err(sent)?;
+                    Some(g..g + 1)
+                }
+                None => Some(g..g + 1),
+            };
+        }
+        if let Some(r) = run {
+            sink.write_all(encoded.moves_of(r)).map_err(sent)?;
+        }
+        sink.write_all(COPY_TRAILER).map_err(sent)?;
+        sink.finish()?;
+        inserted.games = new.len() as u64;
+        inserted.moves = added as u64;
+    }
+    transaction.commit()?;
+    Ok(inserted)
 }
 
 impl Store for PostgresStore {
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
         let encoded = Encoded::new(batch, games.clone())?;
-        self.insert_encoded(batch, &encoded, games)
+        self.submit(batch, encoded, games)
     }
 
     fn insert_rows(&mut self, rows: &mut Rows, games: Range<usize>) -> Result<(), StoreError> {
         match rows.prepared.take() {
             Some(Prepared::Postgres(encoded)) if encoded.holds(&games) => {
-                self.insert_encoded(&rows.batch, &encoded, games)
+                self.submit(&rows.batch, encoded, games)
             }
             _ => self.insert(&rows.batch, games),
         }
     }
 
+    fn flush(&mut self) -> Result<Inserted, StoreError> {
+        self.collect(true)?;
+        Ok(std::mem::take(&mut self.inserted))
+    }
+
     fn finish(&mut self) -> Result<Inserted, StoreError> {
+        self.collect(true)?;
         self.client.batch_execute("ANALYZE games; ANALYZE moves;")?;
         Ok(std::mem::take(&mut self.inserted))
     }

@@ -122,6 +122,11 @@ impl Store for SqliteStore {
         self.connection.execute_batch("PRAGMA optimize;")?;
         Ok(std::mem::take(&mut self.inserted))
     }
+
+    fn flush(&mut self) -> Result<Inserted, StoreError> {
+        self.commit()?;
+        Ok(std::mem::take(&mut self.inserted))
+    }
 }
 
 /// A cell as an SQLite value.

@@ -85,18 +85,42 @@ pub trait Store: Send {
     fn pgn(&mut self, game: &str) -> Result<Option<String>>;
 }
 
-/// A finished game's rows into `notate load`'s tables of `target`, read from the PGN the
-/// server wrote for it (the same rows `notate load` makes of that PGN).
-pub(super) fn load_finished(
-    target: &notate_store::Target,
-    rows: &mut RowWriter,
-    pgn_text: &str,
-) -> Result<()> {
-    let played = pgn::read_one(pgn_text).context("the server's own PGN")?;
-    let mut batch = RowBatch::new();
-    rows.write(&played, &mut batch)?;
-    let mut store = target.open()?;
-    store.insert(&batch, 0..batch.len())?;
-    store.finish()?;
-    Ok(())
+/// The finished games' rows in `notate load`'s tables of the server's database: made from
+/// the PGN the server wrote for each game (the rows `notate load` makes of that PGN), through
+/// one store kept open (opening it creates temporary tables and connections; its `finish`
+/// gathers statistics: neither is done per game).
+pub(super) struct FinishedRows {
+    target: notate_store::Target,
+    store: Option<Box<dyn notate_store::Store + Send>>,
+    rows: RowWriter,
+}
+
+impl FinishedRows {
+    pub(super) fn new(target: notate_store::Target) -> FinishedRows {
+        FinishedRows {
+            target,
+            store: None,
+            rows: RowWriter::new(),
+        }
+    }
+
+    /// Adds the game of `pgn_text`, committed when it returns.
+    pub(super) fn add(&mut self, pgn_text: &str) -> Result<()> {
+        let played = pgn::read_one(pgn_text).context("the server's own PGN")?;
+        let mut batch = RowBatch::new();
+        self.rows.write(&played, &mut batch)?;
+        let store = match &mut self.store {
+            Some(store) => store,
+            None => self.store.insert(self.target.open()?),
+        };
+        let added = store
+            .insert(&batch, 0..batch.len())
+            .and_then(|()| store.flush());
+        if added.is_err() {
+            // Opened again for the next game, in case the connection is what failed.
+            self.store = None;
+        }
+        added?;
+        Ok(())
+    }
 }

@@ -5,12 +5,11 @@
 
 use anyhow::{Context, Result};
 use notate::chess::jsonchess::PackedMove;
-use notate::chess::rows::RowWriter;
 use notate::protocol::glicko2::{PendingResults, Rating};
 use notate::protocol::messages::{ByColour, TimeOptions};
 use postgres::{Client, NoTls};
 
-use super::model::{load_finished, Store, StoredGame, StoredPlayer};
+use super::model::{FinishedRows, Store, StoredGame, StoredPlayer};
 use crate::game::Game;
 
 /// The server's tables, and the pieces of the cluster's mail: `serve_mail` holds a message too
@@ -64,10 +63,22 @@ CREATE SEQUENCE IF NOT EXISTS serve_nodes;
 /// would fail on the catalog's unique index.
 const SCHEMA_LOCK: i64 = 0x73_6572_7665;
 
-/// Connects to `url` and creates the server's tables when they are missing.
-pub fn connect(url: &str) -> Result<Client> {
-    let mut client = Client::connect(url, NoTls)
-        .with_context(|| format!("cannot connect to PostgreSQL at {}", without_password(url)))?;
+/// Connects to `url` for `role`, the connection's `application_name` (`notate serve hub`,
+/// `… mail`: what `pg_stat_activity` shows of it).
+pub fn connect_as(url: &str, role: &str) -> Result<Client> {
+    let mut config: postgres::Config = url
+        .parse()
+        .with_context(|| format!("not a PostgreSQL address: {}", without_password(url)))?;
+    config.application_name(&format!("notate serve {role}"));
+    config
+        .connect(NoTls)
+        .with_context(|| format!("cannot connect to PostgreSQL at {}", without_password(url)))
+}
+
+/// Connects to `url` for `role` (see [`connect_as`]) and creates the server's tables when
+/// they are missing.
+pub fn connect(url: &str, role: &str) -> Result<Client> {
+    let mut client = connect_as(url, role)?;
     let mut transaction = client.transaction()?;
     transaction.execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])?;
     transaction.batch_execute(SCHEMA)?;
@@ -89,27 +100,31 @@ pub fn without_password(url: &str) -> String {
     }
 }
 
-/// The PGN of a finished game, read on a connection of its own (for a process that does not
-/// lead: the leader's store is in another process).
-pub fn finished_pgn(url: &str, game: &str) -> Result<Option<String>> {
-    let mut client = Client::connect(url, NoTls)?;
-    let row = client.query_opt("SELECT pgn FROM serve_games WHERE id = $1", &[&game])?;
-    Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
+/// The PGN of a finished game, read on `client`, a connection of the caller's (the leader's
+/// store may be in another process), made when there is none or the last one failed.
+pub fn finished_pgn(client: &mut Option<Client>, url: &str, game: &str) -> Result<Option<String>> {
+    let connection = match client {
+        Some(connection) => connection,
+        None => client.insert(connect_as(url, "pgn")?),
+    };
+    let row = connection.query_opt("SELECT pgn FROM serve_games WHERE id = $1", &[&game]);
+    if row.is_err() {
+        *client = None;
+    }
+    Ok(row?.and_then(|r| r.get::<_, Option<String>>(0)))
 }
 
 /// The server's tables in PostgreSQL.
 pub struct PostgresStore {
     client: Client,
-    url: String,
-    rows: RowWriter,
+    finished: FinishedRows,
 }
 
 impl PostgresStore {
     pub fn open(url: &str) -> Result<PostgresStore> {
         Ok(PostgresStore {
-            client: connect(url)?,
-            url: url.to_string(),
-            rows: RowWriter::new(),
+            client: connect(url, "hub")?,
+            finished: FinishedRows::new(notate_store::Target::Postgres(url.to_string())),
         })
     }
 }
@@ -239,8 +254,7 @@ impl Store for PostgresStore {
         if game.aborted {
             return Ok(());
         }
-        let target = notate_store::Target::Postgres(self.url.clone());
-        load_finished(&target, &mut self.rows, pgn_text)
+        self.finished.add(pgn_text)
     }
 
     fn games_in_progress(&mut self) -> Result<Vec<StoredGame>> {

@@ -1,16 +1,15 @@
 //! The server's tables in a SQLite file. SQLite runs in WAL mode with `synchronous =
 //! NORMAL`: a committed move survives the process dying (not the machine losing power).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, Result};
 use notate::chess::jsonchess::PackedMove;
-use notate::chess::rows::RowWriter;
 use notate::protocol::glicko2::{PendingResults, Rating};
 use notate::protocol::messages::{ByColour, TimeOptions};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::model::{load_finished, Store, StoredGame, StoredPlayer};
+use super::model::{FinishedRows, Store, StoredGame, StoredPlayer};
 use crate::game::Game;
 
 const SCHEMA: &str = "
@@ -55,8 +54,7 @@ CREATE TABLE IF NOT EXISTS serve_moves (
 /// The server's tables in a SQLite file.
 pub struct SqliteStore {
     db: Connection,
-    path: PathBuf,
-    rows: RowWriter,
+    finished: FinishedRows,
 }
 
 impl SqliteStore {
@@ -79,8 +77,7 @@ impl SqliteStore {
         }
         Ok(SqliteStore {
             db,
-            path: path.to_path_buf(),
-            rows: RowWriter::new(),
+            finished: FinishedRows::new(notate_store::Target::Sqlite(path.to_path_buf())),
         })
     }
 }
@@ -216,8 +213,7 @@ impl Store for SqliteStore {
         if game.aborted {
             return Ok(());
         }
-        let target = notate_store::Target::parse(&self.path.to_string_lossy())?;
-        load_finished(&target, &mut self.rows, pgn_text)
+        self.finished.add(pgn_text)
     }
 
     fn games_in_progress(&mut self) -> Result<Vec<StoredGame>> {

@@ -40,6 +40,24 @@ impl Client {
         client
     }
 
+    /// Connects as [`Client::connect`] does, trying again (for 10 s) when the server closes the
+    /// connection before it answers, as a client does while a cluster changes its leader.
+    pub fn reconnect(addr: impl std::fmt::Display, token: Option<&str>) -> Client {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                Client::connect(&addr, token)
+            }));
+            match attempt {
+                Ok(client) => return client,
+                Err(_) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(100))
+                }
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    }
+
     pub fn send(&mut self, message: Value) {
         self.ws.send(Message::text(message.to_string())).unwrap();
     }
