@@ -267,8 +267,20 @@ impl Hub {
         Ok(())
     }
 
-    /// The store failed to keep `what`: the hub stops after this event, and the server with
-    /// it, saying why.
+    /// A write to the store, unless one failed earlier in this event (then none is tried: the
+    /// hub stops after the event with what it had stored).
+    fn stored<T>(
+        &self,
+        write: impl FnOnce(&mut dyn Store) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        if self.failed.borrow().is_some() {
+            anyhow::bail!("the store failed earlier");
+        }
+        write(&mut **self.store.borrow_mut())
+    }
+
+    /// The store failed to keep `what`: nothing more is stored or sent, the hub stops after
+    /// this event, and the server with it, saying why.
     fn cannot_store(&self, what: impl std::fmt::Display, e: anyhow::Error) {
         self.failed
             .borrow_mut()
@@ -337,7 +349,7 @@ impl Hub {
             rating: Rating::default(),
             pending: PendingResults::default(),
         };
-        if let Err(e) = self.store.borrow_mut().add_player(&stored) {
+        if let Err(e) = self.stored(|s| s.add_player(&stored)) {
             self.cannot_store("a player", e);
         }
         self.tokens.insert(stored.token.clone(), stored.id.clone());
@@ -461,6 +473,11 @@ impl Hub {
     // ---- sending ----
 
     fn send_text(&self, conn: u64, text: String) {
+        // After a failed write nothing more goes out: the event's messages may tell of what
+        // was not stored.
+        if self.failed.borrow().is_some() {
+            return;
+        }
         if let Some(c) = self.conns.get(&conn) {
             if c.out.try_send(text).is_err() {
                 self.overflowed.borrow_mut().push(conn);
@@ -869,11 +886,8 @@ impl Hub {
 
     /// A move was played: stored, then sent to players and spectators.
     fn moved(&self, game: &Game, packed: notate::chess::jsonchess::PackedMove) {
-        if let Err(e) = self
-            .store
-            .borrow_mut()
-            .add_move(&game.id, game.history.len() - 1, &packed)
-        {
+        let ply = game.history.len() - 1;
+        if let Err(e) = self.stored(|s| s.add_move(&game.id, ply, &packed)) {
             // Never sent unstored: the hub stops after this event (see `cannot_store`).
             return self.cannot_store(format!("a move of game {}", game.id), e);
         }
@@ -926,7 +940,7 @@ impl Hub {
     /// game in the database.
     fn game_over(&mut self, game: &Game) {
         let pgn = self.pgn_text(game);
-        if let Err(e) = self.store.borrow_mut().finish_game(game, &pgn) {
+        if let Err(e) = self.stored(|s| s.finish_game(game, &pgn)) {
             return self.cannot_store(format!("the end of game {}", game.id), e);
         }
         if let Some(result) = &game.result {
@@ -1042,10 +1056,14 @@ impl Hub {
                 let mut rating = state.rating;
                 state.pending.record(&mut rating, opponent, score);
                 state.rating = rating;
-                stored = self
-                    .store
-                    .borrow_mut()
-                    .rate(player, &state.rating, &state.pending);
+                // `self.stored` would borrow all of `self`; the same check, on the fields.
+                stored = match &*self.failed.borrow() {
+                    Some(_) => Err(anyhow::anyhow!("the store failed earlier")),
+                    None => self
+                        .store
+                        .borrow_mut()
+                        .rate(player, &state.rating, &state.pending),
+                };
                 online = (!state.conns.is_empty()).then_some(state.rating.rating);
             }
             if let Err(e) = stored {
@@ -1108,7 +1126,7 @@ impl Hub {
                 &ServerMessage::RegisterFailure("that name is taken".into()),
             );
         }
-        if let Err(e) = self.store.borrow_mut().register(player, &username, &hash) {
+        if let Err(e) = self.stored(|s| s.register(player, &username, &hash)) {
             self.cannot_store("an account", e);
             return self.send(
                 conn,
@@ -1285,7 +1303,7 @@ impl Hub {
             w: self.public_player(&game.players.w).name,
             b: self.public_player(&game.players.b).name,
         };
-        if let Err(e) = self.store.borrow_mut().add_game(&game, &names) {
+        if let Err(e) = self.stored(|s| s.add_game(&game, &names)) {
             self.cannot_store(format!("game {}", game.id), e);
         }
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
@@ -1393,8 +1411,10 @@ impl Hub {
                 fail(self, "that game is not yours")
             };
         }
-        if self.store.borrow_mut().has_game(&id).unwrap_or(true) {
-            return fail(self, "that game is over");
+        match self.stored(|s| s.has_game(&id)) {
+            Ok(false) => {}
+            Ok(true) => return fail(self, "that game is over"),
+            Err(e) => return self.cannot_store(format!("(reading) game {id}"), e),
         }
         let details = request.game_details;
         if details.history.len() < MIN_PLIES_TO_RESTORE {
@@ -1484,15 +1504,13 @@ impl Hub {
             w: self.public_player(&game.players.w).name,
             b: self.public_player(&game.players.b).name,
         };
-        let stored = {
-            let mut store = self.store.borrow_mut();
-            store.add_game(&game, &names).and_then(|()| {
-                game.history
-                    .iter()
-                    .enumerate()
-                    .try_for_each(|(ply, packed)| store.add_move(&game.id, ply, packed))
-            })
-        };
+        let stored = self.stored(|store| {
+            store.add_game(&game, &names)?;
+            game.history
+                .iter()
+                .enumerate()
+                .try_for_each(|(ply, packed)| store.add_move(&game.id, ply, packed))
+        });
         if let Err(e) = stored {
             self.cannot_store(format!("restored game {id}"), e);
         }

@@ -190,9 +190,10 @@ impl Preparer {
 /// A place games are loaded into.
 pub trait Store {
     /// Adds the games `games` (indexes) of `batch` that are not stored yet, with their
-    /// moves. SQLite commits every [`BATCH_MOVES`] moves or so, PostgreSQL each call (so
-    /// that loads running at once never wait for each other in a circle), Parquet publishes
-    /// a file every 4 M moves of a partition; [`Store::finish`] commits the rest.
+    /// moves. SQLite commits every [`BATCH_MOVES`] moves or so, PostgreSQL each call as one
+    /// transaction (sent on one of two connections, so it may still be under way when this
+    /// returns), Parquet publishes a file every 4 M moves of a partition; [`Store::finish`]
+    /// commits the rest.
     /// After an interruption the store holds whole games only.
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError>;
     /// [`Store::insert`] of rows a [`Preparer`] may have worked on: what it made is used

@@ -8,15 +8,18 @@
 //! Several loads may run into one database at once:
 //! - the tables are created under an advisory lock, so two loads starting together into a new
 //!   database do not both create them;
-//! - a batch inserts its games in the order of their ids and commits before the next batch,
-//!   so two loads wait for each other's games (the second skips a game the first added) but
-//!   never in a circle: no deadlock, no duplicate, and no game lost if the other rolls back.
+//! - a batch inserts its games in the order of their ids, so two transactions (of two loads,
+//!   or the two connections of one) wait for each other's games (the second skips a game the
+//!   first added) but never in a circle: no deadlock, no duplicate, and no game lost if the
+//!   other rolls back.
 //!
 //! The rows are encoded in `COPY`'s binary format by the load's workers ([`Encoded`]), and
 //! sent on [`SESSIONS`] connections at once, a batch each: the server (the slow side: it
 //! parses, stores, logs and indexes every row) works on one core per connection. A batch is
 //! committed once its connection is done with it, in whichever order; an error comes out of
-//! the next [`Store::insert_rows`] or of [`Store::finish`], which waits for every batch.
+//! the next [`Store::insert_rows`] or of [`Store::finish`], which waits for every batch. So
+//! when a batch fails, the one sent after it may still be committed: the store holds whole
+//! games, and a load run again adds what is missing.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -115,7 +118,17 @@ impl PostgresStore {
                     .map_err(|_| ())
                     .and_then(|q| q.recv().map_err(|_| ()));
                 let Ok(job) = job else { return };
-                if report.send(send(&mut session, &job)).is_err() {
+                // A panic is an error of its batch: the result must come back, or the store
+                // would wait for it for ever.
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    send(&mut session, &job)
+                }))
+                .unwrap_or_else(|_| {
+                    Err(StoreError::Target(
+                        "sending a batch to PostgreSQL panicked".into(),
+                    ))
+                });
+                if report.send(result).is_err() {
                     return;
                 }
             }));

@@ -46,6 +46,9 @@ impl SqliteStore {
     /// Opens (or creates) the database file and its tables.
     pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let connection = Connection::open(path)?;
+        // Another writer of the file (`notate serve`, another load) is waited for, not an
+        // error.
+        connection.busy_timeout(std::time::Duration::from_secs(10))?;
         // A rollback journal writes less than WAL when most pages are new (WAL writes every
         // page twice); synchronous=FULL keeps a commit atomic even on power loss, and costs
         // little with one commit per batch. Larger pages make the bulk inserts cheaper.

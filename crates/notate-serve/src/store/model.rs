@@ -109,15 +109,23 @@ impl FinishedRows {
         let played = pgn::read_one(pgn_text).context("the server's own PGN")?;
         let mut batch = RowBatch::new();
         self.rows.write(&played, &mut batch)?;
+        // A kept connection may have been closed while idle (a proxy, a timeout): once more
+        // on a new one. Adding a game twice adds it once.
+        match self.add_rows(&batch) {
+            Ok(()) => Ok(()),
+            Err(_) => self.add_rows(&batch),
+        }
+    }
+
+    fn add_rows(&mut self, batch: &RowBatch) -> Result<()> {
         let store = match &mut self.store {
             Some(store) => store,
             None => self.store.insert(self.target.open()?),
         };
         let added = store
-            .insert(&batch, 0..batch.len())
+            .insert(batch, 0..batch.len())
             .and_then(|()| store.flush());
         if added.is_err() {
-            // Opened again for the next game, in case the connection is what failed.
             self.store = None;
         }
         added?;

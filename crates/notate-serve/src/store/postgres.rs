@@ -70,6 +70,11 @@ pub fn connect_as(url: &str, role: &str) -> Result<Client> {
         .parse()
         .with_context(|| format!("not a PostgreSQL address: {}", without_password(url)))?;
     config.application_name(&format!("notate serve {role}"));
+    // A connection to a server that went away fails in seconds rather than hangs.
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(std::time::Duration::from_secs(10));
+    }
+    config.keepalives_idle(std::time::Duration::from_secs(30));
     config
         .connect(NoTls)
         .with_context(|| format!("cannot connect to PostgreSQL at {}", without_password(url)))
