@@ -50,8 +50,11 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
     fn process(&mut self, chunk: &Chunk, format: InputFormat, out: &mut O, fates: &mut Vec<Fate>) {
         let mut reads = std::mem::take(&mut self.reads);
         let mut locator = chunk.locator();
+        // `start`: where the game's record starts in the chunk; `moves_from`: where its moves'
+        // offsets count from (the chunk for PGN, the record for a format of one game a line).
         let mut finish = |game: Result<ChessGame, FailedGame>,
                           start: usize,
+                          moves_from: usize,
                           warnings: Vec<Error>,
                           out: &mut O| {
             let fate = match game {
@@ -67,8 +70,10 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
                             out.truncate(mark);
                             if error.ply.is_none() {
                                 error.set_offset(start);
+                                error.locate(&mut locator);
+                            } else {
+                                place_in_stream(&mut error, moves_from, &mut locator);
                             }
-                            error.locate(&mut locator);
                             Fate::failed(error, game.tags.players(), warnings)
                         }
                     }
@@ -85,7 +90,13 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
             InputFormat::Pgn => {
                 pgn::read_chunk_into(chunk, self.limits, &mut reads);
                 for read in reads.drain(..) {
-                    finish(read.game.and_then(replay), read.start, read.warnings, out);
+                    finish(
+                        read.game.and_then(replay),
+                        read.start,
+                        0,
+                        read.warnings,
+                        out,
+                    );
                 }
             }
             InputFormat::Json => lines::<Json, O>(chunk, &mut finish, out),
@@ -101,7 +112,7 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
 /// Reads a chunk of game lines in format `F`, each to `finish`.
 fn lines<F: ReadFormat<Game = ChessGame>, O>(
     chunk: &Chunk,
-    finish: &mut impl FnMut(Result<ChessGame, FailedGame>, usize, Vec<Error>, &mut O),
+    finish: &mut impl FnMut(Result<ChessGame, FailedGame>, usize, usize, Vec<Error>, &mut O),
     out: &mut O,
 ) {
     let mut locator = chunk.locator();
@@ -114,7 +125,7 @@ fn lines<F: ReadFormat<Game = ChessGame>, O>(
                     error,
                 }
             });
-            finish(game, range.start, Vec::new(), out);
+            finish(game, range.start, range.start, Vec::new(), out);
         }
     }
 }

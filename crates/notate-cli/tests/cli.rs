@@ -175,6 +175,25 @@ fn egd_lines_in_order_and_a_game_egd_cannot_hold_is_reported() {
 }
 
 #[test]
+fn a_game_a_line_that_egd_cannot_hold_is_reported_at_its_own_line() {
+    // The games as notate's JSON, one a line: the null-move game is the second line, and its
+    // error is placed there (its moves' offsets count from its own line, not the chunk's).
+    let json = notate(&["convert", "--to", "json"], EGD_GAMES);
+    let out = notate(
+        &["convert", "--from", "json", "--to", "egd"],
+        &text(&json.stdout),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(
+            "<stdin>:2:1: game 2 (N – ?), ply 2 \"--\": a null move: EGD has no way to write one"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn egd_reads_back_detected_from_content() {
     let egd = notate(
         &["convert", "--to", "egd"],
