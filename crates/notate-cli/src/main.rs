@@ -552,10 +552,11 @@ fn exit_status(result: anyhow::Result<(u64, u64)>, summary: impl FnOnce(u64, u64
 
 /// `notate serve`: runs until killed.
 fn run_serve(listen: std::net::SocketAddr, db: &str) -> ExitCode {
-    let config = notate_serve::Config {
-        listen,
-        db: notate_serve::Database::parse(db),
+    let db = match notate_serve::Database::parse(db) {
+        Ok(db) => db,
+        Err(e) => return usage(&format!("{e:#}")),
     };
+    let config = notate_serve::Config { listen, db };
     let ready = |addr| {
         println!("listening on http://{addr}");
         let _ = io::stdout().flush();

@@ -316,3 +316,17 @@ fn processes_on_one_postgres_share_players_seeks_and_games_and_outlive_their_lea
         .unwrap()
         .starts_with("1,1,e5,"));
 }
+
+#[test]
+fn parquet_cannot_hold_games_being_played() {
+    let out = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--db", "parquet:games"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("not Parquet (--db games.sqlite or --db postgres://…)"),
+        "{err}"
+    );
+}

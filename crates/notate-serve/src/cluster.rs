@@ -159,15 +159,15 @@ pub fn join(url: &str, runtime: Handle) -> Result<Node> {
                             &lead_runtime,
                             fatal_tx.clone(),
                         )?;
-                        // The router first, then everyone (the router too, through PostgreSQL): so
-                        // the router hears that it leads before the news, which would otherwise
-                        // let a connection opened between the two be mailed to this process's
-                        // own hub, which drops such mail.
+                        // The router first, then everyone (below): the router hears that it
+                        // leads before the news, which would otherwise let a connection opened
+                        // between the two be mailed to this process's own hub, which drops
+                        // such mail. (A first hub is the router's from its start.)
                         let _ = node_tx.send(NodeEvent::Leading(hub.clone()));
-                        lead_mailer.send(CLUSTER, &ToNode::Leader { node: number });
                         hub
                     }
                 };
+                lead_mailer.send(CLUSTER, &ToNode::Leader { node: number });
                 serve_hub(number, &mut leadership, &hub, &lead_runtime, &lead_mailer)
             })();
             if let Err(e) = result {
@@ -175,20 +175,16 @@ pub fn join(url: &str, runtime: Handle) -> Result<Node> {
             }
         })?;
 
-    let leading = first_hub.is_some();
     let router = Router {
         number,
         local: HashMap::new(),
         leader: first_hub.as_ref().map(|_| number),
         hub: first_hub,
-        mailer: mailer.clone(),
+        mailer,
         url: url.to_string(),
         pgn_reader: Arc::new(Mutex::new(None)),
     };
     runtime.spawn(router.run(ws_rx, node_rx));
-    if leading {
-        mailer.send(CLUSTER, &ToNode::Leader { node: number });
-    }
     Ok(Node {
         number,
         events: ws_tx,

@@ -133,6 +133,14 @@ impl Game {
         Ok(game)
     }
 
+    /// Adds time to the clocks (ms, white then black), as the protocol's `addedTime` says.
+    pub fn add_time(&mut self, added: [i64; 2]) {
+        for (side, ms) in added.into_iter().enumerate() {
+            self.added[side] += ms;
+            self.remaining[side] += ms;
+        }
+    }
+
     /// Goes on at `now` after standing still (a restart, a restoration): once the clocks run,
     /// the side to move is credited the time since the last move, in `added` as the protocol
     /// credits it, so that clients computing the clocks from the moves' times agree; before,

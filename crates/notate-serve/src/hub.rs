@@ -238,10 +238,7 @@ impl Hub {
                 &stored.history,
             )
             .map_err(|e| anyhow::anyhow!("stored game {id}: {e}"))?;
-            for (side, added) in stored.added.into_iter().enumerate() {
-                game.added[side] += added;
-                game.remaining[side] += added;
-            }
+            game.add_time(stored.added);
             if game.resume(now) != 0 {
                 hub.store.get_mut().set_added(&game)?;
             }
@@ -267,24 +264,24 @@ impl Hub {
         Ok(())
     }
 
-    /// A write to the store, unless one failed earlier in this event (then none is tried: the
-    /// hub stops after the event with what it had stored).
+    /// Stores `what` with `write`, `None` when it fails. A failure stops everything after it:
+    /// nothing more is stored or sent in this event (none is even tried), the hub stops after
+    /// the event, and the server with it, saying why; a restart, or the next leader, goes on
+    /// from what was stored.
     fn stored<T>(
         &self,
+        what: impl std::fmt::Display,
         write: impl FnOnce(&mut dyn Store) -> anyhow::Result<T>,
-    ) -> anyhow::Result<T> {
+    ) -> Option<T> {
         if self.failed.borrow().is_some() {
-            anyhow::bail!("the store failed earlier");
+            return None;
         }
-        write(&mut **self.store.borrow_mut())
-    }
-
-    /// The store failed to keep `what`: nothing more is stored or sent, the hub stops after
-    /// this event, and the server with it, saying why.
-    fn cannot_store(&self, what: impl std::fmt::Display, e: anyhow::Error) {
-        self.failed
-            .borrow_mut()
-            .get_or_insert(e.context(format!("cannot store {what}")));
+        let result = write(&mut **self.store.borrow_mut());
+        result
+            .map_err(|e| {
+                *self.failed.borrow_mut() = Some(e.context(format!("cannot store {what}")))
+            })
+            .ok()
     }
 
     fn handle(&mut self, event: Event) {
@@ -349,9 +346,7 @@ impl Hub {
             rating: Rating::default(),
             pending: PendingResults::default(),
         };
-        if let Err(e) = self.stored(|s| s.add_player(&stored)) {
-            self.cannot_store("a player", e);
-        }
+        self.stored("a player", |s| s.add_player(&stored));
         self.tokens.insert(stored.token.clone(), stored.id.clone());
         self.players.insert(
             stored.id.clone(),
@@ -887,9 +882,12 @@ impl Hub {
     /// A move was played: stored, then sent to players and spectators.
     fn moved(&self, game: &Game, packed: notate::chess::jsonchess::PackedMove) {
         let ply = game.history.len() - 1;
-        if let Err(e) = self.stored(|s| s.add_move(&game.id, ply, &packed)) {
-            // Never sent unstored: the hub stops after this event (see `cannot_store`).
-            return self.cannot_store(format!("a move of game {}", game.id), e);
+        let what = format!("a move of game {}", game.id);
+        if self
+            .stored(what, |s| s.add_move(&game.id, ply, &packed))
+            .is_none()
+        {
+            return;
         }
         self.send_game(
             game,
@@ -940,8 +938,9 @@ impl Hub {
     /// game in the database.
     fn game_over(&mut self, game: &Game) {
         let pgn = self.pgn_text(game);
-        if let Err(e) = self.stored(|s| s.finish_game(game, &pgn)) {
-            return self.cannot_store(format!("the end of game {}", game.id), e);
+        let what = format!("the end of game {}", game.id);
+        if self.stored(what, |s| s.finish_game(game, &pgn)).is_none() {
+            return;
         }
         if let Some(result) = &game.result {
             self.rate(game, result.scores.w);
@@ -1050,25 +1049,17 @@ impl Hub {
             (&game.players.w, b, white_score),
             (&game.players.b, w, 1.0 - white_score),
         ] {
-            let mut online = None;
-            let mut stored = Ok(());
-            if let Some(state) = self.players.get_mut(player.as_str()) {
-                let mut rating = state.rating;
-                state.pending.record(&mut rating, opponent, score);
-                state.rating = rating;
-                // `self.stored` would borrow all of `self`; the same check, on the fields.
-                stored = match &*self.failed.borrow() {
-                    Some(_) => Err(anyhow::anyhow!("the store failed earlier")),
-                    None => self
-                        .store
-                        .borrow_mut()
-                        .rate(player, &state.rating, &state.pending),
-                };
-                online = (!state.conns.is_empty()).then_some(state.rating.rating);
-            }
-            if let Err(e) = stored {
-                self.cannot_store(format!("the rating of {player}"), e);
-            }
+            let Some(state) = self.players.get_mut(player.as_str()) else {
+                continue;
+            };
+            let mut rating = state.rating;
+            state.pending.record(&mut rating, opponent, score);
+            state.rating = rating;
+            let pending = state.pending.clone();
+            let online = (!state.conns.is_empty()).then_some(rating.rating);
+            self.stored(format!("the rating of {player}"), |s| {
+                s.rate(player, &rating, &pending)
+            });
             if let Some(rating) = online {
                 self.lobby_change(Op::Update, format!("users:{player}.rating"), rating.into());
             }
@@ -1126,8 +1117,10 @@ impl Hub {
                 &ServerMessage::RegisterFailure("that name is taken".into()),
             );
         }
-        if let Err(e) = self.stored(|s| s.register(player, &username, &hash)) {
-            self.cannot_store("an account", e);
+        if self
+            .stored("an account", |s| s.register(player, &username, &hash))
+            .is_none()
+        {
             return self.send(
                 conn,
                 &ServerMessage::RegisterFailure("the account could not be stored".into()),
@@ -1303,9 +1296,7 @@ impl Hub {
             w: self.public_player(&game.players.w).name,
             b: self.public_player(&game.players.b).name,
         };
-        if let Err(e) = self.stored(|s| s.add_game(&game, &names)) {
-            self.cannot_store(format!("game {}", game.id), e);
-        }
+        self.stored(format!("game {}", game.id), |s| s.add_game(&game, &names));
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
         game
     }
@@ -1411,10 +1402,10 @@ impl Hub {
                 fail(self, "that game is not yours")
             };
         }
-        match self.stored(|s| s.has_game(&id)) {
-            Ok(false) => {}
-            Ok(true) => return fail(self, "that game is over"),
-            Err(e) => return self.cannot_store(format!("(reading) game {id}"), e),
+        match self.stored(format!("(reading) game {id}"), |s| s.has_game(&id)) {
+            Some(false) => {}
+            Some(true) => return fail(self, "that game is over"),
+            None => return,
         }
         let details = request.game_details;
         if details.history.len() < MIN_PLIES_TO_RESTORE {
@@ -1496,24 +1487,19 @@ impl Hub {
             Ok(game) => game,
             Err(reason) => return fail(self, &reason),
         };
-        game.added = [a.added_time.w as i64, a.added_time.b as i64];
-        game.remaining[0] += game.added[0];
-        game.remaining[1] += game.added[1];
+        game.add_time([a.added_time.w as i64, a.added_time.b as i64]);
         game.resume(now);
         let names = ByColour {
             w: self.public_player(&game.players.w).name,
             b: self.public_player(&game.players.b).name,
         };
-        let stored = self.stored(|store| {
+        self.stored(format!("restored game {id}"), |store| {
             store.add_game(&game, &names)?;
             game.history
                 .iter()
                 .enumerate()
                 .try_for_each(|(ply, packed)| store.add_move(&game.id, ply, packed))
         });
-        if let Err(e) = stored {
-            self.cannot_store(format!("restored game {id}"), e);
-        }
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
         let json = Box::new(self.game_json(&game));
         for p in [&game.players.w, &game.players.b] {

@@ -10,7 +10,7 @@
 //!
 //! let config = Config {
 //!     listen: "127.0.0.1:0".parse()?,
-//!     db: Database::parse("games.sqlite"),
+//!     db: Database::parse("games.sqlite")?,
 //! };
 //! let server = notate_serve::start(&config).await?;
 //! println!("listening on http://{}", server.addr);

@@ -109,29 +109,8 @@ impl PostgresStore {
         for _ in 0..SESSIONS {
             let mut session = Client::connect(url, NoTls)?;
             session.batch_execute("CREATE TEMP TABLE games_stage (LIKE games);")?;
-            let queue = queue.clone();
-            let report = report.clone();
-            senders.push(std::thread::spawn(move || loop {
-                // The lock is held only to take a job, not while sending it.
-                let job = queue
-                    .lock()
-                    .map_err(|_| ())
-                    .and_then(|q| q.recv().map_err(|_| ()));
-                let Ok(job) = job else { return };
-                // A panic is an error of its batch: the result must come back, or the store
-                // would wait for it for ever.
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    send(&mut session, &job)
-                }))
-                .unwrap_or_else(|_| {
-                    Err(StoreError::Target(
-                        "sending a batch to PostgreSQL panicked".into(),
-                    ))
-                });
-                if report.send(result).is_err() {
-                    return;
-                }
-            }));
+            let (queue, report) = (queue.clone(), report.clone());
+            senders.push(std::thread::spawn(move || sender(session, &queue, &report)));
         }
         Ok(PostgresStore {
             client,
@@ -199,6 +178,35 @@ impl Drop for PostgresStore {
         self.jobs = None;
         for sender in self.senders.drain(..) {
             let _ = sender.join();
+        }
+    }
+}
+
+/// A connection's thread: the batches it takes from `queue` sent, each one's result on
+/// `report`, until the store is gone.
+fn sender(
+    mut session: Client,
+    queue: &Mutex<Receiver<Job>>,
+    report: &mpsc::Sender<Result<Inserted, StoreError>>,
+) {
+    loop {
+        // The lock is held only to take a job, not while sending it.
+        let job = match queue.lock() {
+            Ok(queue) => queue.recv(),
+            Err(_) => return,
+        };
+        let Ok(job) = job else { return };
+        // A panic is an error of its batch: the result must come back, or the store would
+        // wait for it for ever.
+        let result =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(&mut session, &job)))
+                .unwrap_or_else(|_| {
+                    Err(StoreError::Target(
+                        "sending a batch to PostgreSQL panicked".into(),
+                    ))
+                });
+        if report.send(result).is_err() {
+            return;
         }
     }
 }

@@ -22,18 +22,31 @@ pub enum Database {
 }
 
 impl Database {
-    /// `postgres://…` or `postgresql://…` is PostgreSQL, anything else a SQLite file.
+    /// A `--db` as `notate load` reads it (`postgres://…` or `postgresql://…` is PostgreSQL,
+    /// a path a SQLite file); Parquet files cannot hold games being played.
     ///
     /// ```
     /// use notate_serve::Database;
-    /// assert!(matches!(Database::parse("postgres://me@localhost/chess"), Database::Postgres(_)));
-    /// assert!(matches!(Database::parse("games.sqlite"), Database::Sqlite(_)));
+    /// assert!(matches!(Database::parse("postgres://me@localhost/chess"), Ok(Database::Postgres(_))));
+    /// assert!(matches!(Database::parse("games.sqlite"), Ok(Database::Sqlite(_))));
+    /// assert!(Database::parse("parquet:games").is_err());
     /// ```
-    pub fn parse(text: &str) -> Database {
-        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-            Database::Postgres(text.to_string())
-        } else {
-            Database::Sqlite(PathBuf::from(text))
+    pub fn parse(text: &str) -> Result<Database> {
+        Ok(match notate_store::Target::parse(text)? {
+            notate_store::Target::Sqlite(path) => Database::Sqlite(path),
+            notate_store::Target::Postgres(url) => Database::Postgres(url),
+            notate_store::Target::Parquet(_) => anyhow::bail!(
+                "notate serve stores into a SQLite file or PostgreSQL, not Parquet \
+                 (--db games.sqlite or --db postgres://…)"
+            ),
+        })
+    }
+
+    /// The same database as `notate load`'s target, for the finished games' rows.
+    pub fn target(&self) -> notate_store::Target {
+        match self {
+            Database::Sqlite(path) => notate_store::Target::Sqlite(path.clone()),
+            Database::Postgres(url) => notate_store::Target::Postgres(url.clone()),
         }
     }
 }
@@ -76,9 +89,26 @@ pub trait Store: Send {
     fn has_game(&mut self, game: &str) -> Result<bool>;
     /// Stores ply `ply` of `game` (before it is sent to anyone).
     fn add_move(&mut self, game: &str, ply: usize, packed: &PackedMove) -> Result<()>;
+    /// Marks a game over: its end time, whether it was aborted, its result (JSON) and the PGN
+    /// of a game that was played.
+    fn end_game(&mut self, game: &Game, outcome: Option<&str>, pgn: Option<&str>) -> Result<()>;
+    /// Where finished games' rows go.
+    fn finished_rows(&mut self) -> &mut FinishedRows;
     /// Marks a game over; a finished (not aborted) game is also added to `notate load`'s
     /// tables, as the PGN `pgn_text` says.
-    fn finish_game(&mut self, game: &Game, pgn_text: &str) -> Result<()>;
+    fn finish_game(&mut self, game: &Game, pgn_text: &str) -> Result<()> {
+        let outcome = game
+            .result
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?;
+        let played = (!game.aborted).then_some(pgn_text);
+        self.end_game(game, outcome.as_deref(), played)?;
+        match played {
+            Some(pgn_text) => self.finished_rows().add(pgn_text),
+            None => Ok(()),
+        }
+    }
     /// Games not over, with their moves, to go on after a restart.
     fn games_in_progress(&mut self) -> Result<Vec<StoredGame>>;
     /// The PGN of a finished game.
@@ -89,7 +119,7 @@ pub trait Store: Send {
 /// the PGN the server wrote for each game (the rows `notate load` makes of that PGN), through
 /// one store kept open (opening it creates temporary tables and connections; its `finish`
 /// gathers statistics: neither is done per game).
-pub(super) struct FinishedRows {
+pub struct FinishedRows {
     target: notate_store::Target,
     store: Option<Box<dyn notate_store::Store + Send>>,
     rows: RowWriter,

@@ -9,7 +9,7 @@ use notate::protocol::glicko2::{PendingResults, Rating};
 use notate::protocol::messages::{ByColour, TimeOptions};
 use postgres::{Client, NoTls};
 
-use super::model::{FinishedRows, Store, StoredGame, StoredPlayer};
+use super::model::{Database, FinishedRows, Store, StoredGame, StoredPlayer};
 use crate::game::Game;
 
 /// The server's tables, and the pieces of the cluster's mail: `serve_mail` holds a message too
@@ -112,11 +112,17 @@ pub fn finished_pgn(client: &mut Option<Client>, url: &str, game: &str) -> Resul
         Some(connection) => connection,
         None => client.insert(connect_as(url, "pgn")?),
     };
-    let row = connection.query_opt("SELECT pgn FROM serve_games WHERE id = $1", &[&game]);
-    if row.is_err() {
+    let pgn = read_pgn(connection, game);
+    if pgn.is_err() {
         *client = None;
     }
-    Ok(row?.and_then(|r| r.get::<_, Option<String>>(0)))
+    pgn
+}
+
+/// The PGN of a finished game (none for a game not over, aborted, or not there).
+fn read_pgn(client: &mut Client, game: &str) -> Result<Option<String>> {
+    let row = client.query_opt("SELECT pgn FROM serve_games WHERE id = $1", &[&game])?;
+    Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
 }
 
 /// The server's tables in PostgreSQL.
@@ -129,7 +135,7 @@ impl PostgresStore {
     pub fn open(url: &str) -> Result<PostgresStore> {
         Ok(PostgresStore {
             client: connect(url, "hub")?,
-            finished: FinishedRows::new(notate_store::Target::Postgres(url.to_string())),
+            finished: FinishedRows::new(Database::Postgres(url.to_string()).target()),
         })
     }
 }
@@ -239,13 +245,7 @@ impl Store for PostgresStore {
         Ok(())
     }
 
-    fn finish_game(&mut self, game: &Game, pgn_text: &str) -> Result<()> {
-        let outcome = game
-            .result
-            .as_ref()
-            .map(serde_json::to_string)
-            .transpose()?;
-        let pgn = (!game.aborted).then_some(pgn_text);
+    fn end_game(&mut self, game: &Game, outcome: Option<&str>, pgn: Option<&str>) -> Result<()> {
         self.client.execute(
             "UPDATE serve_games SET end_time = $2, aborted = $3, outcome = $4, pgn = $5 WHERE id = $1",
             &[
@@ -256,10 +256,11 @@ impl Store for PostgresStore {
                 &pgn,
             ],
         )?;
-        if game.aborted {
-            return Ok(());
-        }
-        self.finished.add(pgn_text)
+        Ok(())
+    }
+
+    fn finished_rows(&mut self) -> &mut FinishedRows {
+        &mut self.finished
     }
 
     fn games_in_progress(&mut self) -> Result<Vec<StoredGame>> {
@@ -295,10 +296,7 @@ impl Store for PostgresStore {
     }
 
     fn pgn(&mut self, game: &str) -> Result<Option<String>> {
-        let row = self
-            .client
-            .query_opt("SELECT pgn FROM serve_games WHERE id = $1", &[&game])?;
-        Ok(row.and_then(|r| r.get::<_, Option<String>>(0)))
+        read_pgn(&mut self.client, game)
     }
 }
 

@@ -9,7 +9,7 @@ use notate::protocol::glicko2::{PendingResults, Rating};
 use notate::protocol::messages::{ByColour, TimeOptions};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::model::{FinishedRows, Store, StoredGame, StoredPlayer};
+use super::model::{Database, FinishedRows, Store, StoredGame, StoredPlayer};
 use crate::game::Game;
 
 const SCHEMA: &str = "
@@ -77,7 +77,7 @@ impl SqliteStore {
         }
         Ok(SqliteStore {
             db,
-            finished: FinishedRows::new(notate_store::Target::Sqlite(path.to_path_buf())),
+            finished: FinishedRows::new(Database::Sqlite(path.to_path_buf()).target()),
         })
     }
 }
@@ -194,12 +194,7 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn finish_game(&mut self, game: &Game, pgn_text: &str) -> Result<()> {
-        let outcome = game
-            .result
-            .as_ref()
-            .map(serde_json::to_string)
-            .transpose()?;
+    fn end_game(&mut self, game: &Game, outcome: Option<&str>, pgn: Option<&str>) -> Result<()> {
         self.db.execute(
             "UPDATE serve_games SET end_time = ?2, aborted = ?3, outcome = ?4, pgn = ?5 WHERE id = ?1",
             params![
@@ -207,13 +202,14 @@ impl Store for SqliteStore {
                 game.end_time.map(|t| t as i64),
                 game.aborted,
                 outcome,
-                (!game.aborted).then_some(pgn_text)
+                pgn
             ],
         )?;
-        if game.aborted {
-            return Ok(());
-        }
-        self.finished.add(pgn_text)
+        Ok(())
+    }
+
+    fn finished_rows(&mut self) -> &mut FinishedRows {
+        &mut self.finished
     }
 
     fn games_in_progress(&mut self) -> Result<Vec<StoredGame>> {
