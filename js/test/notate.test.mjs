@@ -25,8 +25,10 @@ for (const to of ['egd', 'tracks', 'json', 'pgn', 'uci', 'fen', 'jsonchess']) {
       assert.equal(got.errors.length, reported.length, `${file} → ${to}: ${want.stderr}`);
       for (const [i, error] of got.errors.entries()) {
         assert.ok(error instanceof NotateError);
-        // A game the output cannot hold (a null move in EGD) is named by game and ply.
-        const place = error.kind === 'unwritable' ? `game ${error.game}` : `:${error.line}:${error.column}: game ${error.game}`;
+        // A game the output cannot hold (a null move in EGD) is placed at its move, as a
+        // reading error is.
+        assert.ok(error.line !== null, `${file}: ${error.message}`);
+        const place = `:${error.line}:${error.column}: game ${error.game}`;
         assert.ok(reported[i].includes(place), `${file}: ${reported[i]} / ${error.message}`);
         assert.ok(error.ply === null || reported[i].includes(`ply ${error.ply} `), `${file}: ${reported[i]} / ${error.message}`);
       }

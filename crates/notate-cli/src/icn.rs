@@ -185,18 +185,29 @@ impl FamilyStage<Vec<u8>> for InfiniteStage {
         fates: &mut Vec<Fate>,
     ) {
         let mut games = std::mem::take(&mut self.games);
+        let mut origins = Vec::new();
         match format {
-            InputFormat::IcnJson => IcnJson::read_chunk(chunk, &Default::default(), &mut games),
-            _ => Icn::read_chunk(chunk, &Default::default(), &mut games),
+            InputFormat::IcnJson => IcnJson::read_chunk_with_origins(
+                chunk,
+                &Default::default(),
+                &mut games,
+                &mut origins,
+            ),
+            _ => Icn::read_chunk_with_origins(chunk, &Default::default(), &mut games, &mut origins),
         }
-        for game in games.drain(..) {
-            let fate = Fate::of_game(
-                game,
-                out,
-                |g, out| self.write(g, out).map(|()| Vec::new()),
-                players,
-            );
-            fates.push(fate);
+        let mut locator = chunk.locator();
+        for (game, origin) in games.drain(..).zip(origins) {
+            let write = |g: &Game, out: &mut Vec<u8>| {
+                // A game the output cannot hold is placed as a reading error is.
+                self.write(g, out).map_err(|mut error| {
+                    if let Some(origin) = origin {
+                        origin.in_chunk(chunk).place(&mut error, &mut locator);
+                    }
+                    error
+                })?;
+                Ok(Vec::new())
+            };
+            fates.push(Fate::of_game(game, out, write, players));
         }
         self.games = games;
     }

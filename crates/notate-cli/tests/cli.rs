@@ -194,6 +194,22 @@ fn a_game_a_line_that_egd_cannot_hold_is_reported_at_its_own_line() {
 }
 
 #[test]
+fn an_icn_game_the_output_cannot_hold_is_placed_at_its_start() {
+    let out = notate(
+        &["convert", "--from", "icn", "--to", "icn", "--dialect", "2025"],
+        "[My_Tag \"a\"] w K5,1|k5,8 5,1>5,2\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with(
+            "<stdin>:1:1: game 1: cannot write: tag key \"My_Tag\": the 2025 dialect allows letters only"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn egd_reads_back_detected_from_content() {
     let egd = notate(
         &["convert", "--to", "egd"],

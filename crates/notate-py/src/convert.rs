@@ -31,13 +31,19 @@ fn run(converter: &mut Converter, input: &[u8], on_error: OnError) -> Result<Run
         ends: Vec::new(),
         reports: Vec::new(),
     };
-    for (number, game) in (1..).zip(converter.read(input)) {
+    let mut games = converter.read(input);
+    let mut number = 0;
+    while let Some(game) = games.next() {
+        number += 1;
         let mark = run.out.len();
         if !run.ends.is_empty() {
             run.out.extend_from_slice(separator);
         }
         let written = game.and_then(|game| {
-            converter.write(&game, &mut run.out)?;
+            converter.write(&game, &mut run.out).map_err(|mut error| {
+                games.place(&mut error);
+                error
+            })?;
             Ok(converter.notes(&game))
         });
         match written {

@@ -39,8 +39,15 @@ def command(path: Path, to: str, *options: str):
     done = subprocess.run(
         [cli_path(), "convert", str(path), "--to", to, *options], capture_output=True
     )
-    failed = re.search(r"(\d[\d,]*) failed", done.stderr.decode())
-    return done.stdout.decode(), int(failed.group(1).replace(",", "")) if failed else 0
+    stderr = done.stderr.decode()
+    failed = re.search(r"(\d[\d,]*) failed", stderr)
+    # The places of the failed games: FILE:LINE:COLUMN: game N (warnings end "(warning)").
+    places = [
+        (int(m.group(3)), int(m.group(1)), int(m.group(2)))
+        for line in stderr.splitlines()
+        if not line.endswith("(warning)") and (m := re.search(r":(\d+):(\d+): game (\d+) ", line))
+    ]
+    return done.stdout.decode(), int(failed.group(1).replace(",", "")) if failed else 0, places
 
 
 def json_values(text: str):
@@ -65,7 +72,7 @@ def python(path: Path, to: str, **options):
 
 def assert_same(path: Path, to: str, options=(), **kwargs):
     ours, caught = python(path, to, **kwargs)
-    theirs, failed = command(path, to, *options)
+    theirs, failed, places = command(path, to, *options)
     what = f"{path.name} --to {to}"
     if to in JSON_OUT:
         assert ours == json_values(theirs), what
@@ -73,6 +80,12 @@ def assert_same(path: Path, to: str, options=(), **kwargs):
         assert ours == theirs, what
     # A failed game is one warning; shogi notes are warnings too, so at least as many.
     assert len(caught) >= failed, what
+    # Each failed game is placed where the command line places it, a writer's error (a null
+    # move EGD cannot hold) included.
+    said = [str(w.message) for w in caught]
+    for game, line, column in places:
+        where = f"game {game}, line {line}, column {column}"
+        assert any(text.startswith(where) for text in said), f"{what}: {where} not in {said}"
     return ours
 
 

@@ -279,13 +279,15 @@ pub fn convert_bytes(
         }
     };
     let mut run = Run::new(shape);
-    let games = converter.read(input);
-    let mut write = |game: &notate::convert::AnyGame, out: &mut Vec<u8>| {
-        converter.write(game, out)?;
-        Ok(converter.notes(game))
-    };
-    for game in games {
-        run.take(game, &mut write);
+    let mut games = converter.read(input);
+    while let Some(game) = games.next() {
+        run.take(game, &mut |game, out| {
+            converter.write(game, out).map_err(|mut error| {
+                games.place(&mut error);
+                error
+            })?;
+            Ok(converter.notes(game))
+        });
     }
     Ok(run.flush())
 }

@@ -27,7 +27,8 @@ use crate::chess::tracks::Tracks;
 use crate::chess::uci::Uci;
 use crate::chess::view::View as ChessView;
 use crate::chess::ChessGame;
-use crate::format::{ReadFormat, Reader, WriteFormat};
+use crate::error::Locator;
+use crate::format::{Origin, ReadFormat, Reader, WriteFormat};
 use crate::infinite::long::{self, IcnJson};
 use crate::infinite::short::{self, Dialect, Icn, MoveStyle};
 use crate::infinite::{self, replay};
@@ -806,20 +807,21 @@ impl Converter {
         self.to
     }
 
-    /// The games of `input`, in order, each error naming its game's number.
-    pub fn read<'a>(
-        &self,
-        input: &'a [u8],
-    ) -> Box<dyn Iterator<Item = Result<AnyGame, Error>> + 'a> {
+    /// The games of `input`, in order, each error naming its game's number; an error a
+    /// writer then finds in a game is placed by [`Games::place`].
+    pub fn read<'a>(&self, input: &'a [u8]) -> Games<'a> {
         fn all<'a, F: ReadFormat + 'a>(
             input: &'a [u8],
             options: F::ReadOptions,
             wrap: fn(F::Game) -> AnyGame,
-        ) -> Box<dyn Iterator<Item = Result<AnyGame, Error>> + 'a> {
-            Box::new(Reader::<F, _>::with_options(input, options).map(move |g| g.map(wrap)))
+        ) -> Box<dyn Source + 'a> {
+            Box::new(Wrapped::<F, _> {
+                reader: Reader::with_options(input, options),
+                wrap,
+            })
         }
         let read = self.read;
-        match self.from {
+        let games = match self.from {
             Format::Pgn => all::<Pgn>(input, Default::default(), AnyGame::Chess),
             Format::Json => all::<Json>(input, Default::default(), AnyGame::Chess),
             Format::Egd => all::<Egd>(input, Default::default(), AnyGame::Chess),
@@ -841,6 +843,13 @@ impl Converter {
             Format::Tracks | Format::View | Format::Uci | Format::Fen | Format::Epd => {
                 unreachable!("Converter::new refuses formats that are not read")
             }
+        };
+        Games {
+            games,
+            locator: Locator::new(input, 1),
+            // A shogi writer's errors name a ply, not a place, and a CSA record may hold
+            // several games: a shogi game's origin could not be told from its record's.
+            placed: self.from.family() != Family::Shogi,
         }
     }
 
@@ -876,6 +885,69 @@ impl Converter {
             }
             AnyGame::Chess(_) | AnyGame::Infinite(_) => Vec::new(),
         }
+    }
+}
+
+/// The games of a [`Converter`]'s input, in order (see [`Converter::read`]).
+pub struct Games<'a> {
+    games: Box<dyn Source + 'a>,
+    locator: Locator<'a>,
+    placed: bool,
+}
+
+impl Games<'_> {
+    /// Places an error a writer found in the game last given, as the command line places
+    /// it: a move's error at the move, an error of the whole game at its start.
+    ///
+    /// ```
+    /// use notate::convert::{Converter, Format, Options};
+    /// let input = b"1. e4 *\n\n1. e4 -- 2. d4 *\n";
+    /// let mut converter = Converter::new(Format::Pgn, Some(Format::Egd), &Options::default())?;
+    /// let mut games = converter.read(input);
+    /// let mut out = Vec::new();
+    /// converter.write(&games.next().unwrap()?, &mut out)?;
+    /// let mut error = converter.write(&games.next().unwrap()?, &mut out).unwrap_err();
+    /// games.place(&mut error);
+    /// assert_eq!((error.place.unwrap().line, error.place.unwrap().column), (3, 7));
+    /// # Ok::<(), notate::Error>(())
+    /// ```
+    pub fn place(&mut self, error: &mut Error) {
+        if let (true, Some(origin)) = (self.placed, self.games.origin()) {
+            origin.place(error, &mut self.locator);
+        }
+    }
+}
+
+impl Iterator for Games<'_> {
+    type Item = Result<AnyGame, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.games.next()
+    }
+}
+
+/// A reader of one format whose games are wrapped as [`AnyGame`], and that says where the
+/// last one came from.
+trait Source: Iterator<Item = Result<AnyGame, Error>> {
+    fn origin(&self) -> Option<Origin>;
+}
+
+struct Wrapped<F: ReadFormat, R: std::io::Read + Send> {
+    reader: Reader<F, R>,
+    wrap: fn(F::Game) -> AnyGame,
+}
+
+impl<F: ReadFormat, R: std::io::Read + Send> Iterator for Wrapped<F, R> {
+    type Item = Result<AnyGame, Error>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(self.reader.next()?.map(self.wrap))
+    }
+}
+
+impl<F: ReadFormat, R: std::io::Read + Send> Source for Wrapped<F, R> {
+    fn origin(&self) -> Option<Origin> {
+        self.reader.origin()
     }
 }
 

@@ -73,6 +73,81 @@ pub trait ReadFormat {
             }
         }
     }
+
+    /// [`Self::read_chunk`], and for each result where its game came from (`None` when not
+    /// known), so that an error found later, by a writer, can be placed as a reading error
+    /// is. A format whose records hold one game each is known by the count; PGN says its own.
+    fn read_chunk_with_origins(
+        chunk: &Chunk,
+        options: &Self::ReadOptions,
+        out: &mut Vec<Result<Self::Game, Error>>,
+        origins: &mut Vec<Option<Origin>>,
+    ) {
+        let before = out.len();
+        Self::read_chunk(chunk, options, out);
+        let read = out.len() - before;
+        if read == chunk.games.len() {
+            origins.extend(chunk.games.iter().map(|range| {
+                let start = chunk.first_byte as usize + range.start;
+                Some(Origin {
+                    start,
+                    moves_from: start,
+                })
+            }));
+        } else {
+            origins.extend(std::iter::repeat_n(None, read));
+        }
+    }
+}
+
+/// Where a game read from a stream came from, in bytes of the stream: what places an error
+/// found after reading (a writer's) where the command line places it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The first byte of the game's record: the place of an error of the whole game.
+    pub start: usize,
+    /// What the byte offsets of its moves count from: the record's first byte for a format
+    /// of one game a record, the chunk's for PGN (which reads a chunk as one text).
+    pub moves_from: usize,
+}
+
+impl Origin {
+    /// The same origin counted from the first byte of `chunk`, the chunk the game was read
+    /// from: for placing with the chunk's own locator ([`Chunk::locator`]).
+    pub fn in_chunk(self, chunk: &Chunk) -> Origin {
+        let first_byte = chunk.first_byte as usize;
+        Origin {
+            start: self.start - first_byte,
+            moves_from: self.moves_from - first_byte,
+        }
+    }
+
+    /// Places `error`, an error of the game that came from here, in the stream `locator`
+    /// counts in: an error of the whole game (no ply) at the game's start, an error of a
+    /// move at the move's offset.
+    ///
+    /// ```
+    /// use notate::error::Locator;
+    /// use notate::format::Origin;
+    /// use notate::{Error, ErrorKind, Place};
+    /// let text = b"game one\ngame two: e4 --\n";
+    /// let origin = Origin { start: 9, moves_from: 9 };
+    /// let mut error = Error::at(13, "a null move").with_ply(2);
+    /// origin.place(&mut error, &mut Locator::new(text, 1));
+    /// assert_eq!(error.place, Some(Place { line: 2, column: 14, offset: Some(22) }));
+    /// ```
+    pub fn place(self, error: &mut Error, locator: &mut Locator<'_>) {
+        if error.ply.is_none() {
+            error.place = Some(locator.place(self.start));
+        } else if let Some(Place {
+            line: 0,
+            offset: Some(offset),
+            ..
+        }) = error.place
+        {
+            error.place = Some(locator.place(self.moves_from + offset));
+        }
+    }
 }
 
 /// Moves the place of an error in a record (`record_start` bytes into a chunk) into the
@@ -128,7 +203,10 @@ pub struct Reader<F: ReadFormat, R: Read + Send> {
     splitter: F::Splitter<R>,
     options: F::ReadOptions,
     read: Vec<Result<F::Game, Error>>,
-    numbering: Numbering<F::Game>,
+    origins: Vec<Option<Origin>>,
+    numbering: Numbering<(F::Game, Option<Origin>)>,
+    /// Where the game last given came from.
+    origin: Option<Origin>,
 }
 
 impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
@@ -143,8 +221,25 @@ impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
             splitter: F::splitter(input, &options),
             options,
             read: Vec::new(),
+            origins: Vec::new(),
             numbering: Numbering::default(),
+            origin: None,
         }
+    }
+
+    /// Where the game last given came from, in bytes of the stream, when known (`None` after
+    /// an error): what places an error a writer finds in that game ([`Origin::place`]).
+    ///
+    /// ```
+    /// use notate::chess::pgn::Pgn;
+    /// use notate::format::{Origin, Reader};
+    /// let mut games = Reader::<Pgn, _>::new(&b"1. e4 *\n\n1. d4 *\n"[..]);
+    /// games.next();
+    /// games.next();
+    /// assert_eq!(games.origin(), Some(Origin { start: 9, moves_from: 0 }));
+    /// ```
+    pub fn origin(&self) -> Option<Origin> {
+        self.origin
     }
 }
 
@@ -202,18 +297,26 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
             splitter,
             options,
             read,
+            origins,
             numbering,
+            origin,
         } = self;
-        numbering.next(|pending| match splitter.next_chunk() {
+        let next = numbering.next(|pending| match splitter.next_chunk() {
             Ok(Some(chunk)) => {
-                F::read_chunk(&chunk, options, read);
-                pending.extend(read.drain(..));
+                F::read_chunk_with_origins(&chunk, options, read, origins);
+                let games = read.drain(..).zip(origins.drain(..));
+                pending.extend(games.map(|(game, origin)| game.map(|game| (game, origin))));
                 splitter.recycle(chunk.bytes);
                 Some(Ok(()))
             }
             Ok(None) => None,
             Err(e) => Some(Err(e)),
-        })
+        });
+        *origin = None;
+        Some(next?.map(|(game, from)| {
+            *origin = from;
+            game
+        }))
     }
 }
 

@@ -25,7 +25,7 @@ pub use write::{Pgn, WriteOptions, SEVEN_TAG_ROSTER};
 use super::game::ChessGame;
 use super::replay::replay;
 use crate::chunk::Chunk;
-use crate::format::{read_verbs, write_verbs, ReadFormat, WriteFormat};
+use crate::format::{read_verbs, write_verbs, Origin, ReadFormat, WriteFormat};
 
 use super::error::FailedGame;
 use super::game::WrittenGame;
@@ -179,6 +179,23 @@ impl ReadFormat for Pgn {
     /// replayed, and its error placed in the stream.
     fn read_chunk(chunk: &Chunk, options: &ReadOptions, out: &mut Vec<Result<ChessGame, Error>>) {
         out.extend(replay_chunk(chunk, *options).map(|(game, _)| game));
+    }
+
+    /// Moves' offsets count from the chunk's start, as PGN reads a chunk as one text.
+    fn read_chunk_with_origins(
+        chunk: &Chunk,
+        options: &ReadOptions,
+        out: &mut Vec<Result<ChessGame, Error>>,
+        origins: &mut Vec<Option<Origin>>,
+    ) {
+        let first_byte = chunk.first_byte as usize;
+        for (game, range) in replay_chunk(chunk, *options) {
+            out.push(game);
+            origins.push(Some(Origin {
+                start: first_byte + range.start,
+                moves_from: first_byte,
+            }));
+        }
     }
 }
 
