@@ -196,7 +196,15 @@ fn a_game_a_line_that_egd_cannot_hold_is_reported_at_its_own_line() {
 #[test]
 fn an_icn_game_the_output_cannot_hold_is_placed_at_its_start() {
     let out = notate(
-        &["convert", "--from", "icn", "--to", "icn", "--dialect", "2025"],
+        &[
+            "convert",
+            "--from",
+            "icn",
+            "--to",
+            "icn",
+            "--dialect",
+            "2025",
+        ],
         "[My_Tag \"a\"] w K5,1|k5,8 5,1>5,2\n",
     );
     assert_eq!(out.status.code(), Some(1));

@@ -113,9 +113,12 @@ pub fn read_pgn(
 ) -> PyResult<Games> {
     let on_error = OnError::parse(errors, OnError::Collect)?;
     let threads = crate::threads(threads)?;
-    let input: Input = source::open(source)?;
+    let (input, size): (Input, _) = source::open_sized(source)?;
     let options = ReadOptions::default();
-    let splitter = pgn::splitter(input, moves_only(options));
+    let mut splitter = pgn::splitter(input, moves_only(options));
+    if let Some(size) = size {
+        splitter = splitter.input_bytes(size);
+    }
     let chunks = ChunkMap::of_chunks(splitter, threads, || {
         move |chunk: &Chunk| read_games(chunk, options)
     });

@@ -22,6 +22,36 @@ pub fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
     open_named(source).map(|(input, _)| input)
 }
 
+/// [`open`], and the source's length when it is known before reading (bytes, text, an
+/// uncompressed file): what lets the reader cut its last chunks smaller
+/// ([`notate::chess::pgn::GameSplitter::input_bytes`]).
+pub fn open_sized(source: &Bound<'_, PyAny>) -> PyResult<(Input, Option<u64>)> {
+    let (input, path) = open_named(source)?;
+    let size = match path {
+        Some(path) => Some(path)
+            .filter(|p| !["zst", "gz", "bz2"].iter().any(|ext| has_extension(p, ext)))
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len()),
+        None => source
+            .cast::<PyBytes>()
+            .map(|b| b.as_bytes().len())
+            .or_else(|_| source.cast::<PyByteArray>().map(|b| b.len()))
+            .or_else(|_| {
+                source
+                    .cast::<PyString>()
+                    .map(|t| t.to_cow().map_or(0, |t| t.len()))
+            })
+            .ok()
+            .map(|n| n as u64),
+    };
+    Ok((input, size))
+}
+
+fn has_extension(path: &Path, extension: &str) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
+}
+
 /// [`open`], and the path when the source is one (its name may tell the format).
 pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<(Input, Option<PathBuf>)> {
     if let Ok(bytes) = source.cast::<PyBytes>() {

@@ -205,6 +205,10 @@ pub struct GameSplitter<R> {
     /// The size the next chunk is cut at: `chunk_bytes`, or less at first, doubled with each
     /// chunk (see [`GameSplitter::starting_at`]).
     target_bytes: usize,
+    /// The smallest chunk: the first one's size (see [`GameSplitter::starting_at`]).
+    least_bytes: usize,
+    /// The input's length when known (see [`GameSplitter::input_bytes`]).
+    input_bytes: Option<u64>,
     limits: ReadOptions,
     bom_checked: bool,
     skipping: bool,
@@ -276,6 +280,8 @@ impl<R: Read> GameSplitter<R> {
             first_byte: 0,
             chunk_bytes: chunk_bytes.max(1),
             target_bytes: chunk_bytes.max(1),
+            least_bytes: chunk_bytes.max(1),
+            input_bytes: None,
             limits,
             bom_checked: false,
             skipping: false,
@@ -311,6 +317,28 @@ impl<R: Read> GameSplitter<R> {
     /// ```
     pub fn starting_at(mut self, first_bytes: usize) -> Self {
         self.target_bytes = first_bytes.clamp(1, self.chunk_bytes);
+        self.least_bytes = self.target_bytes;
+        self
+    }
+
+    /// Says how long the input is (a file's length): the last chunks are then cut smaller,
+    /// a quarter of what is left, down to the first chunk's size, so that the threads reading
+    /// them finish together, not one reading a whole chunk while the others have nothing.
+    /// A wrong length only changes the sizes of chunks.
+    ///
+    /// ```
+    /// use notate::chess::pgn::GameSplitter;
+    /// let pgn = "[White \"a\"]\n\n1. e4 *\n\n".repeat(1000); // 22 bytes a game
+    /// let sizes = |mut splitter: GameSplitter<&[u8]>| -> Vec<usize> {
+    ///     std::iter::from_fn(|| splitter.next_chunk().unwrap()).map(|c| c.bytes.len()).collect()
+    /// };
+    /// let even = sizes(GameSplitter::new(pgn.as_bytes(), 4400).starting_at(1000));
+    /// assert_eq!(even, [1012, 2002, 4004, 4400, 4400, 4400, 1782]);
+    /// let tapered = sizes(GameSplitter::new(pgn.as_bytes(), 4400).starting_at(1000).input_bytes(22_000));
+    /// assert_eq!(tapered, [1012, 2002, 4004, 3762, 2816, 2112, 1584, 1188, 1012, 1012, 1012, 484]);
+    /// ```
+    pub fn input_bytes(mut self, total: u64) -> Self {
+        self.input_bytes = Some(total);
         self
     }
 
@@ -499,6 +527,10 @@ impl<R: Read> GameSplitter<R> {
         self.first_line += memchr::memchr_iter(b'\n', &chunk.bytes).count() as u64;
         self.first_byte += chunk.bytes.len() as u64;
         self.target_bytes = (self.target_bytes * 2).min(self.chunk_bytes);
+        if let Some(total) = self.input_bytes {
+            let left = usize::try_from(total.saturating_sub(self.first_byte)).unwrap_or(usize::MAX);
+            self.target_bytes = self.target_bytes.min((left / 4).max(self.least_bytes));
+        }
         self.scanned -= end;
         self.game_start = self.game_start.saturating_sub(end);
         self.comment_start = self.comment_start.saturating_sub(end);
