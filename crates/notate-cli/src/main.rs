@@ -577,12 +577,28 @@ fn usage(message: &str) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    keep_freed_memory();
     let cli = Cli::parse();
     match &cli.command {
         Command::Load { common, db } => run_load(common, db),
         Command::Query { db, sql, format } => run_query(db, sql, *format),
         Command::Serve { listen, db } => run_serve(*listen, db),
         command => run_pipeline(command),
+    }
+}
+
+/// Tells glibc's malloc to serve blocks up to 32 MiB from its heap and to keep up to 128 MiB
+/// freed there. By default it maps each block over its (adaptive) threshold afresh and unmaps
+/// it when freed; the Parquet writer makes and drops a Zstandard context of about a megabyte
+/// per column of every row group, and those maps and unmaps (page faults, and TLB flushes on
+/// the other core) took a tenth of a Parquet load: 2.14 → 1.79 s on 100 MB of new games, peak
+/// memory 105 → 114 MB, still flat. mimalloc was as fast but held 160 MB.
+fn keep_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets two of malloc's parameters, before any thread is started.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 20);
     }
 }
 
