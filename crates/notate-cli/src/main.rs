@@ -260,10 +260,7 @@ fn settings(common: &Common, job: Job, egd: egd::WriteOptions) -> Settings {
             Job::Convert(OutputFormat::Egd) => 64 << 10,
             // Checking writes nothing: larger chunks mean fewer hand-overs between threads.
             Job::Check => 1 << 20,
-            // A load's chunk becomes a Parquet row group (about 14,000 moves of lichess
-            // games), each with a compression context per column; larger chunks build rows
-            // for more repeated games before the first copy is marked as stored.
-            Job::Load => 512 << 10,
+            Job::Load => notate_store::CHUNK_BYTES,
             _ => 256 << 10,
         },
         only_game: common.game,

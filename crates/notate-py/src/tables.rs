@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
-use notate::chess::pgn::{Keep, Pgn, ReadOptions};
+use notate::chess::pgn::{GameSplitter, Keep, Pgn, ReadOptions};
 use notate::chess::rows::{RowBatch, RowWriter, Tables};
 use notate::chess::ChessGame;
 use notate::format::ChunkMap;
@@ -299,17 +299,20 @@ fn run_load(
         Err(e) => return (Err(store_error(e)), failures),
     };
     let target = target.clone();
-    let chunks = ChunkMap::new::<Pgn, _, _, _>(input, read_options(), threads, move || {
-        let mut writer = RowWriter::new();
-        let mut preparer = target.preparer().expect("made once before reading");
-        move |games| {
-            let mut rows = Rows::default();
-            let outcomes = write_rows(&mut writer, games, &mut rows.batch);
-            // A failure here comes again from the store's thread, which then does the work.
-            let _ = preparer.prepare(&mut rows);
-            (rows, outcomes)
-        }
-    });
+    let splitter = GameSplitter::with_limits(input, notate_store::CHUNK_BYTES, read_options())
+        .starting_at(16 << 10);
+    let chunks =
+        ChunkMap::with_splitter::<Pgn, _, _, _>(splitter, read_options(), threads, move || {
+            let mut writer = RowWriter::new();
+            let mut preparer = target.preparer().expect("made once before reading");
+            move |games| {
+                let mut rows = Rows::default();
+                let outcomes = write_rows(&mut writer, games, &mut rows.batch);
+                // A failure here comes again from the store's thread, which then does the work.
+                let _ = preparer.prepare(&mut rows);
+                (rows, outcomes)
+            }
+        });
     let mut games = 0u64;
     for chunk in chunks {
         let (mut rows, outcomes) = match chunk {

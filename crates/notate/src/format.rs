@@ -434,7 +434,41 @@ impl<T: Send + 'static> ChunkMap<T> {
         W: FnMut(Vec<Result<F::Game, Error>>) -> T + Send + 'static,
         N: Fn() -> W,
     {
-        let splitter = F::splitter(input, &options);
+        Self::with_splitter::<F, _, _, _>(
+            F::splitter(input, &options),
+            options,
+            threads,
+            new_worker,
+        )
+    }
+
+    /// [`ChunkMap::new`] with a splitter of the caller's (chunks of another size than the
+    /// format's: a load makes each chunk a Parquet row group).
+    ///
+    /// ```
+    /// use notate::chess::pgn::{GameSplitter, Pgn};
+    /// use notate::format::ChunkMap;
+    /// let text = "1. e4 e5 *\n\n1. d4 *\n".repeat(5000);
+    /// let splitter = GameSplitter::new(std::io::Cursor::new(text), 1 << 16);
+    /// let games = ChunkMap::with_splitter::<Pgn, _, _, _>(splitter, Default::default(), 2, || {
+    ///     |games: Vec<Result<notate::chess::ChessGame, notate::Error>>| games.len()
+    /// });
+    /// assert_eq!(games.map(|n| n.unwrap()).sum::<usize>(), 10_000);
+    /// ```
+    pub fn with_splitter<F, S, W, N>(
+        splitter: S,
+        options: F::ReadOptions,
+        threads: usize,
+        new_worker: N,
+    ) -> Self
+    where
+        F: ReadFormat + 'static,
+        F::Game: Send + 'static,
+        F::ReadOptions: Send + Sync + 'static,
+        S: Split + 'static,
+        W: FnMut(Vec<Result<F::Game, Error>>) -> T + Send + 'static,
+        N: Fn() -> W,
+    {
         let options = Arc::new(options);
         Self::of_chunks(splitter, threads, || {
             let mut worker = new_worker();
