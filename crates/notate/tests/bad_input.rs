@@ -143,16 +143,22 @@ proptest! {
         sizes in proptest::collection::vec(1usize..200, 1..16),
         chunk_bytes in 1usize..2000,
         bom in any::<bool>(),
+        first_bytes in 1usize..500,
+        told_length in proptest::option::of(0u64..10_000),
     ) {
         // Where games start must not depend on how the input arrives: in one read, or in
         // reads of any sizes, which end anywhere in a line, a comment, a byte-order mark or
-        // a block of the scan.
+        // a block of the scan; nor on the sizes chunks are cut at (a first chunk of any size,
+        // the last ones cut smaller for a length told, right or wrong).
         let mut bytes = mutate(text.into_bytes(), edits);
         if bom {
             bytes.splice(0..0, *b"\xEF\xBB\xBF");
         }
-        let games_of = |reader: &mut dyn std::io::Read, chunk_bytes: usize| {
+        let games_of = |reader: &mut dyn std::io::Read, chunk_bytes: usize, told: Option<u64>| {
             let mut splitter = GameSplitter::new(reader, chunk_bytes);
+            if let Some(length) = told {
+                splitter = splitter.starting_at(first_bytes).input_bytes(length);
+            }
             let mut games = Vec::new();
             while let Some(chunk) = splitter.next_chunk().unwrap() {
                 let first = chunk.first_byte as usize;
@@ -160,9 +166,13 @@ proptest! {
             }
             games
         };
-        let whole = games_of(&mut &bytes[..], 1 << 20);
+        let whole = games_of(&mut &bytes[..], 1 << 20, None);
         let mut trickle = Trickle { bytes: &bytes, sizes: &sizes, reads: 0 };
-        prop_assert_eq!(games_of(&mut trickle, chunk_bytes), whole);
+        prop_assert_eq!(&games_of(&mut trickle, chunk_bytes, None), &whole);
+        let mut trickle = Trickle { bytes: &bytes, sizes: &sizes, reads: 0 };
+        // The true length, or any other.
+        let told = told_length.unwrap_or(bytes.len() as u64);
+        prop_assert_eq!(games_of(&mut trickle, chunk_bytes, Some(told)), whole);
     }
 
     #[test]
