@@ -54,10 +54,12 @@ fn compression(head: &[u8]) -> Option<&'static str> {
     }
 }
 
-/// An opened input: a decompressed byte stream and its format.
+/// An opened input: a decompressed byte stream, its format, and its length when known before
+/// reading (a file that is not compressed).
 pub struct Opened {
     pub reader: Box<dyn BufRead + Send>,
     pub format: InputFormat,
+    pub length: Option<u64>,
 }
 
 /// Opens an input, decompresses it and detects its format unless `from` says it.
@@ -68,14 +70,19 @@ pub fn open(
 ) -> Result<Opened> {
     // A small file (a shogi record, an ICN game: often thousands of them) gets a buffer of
     // its size, not 256 KiB: the allocation, not the reading, would be the cost.
-    let (raw, capacity): (Box<dyn Read + Send>, usize) = match &name.path {
+    let (raw, capacity, length): (Box<dyn Read + Send>, usize, Option<u64>) = match &name.path {
         Some(path) => {
             let file =
                 File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-            let size = file.metadata().map_or(u64::MAX, |m| m.len());
-            (Box::new(file), size.clamp(4 << 10, 256 << 10) as usize)
+            let length = file
+                .metadata()
+                .ok()
+                .filter(|m| m.is_file())
+                .map(|m| m.len());
+            let capacity = length.unwrap_or(u64::MAX).clamp(4 << 10, 256 << 10) as usize;
+            (Box::new(file), capacity, length)
         }
-        None => (Box::new(io::stdin()), 256 << 10),
+        None => (Box::new(io::stdin()), 256 << 10, None),
     };
     let mut raw = BufReader::with_capacity(
         capacity,
@@ -96,7 +103,11 @@ pub fn open(
                 Some(f) => f,
                 None => detect(name.path.as_deref(), &mut reader)?,
             };
-            return Ok(Opened { reader, format });
+            return Ok(Opened {
+                reader,
+                format,
+                length,
+            });
         }
     };
     let mut reader: Box<dyn BufRead + Send> =
@@ -105,7 +116,11 @@ pub fn open(
         Some(f) => f,
         None => detect(name.path.as_deref(), &mut reader)?,
     };
-    Ok(Opened { reader, format })
+    Ok(Opened {
+        reader,
+        format,
+        length: None,
+    })
 }
 
 /// The format an input's file name says (`.pgn.zst`, `.egd.jsonl`, `.icn`, `.kif` …), if any.

@@ -19,6 +19,10 @@ use notate::Error;
 use notate_store::Rows;
 
 use crate::formats::{Family, InputFormat, Job, Records};
+
+/// The first chunk of a PGN file whose length is known: small, so that every core has work from
+/// the start (the chunks after it double up to the job's size).
+const FIRST_CHUNK_BYTES: usize = 16 << 10;
 use crate::input::{self, InputName};
 use crate::report::{Notes, Reporter};
 
@@ -348,11 +352,20 @@ fn read_inputs(
             }
             let reader = opened.reader;
             let mut splitter: Box<dyn Split> = match format.records() {
-                Records::Pgn => Box::new(GameSplitter::with_limits(
-                    reader,
-                    settings.chunk_bytes,
-                    settings.limits,
-                )),
+                Records::Pgn => {
+                    let splitter =
+                        GameSplitter::with_limits(reader, settings.chunk_bytes, settings.limits);
+                    match opened.length {
+                        // A file shorter than a few chunks (`check` cuts 1 MiB) was one chunk,
+                        // read on one core: the first chunks are cut small and the last to a
+                        // quarter of what is left, so every core has a part. Not for a load,
+                        // whose chunks are Parquet row groups.
+                        Some(length) if !matches!(settings.job, Job::Load) => {
+                            Box::new(splitter.starting_at(FIRST_CHUNK_BYTES).input_bytes(length))
+                        }
+                        _ => Box::new(splitter),
+                    }
+                }
                 Records::Lines => Box::new(LineSplitter::new(reader, settings.chunk_bytes)),
                 Records::Whole => Box::new(WholeSplitter::new(reader, settings.max_text_bytes)),
             };
