@@ -11,7 +11,7 @@ use notate::chess::uci::Uci;
 use notate::chess::view::View;
 use notate::chess::{play, replay, ChessGame, FailedGame, Tags};
 use notate::chunk::Chunk;
-use notate::format::{place_in_stream, ReadFormat, WriteFormat};
+use notate::format::{place_in_stream, Origin, ReadFormat, WriteFormat};
 use notate::shakmaty::{fen::Epd, fen::Fen, EnPassantMode};
 use notate::{Error, ErrorKind};
 
@@ -68,12 +68,7 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
                         Err(mut error) => {
                             // No partial record: the game's output goes.
                             out.truncate(mark);
-                            if error.ply.is_none() {
-                                error.set_offset(start);
-                                error.locate(&mut locator);
-                            } else {
-                                place_in_stream(&mut error, moves_from, &mut locator);
-                            }
+                            Origin { start, moves_from }.place(&mut error, &mut locator);
                             Fate::failed(error, game.tags.players(), warnings)
                         }
                     }

@@ -19,10 +19,6 @@ use notate::Error;
 use notate_store::Rows;
 
 use crate::formats::{Family, InputFormat, Job, Records};
-
-/// The first chunk of a PGN file whose length is known: small, so that every core has work from
-/// the start (the chunks after it double up to the job's size).
-const FIRST_CHUNK_BYTES: usize = 16 << 10;
 use crate::input::{self, InputName};
 use crate::report::{Notes, Reporter};
 
@@ -360,9 +356,11 @@ fn read_inputs(
                         // read on one core: the first chunks are cut small and the last to a
                         // quarter of what is left, so every core has a part. Not for a load,
                         // whose chunks are Parquet row groups.
-                        Some(length) if !matches!(settings.job, Job::Load) => {
-                            Box::new(splitter.starting_at(FIRST_CHUNK_BYTES).input_bytes(length))
-                        }
+                        Some(length) if !matches!(settings.job, Job::Load) => Box::new(
+                            splitter
+                                .starting_at(pgn::FIRST_CHUNK_BYTES)
+                                .input_bytes(length),
+                        ),
                         _ => Box::new(splitter),
                     }
                 }

@@ -123,7 +123,9 @@ pub fn convert(
         };
         settings.set(&name, value).map_err(bad)?;
     }
-    let (mut input, path) = source::open_named(data)?;
+    let source::Opened {
+        mut input, path, ..
+    } = source::open_named(data)?;
     let from = from_.map(str::parse::<Format>).transpose().map_err(bad)?;
     // Checked before the input is read.
     if let Some(from) = from {

@@ -22,7 +22,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
 use crate::errors::{game_error, OnError};
-use crate::source::{self, Input};
+use crate::source;
 
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
@@ -113,11 +113,11 @@ pub fn read_pgn(
 ) -> PyResult<Games> {
     let on_error = OnError::parse(errors, OnError::Collect)?;
     let threads = crate::threads(threads)?;
-    let (input, size): (Input, _) = source::open_sized(source)?;
+    let opened = source::open_named(source)?;
     let options = ReadOptions::default();
-    let mut splitter = pgn::splitter(input, moves_only(options));
-    if let Some(size) = size {
-        splitter = splitter.input_bytes(size);
+    let mut splitter = pgn::splitter(opened.input, moves_only(options));
+    if let Some(length) = opened.length {
+        splitter = splitter.input_bytes(length);
     }
     let chunks = ChunkMap::of_chunks(splitter, threads, || {
         move |chunk: &Chunk| read_games(chunk, options)

@@ -19,61 +19,49 @@ pub type Input = Box<dyn Read + Send>;
 /// object with a `read` method (a binary file: `open(path, "rb")`, `io.BytesIO`, a socket's
 /// file, a decompressor's stream).
 pub fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
-    open_named(source).map(|(input, _)| input)
+    open_named(source).map(|opened| opened.input)
 }
 
-/// [`open`], and the source's length when it is known before reading (bytes, text, an
-/// uncompressed file): what lets the reader cut its last chunks smaller
-/// ([`notate::chess::pgn::GameSplitter::input_bytes`]).
-pub fn open_sized(source: &Bound<'_, PyAny>) -> PyResult<(Input, Option<u64>)> {
-    let (input, path) = open_named(source)?;
-    let size = match path {
-        Some(path) => Some(path)
-            .filter(|p| !["zst", "gz", "bz2"].iter().any(|ext| has_extension(p, ext)))
-            .and_then(|p| std::fs::metadata(p).ok())
-            .map(|m| m.len()),
-        None => source
-            .cast::<PyBytes>()
-            .map(|b| b.as_bytes().len())
-            .or_else(|_| source.cast::<PyByteArray>().map(|b| b.len()))
-            .or_else(|_| {
-                source
-                    .cast::<PyString>()
-                    .map(|t| t.to_cow().map_or(0, |t| t.len()))
-            })
-            .ok()
-            .map(|n| n as u64),
+/// An opened source: its bytes, its path when it is one (its name may tell the format), and
+/// its length when known before reading (bytes, text, a file that is not compressed: what lets
+/// a reader cut its last chunks smaller, [`notate::chess::pgn::GameSplitter::input_bytes`]).
+pub struct Opened {
+    pub input: Input,
+    pub path: Option<PathBuf>,
+    pub length: Option<u64>,
+}
+
+/// [`open`], with the source's path and length.
+pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
+    let in_memory = |bytes: Vec<u8>| Opened {
+        length: Some(bytes.len() as u64),
+        input: Box::new(Cursor::new(bytes)),
+        path: None,
     };
-    Ok((input, size))
-}
-
-fn has_extension(path: &Path, extension: &str) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(extension))
-}
-
-/// [`open`], and the path when the source is one (its name may tell the format).
-pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<(Input, Option<PathBuf>)> {
     if let Ok(bytes) = source.cast::<PyBytes>() {
-        return Ok((Box::new(Cursor::new(bytes.as_bytes().to_vec())), None));
+        return Ok(in_memory(bytes.as_bytes().to_vec()));
     }
     if let Ok(bytes) = source.cast::<PyByteArray>() {
-        return Ok((Box::new(Cursor::new(bytes.to_vec())), None));
+        return Ok(in_memory(bytes.to_vec()));
     }
     if let Ok(text) = source.cast::<PyString>() {
         let text = text.to_cow()?;
         return match path_in(&text) {
-            Some(path) => Ok((open_path(&path)?, Some(path))),
-            None => Ok((Box::new(Cursor::new(text.as_bytes().to_vec())), None)),
+            Some(path) => open_path(path),
+            None => Ok(in_memory(text.as_bytes().to_vec())),
         };
     }
     let os = source.py().import("os")?;
     if source.is_instance(&os.getattr("PathLike")?)? {
         let path: PathBuf = os.call_method1("fspath", (source,))?.extract()?;
-        return Ok((open_path(&path)?, Some(path)));
+        return open_path(path);
     }
     if source.hasattr("read")? {
-        return Ok((Box::new(PyFile(source.clone().unbind())), None));
+        return Ok(Opened {
+            input: Box::new(PyFile(source.clone().unbind())),
+            path: None,
+            length: None,
+        });
     }
     Err(usage(format!(
         "a source is text, bytes, a path or a binary file object, not {}",
@@ -95,23 +83,36 @@ fn path_in(text: &str) -> Option<PathBuf> {
     (named || path.is_file()).then(|| path.to_path_buf())
 }
 
-fn open_path(path: &Path) -> PyResult<Input> {
-    let file = File::open(path).map_err(|e| {
+/// Opens a file, decompressed by its extension; its length is known when it is not
+/// compressed.
+fn open_path(path: PathBuf) -> PyResult<Opened> {
+    let file = File::open(&path).map_err(|e| {
         pyo3::exceptions::PyOSError::new_err(format!("cannot open {}: {e}", path.display()))
     })?;
+    let length = file
+        .metadata()
+        .ok()
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
     let file = BufReader::with_capacity(256 << 10, file);
     let name = path.to_string_lossy().to_ascii_lowercase();
     let cannot = |e: io::Error| {
         pyo3::exceptions::PyOSError::new_err(format!("cannot read {}: {e}", path.display()))
     };
-    Ok(if name.ends_with(".zst") {
-        Box::new(zstd::Decoder::with_buffer(file).map_err(cannot)?)
+    let (input, length): (Input, _) = if name.ends_with(".zst") {
+        let decoder = zstd::Decoder::with_buffer(file).map_err(cannot)?;
+        (Box::new(decoder), None)
     } else if name.ends_with(".gz") {
-        Box::new(flate2::bufread::MultiGzDecoder::new(file))
+        (Box::new(flate2::bufread::MultiGzDecoder::new(file)), None)
     } else if name.ends_with(".bz2") {
-        Box::new(bzip2::bufread::MultiBzDecoder::new(file))
+        (Box::new(bzip2::bufread::MultiBzDecoder::new(file)), None)
     } else {
-        Box::new(file)
+        (Box::new(file), length)
+    };
+    Ok(Opened {
+        input,
+        path: Some(path),
+        length,
     })
 }
 

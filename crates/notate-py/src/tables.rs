@@ -299,8 +299,8 @@ fn run_load(
         Err(e) => return (Err(store_error(e)), failures),
     };
     let target = target.clone();
-    let splitter = GameSplitter::with_limits(input, notate_store::CHUNK_BYTES, read_options())
-        .starting_at(16 << 10);
+    // Whole chunks from the first, as `notate load` cuts them: each is a Parquet row group.
+    let splitter = GameSplitter::with_limits(input, notate_store::CHUNK_BYTES, read_options());
     let chunks =
         ChunkMap::with_splitter::<Pgn, _, _, _>(splitter, read_options(), threads, move || {
             let mut writer = RowWriter::new();

@@ -139,13 +139,8 @@ impl Origin {
     pub fn place(self, error: &mut Error, locator: &mut Locator<'_>) {
         if error.ply.is_none() {
             error.place = Some(locator.place(self.start));
-        } else if let Some(Place {
-            line: 0,
-            offset: Some(offset),
-            ..
-        }) = error.place
-        {
-            error.place = Some(locator.place(self.moves_from + offset));
+        } else {
+            place_in_stream(error, self.moves_from, locator);
         }
     }
 }

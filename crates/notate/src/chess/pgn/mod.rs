@@ -41,8 +41,12 @@ use crate::{Error, ErrorKind};
 /// assert_eq!(splitter.next_chunk().unwrap().unwrap().games.len(), 1);
 /// ```
 pub fn splitter<R: Read>(input: R, options: ReadOptions) -> GameSplitter<R> {
-    GameSplitter::with_limits(input, 128 << 10, options).starting_at(16 << 10)
+    GameSplitter::with_limits(input, 128 << 10, options).starting_at(FIRST_CHUNK_BYTES)
 }
+
+/// The first chunk a reader of PGN cuts when it starts small ([`GameSplitter::starting_at`]):
+/// every thread has work within the first milliseconds.
+pub const FIRST_CHUNK_BYTES: usize = 16 << 10;
 
 /// One game read from a stream, or why it could not be read, with where it starts.
 #[derive(Debug)]
