@@ -239,9 +239,13 @@ impl Transaction {
         !std::mem::replace(&mut self.open, true)
     }
 
-    /// Counts moves added; whether the transaction is full and should be committed.
-    fn add(&mut self, moves: usize) -> bool {
+    /// Counts moves added.
+    fn add(&mut self, moves: usize) {
         self.moves += moves;
+    }
+
+    /// Whether the transaction is full and should be committed.
+    fn full(&self) -> bool {
         self.moves >= BATCH_MOVES
     }
 

@@ -1,10 +1,12 @@
 //! SQLite, embedded (rusqlite's bundled build: nothing to install).
 
+use std::ffi::c_int;
 use std::ops::Range;
 use std::path::Path;
+use std::ptr::NonNull;
 
 use notate::chess::rows::RowBatch;
-use rusqlite::{params_from_iter, types::ToSqlOutput, types::Value, Connection, ToSql};
+use rusqlite::{ffi, params_from_iter, types::ToSqlOutput, types::Value, Connection, ToSql};
 
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
 use crate::{Inserted, QueryResult, Store, StoreError, Transaction, Value as QueryValue};
@@ -26,10 +28,17 @@ use crate::{Inserted, QueryResult, Store, StoreError, Transaction, Value as Quer
 /// # std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub struct SqliteStore {
+    // The statements go before the connection: fields are dropped in order, and a statement
+    // must be finalized before its connection closes.
+    insert_moves: RowsInsert,
+    insert_move: RowsInsert,
     connection: Connection,
     insert_game: String,
-    insert_move: String,
     transaction: Transaction,
+    /// What the open transaction added.
+    uncommitted: Inserted,
+    /// What committed transactions added since the last [`Store::finish`] or
+    /// [`Store::flush`].
     inserted: Inserted,
 }
 
@@ -71,13 +80,15 @@ impl SqliteStore {
         connection.execute_batch(&schema::ddl(type_name, ""))?;
         let placeholders = |n: usize| vec!["?"; n].join(", ");
         Ok(SqliteStore {
+            insert_moves: RowsInsert::prepare(&connection, "moves", MOVES.len(), ROWS_A_STATEMENT)?,
+            insert_move: RowsInsert::prepare(&connection, "moves", MOVES.len(), 1)?,
             connection,
             insert_game: format!(
                 "INSERT INTO games VALUES ({}) ON CONFLICT (id) DO NOTHING",
                 placeholders(GAMES.len())
             ),
-            insert_move: format!("INSERT INTO moves VALUES ({})", placeholders(MOVES.len())),
             transaction: Transaction::default(),
+            uncommitted: Inserted::default(),
             inserted: Inserted::default(),
         })
     }
@@ -85,6 +96,40 @@ impl SqliteStore {
     fn commit(&mut self) -> Result<(), StoreError> {
         if self.transaction.close() {
             self.connection.execute_batch("COMMIT")?;
+        }
+        self.inserted += std::mem::take(&mut self.uncommitted);
+        Ok(())
+    }
+
+    /// The games of `games` not stored yet, with their moves, into the open transaction.
+    fn insert_new(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
+        // The moves of the new games, as (game, move) indexes, inserted a statement's worth
+        // at a time.
+        let mut pending: Vec<(usize, usize)> = Vec::with_capacity(ROWS_A_STATEMENT);
+        let cell = |&(g, m): &(usize, usize), column| {
+            schema::move_cell(column, batch, &batch.games[g], &batch.moves[m])
+        };
+        let mut insert_game = self.connection.prepare_cached(&self.insert_game)?;
+        for g in games {
+            let game = &batch.games[g];
+            let cells = schema::game_cells(batch, game);
+            if insert_game.execute(params_from_iter(cells.iter().map(Sql)))? == 0 {
+                self.uncommitted.known += 1;
+                continue;
+            }
+            self.uncommitted.games += 1;
+            self.uncommitted.moves += game.moves.len() as u64;
+            self.transaction.add(game.moves.len());
+            for m in game.moves.clone() {
+                pending.push((g, m));
+                if pending.len() == ROWS_A_STATEMENT {
+                    self.insert_moves.run(&self.connection, &pending, cell)?;
+                    pending.clear();
+                }
+            }
+        }
+        for row in pending.chunks(1) {
+            self.insert_move.run(&self.connection, row, cell)?;
         }
         Ok(())
     }
@@ -95,26 +140,17 @@ impl Store for SqliteStore {
         if self.transaction.open() {
             self.connection.execute_batch("BEGIN")?;
         }
-        let mut added = 0;
-        {
-            let mut insert_game = self.connection.prepare_cached(&self.insert_game)?;
-            let mut insert_move = self.connection.prepare_cached(&self.insert_move)?;
-            for g in &batch.games[games] {
-                let cells = schema::game_cells(batch, g);
-                if insert_game.execute(params_from_iter(cells.iter().map(Sql)))? == 0 {
-                    self.inserted.known += 1;
-                    continue;
-                }
-                self.inserted.games += 1;
-                for m in &batch.moves[g.moves.clone()] {
-                    let cells = schema::move_cells(batch, g, m);
-                    insert_move.execute(params_from_iter(cells.iter().map(Sql)))?;
-                }
-                added += g.moves.len();
+        if let Err(error) = self.insert_new(batch, games) {
+            // The open transaction is taken back whole (an `OR ROLLBACK` insert has done so
+            // already), and nothing of it is counted.
+            if !self.connection.is_autocommit() {
+                self.connection.execute_batch("ROLLBACK")?;
             }
+            self.transaction.close();
+            self.uncommitted = Inserted::default();
+            return Err(error);
         }
-        self.inserted.moves += added as u64;
-        if self.transaction.add(added) {
+        if self.transaction.full() {
             self.commit()?;
         }
         Ok(())
@@ -130,6 +166,151 @@ impl Store for SqliteStore {
         self.commit()?;
         Ok(std::mem::take(&mut self.inserted))
     }
+}
+
+/// Rows of moves in one `INSERT` statement: enough to spread the statement's own work
+/// (opening the table's and indexes' cursors, halting, resetting) over many rows, with
+/// 64 × 23 parameters well under SQLite's limit of 32,766.
+const ROWS_A_STATEMENT: usize = 64;
+
+/// An `INSERT` of `rows` rows into `table`, prepared through SQLite's C API, its text bound
+/// without a copy.
+///
+/// Written by hand because rusqlite binds every text with `SQLITE_TRANSIENT` (SQLite copies
+/// it) and runs a row a statement: for a load's 23-column rows of moves, the copies and each
+/// statement's own work were about a third of the store thread's time. The texts live in the
+/// caller's batch for the whole of [`RowsInsert::run`], which binds, steps, resets and clears
+/// the bindings, so SQLite never holds a pointer past it (`SQLITE_STATIC`).
+struct RowsInsert {
+    statement: NonNull<ffi::sqlite3_stmt>,
+    rows: usize,
+    columns: usize,
+}
+
+// The statement is used only through `&mut self`, by one thread at a time, and SQLite's
+// connections are opened serialized or with each connection used by one thread (rusqlite's
+// `Connection` is `Send` on the same terms).
+unsafe impl Send for RowsInsert {}
+
+impl RowsInsert {
+    fn prepare(
+        connection: &Connection,
+        table: &str,
+        columns: usize,
+        rows: usize,
+    ) -> rusqlite::Result<RowsInsert> {
+        let row = format!("({})", vec!["?"; columns].join(", "));
+        // `OR ROLLBACK`: a row that breaks a constraint ends the load's transaction, as any
+        // error does, so SQLite needs no statement journal (copies of the pages a statement
+        // of many rows changes, to undo it alone).
+        let sql = format!(
+            "INSERT OR ROLLBACK INTO {table} VALUES {}",
+            vec![row; rows].join(", ")
+        );
+        let mut statement = std::ptr::null_mut();
+        // SAFETY: the handle is the live connection's; `sql` outlives the call and its length
+        // is given, so it need not end in a NUL.
+        let code = unsafe {
+            ffi::sqlite3_prepare_v3(
+                connection.handle(),
+                sql.as_ptr().cast(),
+                c_int::try_from(sql.len()).expect("an INSERT of a few kilobytes"),
+                ffi::SQLITE_PREPARE_PERSISTENT,
+                &mut statement,
+                std::ptr::null_mut(),
+            )
+        };
+        match NonNull::new(statement) {
+            Some(statement) if code == ffi::SQLITE_OK => Ok(RowsInsert {
+                statement,
+                rows,
+                columns,
+            }),
+            _ => Err(failure(connection, code)),
+        }
+    }
+
+    /// Inserts `rows` (exactly as many as the statement has), column `c` of `row` being
+    /// `cell(row, c)`.
+    fn run<'a, R>(
+        &mut self,
+        connection: &Connection,
+        rows: &[R],
+        cell: impl Fn(&R, usize) -> Cell<'a>,
+    ) -> rusqlite::Result<()> {
+        assert_eq!(rows.len(), self.rows, "an INSERT of {} rows", self.rows);
+        let statement = self.statement.as_ptr();
+        let mut code = ffi::SQLITE_OK;
+        for (r, row) in rows.iter().enumerate() {
+            for column in 0..self.columns {
+                let index = (r * self.columns + column + 1) as c_int;
+                // SAFETY: the statement is live; a text's bytes are borrowed for 'a, which
+                // outlasts this call, and the bindings are cleared before it returns.
+                code = unsafe {
+                    match cell(row, column) {
+                        Cell::Null => ffi::sqlite3_bind_null(statement, index),
+                        Cell::Int(v) => ffi::sqlite3_bind_int64(statement, index, v),
+                        Cell::Real(v) => ffi::sqlite3_bind_double(statement, index, v),
+                        Cell::Bool(b) => ffi::sqlite3_bind_int64(statement, index, i64::from(b)),
+                        Cell::Text(s) => ffi::sqlite3_bind_text64(
+                            statement,
+                            index,
+                            s.as_ptr().cast(),
+                            s.len() as u64,
+                            ffi::SQLITE_STATIC(),
+                            ffi::SQLITE_UTF8 as u8,
+                        ),
+                    }
+                };
+                if code != ffi::SQLITE_OK {
+                    break;
+                }
+            }
+            if code != ffi::SQLITE_OK {
+                break;
+            }
+        }
+        if code == ffi::SQLITE_OK {
+            // SAFETY: the statement is live and every parameter is bound.
+            code = match unsafe { ffi::sqlite3_step(statement) } {
+                ffi::SQLITE_DONE => ffi::SQLITE_OK,
+                other => other,
+            };
+        }
+        let result = if code == ffi::SQLITE_OK {
+            Ok(())
+        } else {
+            Err(failure(connection, code))
+        };
+        // SAFETY: the statement is live. Reset returns the step's error again, already taken.
+        unsafe {
+            ffi::sqlite3_reset(statement);
+            ffi::sqlite3_clear_bindings(statement);
+        }
+        result
+    }
+}
+
+impl Drop for RowsInsert {
+    fn drop(&mut self) {
+        // SAFETY: the statement is live (its connection is dropped after it) and not used
+        // again.
+        unsafe { ffi::sqlite3_finalize(self.statement.as_ptr()) };
+    }
+}
+
+/// The error SQLite reported on `connection` for `code`.
+fn failure(connection: &Connection, code: c_int) -> rusqlite::Error {
+    // SAFETY: the handle is the live connection's; the message is copied out at once.
+    let message = unsafe {
+        let text = ffi::sqlite3_errmsg(connection.handle());
+        (!text.is_null()).then(|| {
+            std::ffi::CStr::from_ptr(text)
+                .to_string_lossy()
+                .into_owned()
+        })
+    };
+    rusqlite::Error::SqliteFailure(ffi::Error::new(code), message)
 }
 
 /// A cell as an SQLite value.

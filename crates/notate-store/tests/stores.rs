@@ -151,6 +151,115 @@ fn sqlite_loads_once_and_answers_the_example_queries() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// A cell as SQLite gives it back (a boolean as 0 or 1).
+fn stored(cell: notate_store::schema::Cell<'_>) -> Value {
+    use notate_store::schema::Cell;
+    match cell {
+        Cell::Null => Value::Null,
+        Cell::Int(v) => Value::Int(v),
+        Cell::Real(v) => Value::Real(v),
+        Cell::Text(s) => Value::Text(s.to_string()),
+        Cell::Bool(b) => Value::Int(i64::from(b)),
+    }
+}
+
+/// Every cell of every row, as the batch holds it: the moves go in by statements of many rows,
+/// bound by hand, and a value bound to the wrong parameter would show here.
+#[test]
+fn sqlite_stores_every_cell_of_every_row() {
+    use notate_store::schema::{game_cells, move_cells};
+    let (rows, expected) = &*GENERATED;
+    let dir = temp_dir("sqlite-cells");
+    let target = Target::Sqlite(dir.join("games.sqlite"));
+    // One insert of every game, then slices of odd sizes: whole statements and remainders.
+    let mut store = target.open().unwrap();
+    store.insert(rows, 0..250).unwrap();
+    let mut start = 250;
+    for size in [1, 7, 63, 64, 65, 129].into_iter().cycle() {
+        let end = (start + size).min(rows.len());
+        store.insert(rows, start..end).unwrap();
+        start = end;
+        if start == rows.len() {
+            break;
+        }
+    }
+    let added = store.finish().unwrap();
+    assert_eq!((added.games, added.moves), (expected.games, expected.moves));
+    drop(store);
+
+    let mut games: Vec<Vec<Value>> = rows
+        .games
+        .iter()
+        .map(|g| game_cells(rows, g).into_iter().map(stored).collect())
+        .collect();
+    let mut moves: Vec<Vec<Value>> = rows
+        .games
+        .iter()
+        .flat_map(|g| {
+            rows.moves[g.moves.clone()]
+                .iter()
+                .map(|m| move_cells(rows, g, m).into_iter().map(stored).collect())
+        })
+        .collect();
+    let key = |row: &Vec<Value>| match (&row[0], row.get(1)) {
+        (Value::Int(id), Some(Value::Int(ply))) => (*id, *ply),
+        (Value::Int(id), _) => (*id, 0),
+        other => panic!("a key of {other:?}"),
+    };
+    games.sort_by_key(key);
+    moves.sort_by_key(key);
+    let got_games = target.query("SELECT * FROM games ORDER BY id").unwrap();
+    let got_moves = target
+        .query("SELECT * FROM moves ORDER BY game_id, ply")
+        .unwrap();
+    assert_eq!(got_games.rows.len(), games.len());
+    assert_eq!(got_moves.rows.len() as u64, expected.moves);
+    for (got, want) in got_games.rows.iter().zip(&games) {
+        assert_eq!(got, want, "a game row");
+    }
+    for (got, want) in got_moves.rows.iter().zip(&moves) {
+        assert_eq!(got, want, "a move row");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A move that breaks the table's key (its game's row deleted by hand, the moves left) fails
+/// the load and takes back the whole batch: no game of it is stored, nor any move.
+#[test]
+fn sqlite_a_batch_that_breaks_the_key_is_taken_back_whole() {
+    let rows = &GENERATED.0;
+    let dir = temp_dir("sqlite-key");
+    let path = dir.join("games.sqlite");
+    let target = Target::Sqlite(path.clone());
+    let mut store = target.open().unwrap();
+    store.insert(rows, 0..10).unwrap();
+    store.finish().unwrap();
+    drop(store);
+    let victim = rows.games[5].id;
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute("DELETE FROM games WHERE id = ?1", [victim])
+        .unwrap();
+    let count = |table: &str| {
+        target
+            .query(&format!("SELECT count(*) FROM {table}"))
+            .unwrap()
+            .rows
+    };
+    let (games_before, moves_before) = (count("games"), count("moves"));
+
+    let mut store = target.open().unwrap();
+    let error = store.insert(rows, 0..200).unwrap_err().to_string();
+    assert!(
+        error.contains("UNIQUE constraint failed: moves.game_id, moves.ply"),
+        "{error}"
+    );
+    drop(store);
+    assert_eq!(count("games"), games_before);
+    assert_eq!(count("moves"), moves_before);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn parquet_loads_once_and_duckdb_answers_as_sqlite_does() {
     let (rows, expected) = &*GENERATED;
