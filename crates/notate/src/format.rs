@@ -517,7 +517,7 @@ impl<T: Send + 'static> ChunkMap<T> {
         for _ in 0..threads {
             let (cutter, done) = (cutter.clone(), done.clone());
             let mut worker = new_worker();
-            std::thread::spawn(move || {
+            crate::threads::spawn(move || {
                 // The bytes of the chunk read last, for the splitter to hold a later chunk:
                 // fresh buffers would be zeroed by the kernel page by page.
                 let mut spare = None;

@@ -34,5 +34,6 @@ mod json_text;
 pub use shakmaty;
 pub mod protocol;
 pub mod shogi;
+mod threads;
 
 pub use error::{Error, ErrorKind, Place};
