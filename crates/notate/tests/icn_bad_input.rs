@@ -586,3 +586,69 @@ fn the_long_form_refuses_what_the_short_form_refuses() {
     }
     assert!(long::read_one("{\"metadata\":{},\"fullMove\":1,\"moveRule\":\"100/100\"}").is_ok());
 }
+
+/// An error deep in the long form names the whole path down to the bad value (the path is
+/// built only when an error names it, from the keys and indexes passed down).
+#[test]
+fn long_form_errors_name_the_path_down_to_the_value() {
+    for (json, path) in [
+        (
+            r#"{"metadata":{},"moves":["1,2>1,3",{"startCoords":[1,7],"endCoords":"x"}]}"#,
+            "$.moves[1].endCoords",
+        ),
+        (
+            r#"{"metadata":{},"moves":[{"startCoords":[1,7],"endCoords":[1,6],"castle":{"dir":"x"}}]}"#,
+            "$.moves[0].castle.dir",
+        ),
+        (
+            r#"{"metadata":{},"gameRules":{"promotionRanks":[8,1],"promotionsAllowed":{"white":["queens"],"black":["pawns"]}}}"#,
+            "$.gameRules.promotionsAllowed.black",
+        ),
+        (
+            r#"{"metadata":{},"gameRules":{"promotionRanks":[8,[1,"x"]]}}"#,
+            "$.gameRules.promotionRanks[1]",
+        ),
+        (
+            r#"{"metadata":{},"presetAnnotes":{"rays":[{"start":[0,0],"vector":[1,1]},{"start":[0,0],"vector":"q"}]}}"#,
+            "$.presetAnnotes.rays[1].vector",
+        ),
+        (r#"{"metadata":{"Event":7}}"#, "$.metadata.Event"),
+        (
+            r#"{"metadata":{},"gameRules":{"winConditions":{"white":["checkmate"],"grey":[]}}}"#,
+            "$.gameRules.winConditions.grey",
+        ),
+    ] {
+        let e = long::read_one(json).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some(path), "{json}: {e}");
+        check_error(&e);
+    }
+}
+
+/// A key given twice is an error, in a small object (looked through) and in a large one
+/// (a hash set from the 17th key); a key written with escapes is the same key.
+#[test]
+fn a_long_form_key_given_twice_is_an_error() {
+    let squares =
+        |n: usize| -> Vec<String> { (1..=n).map(|x| format!("\"{x},2\":\"pawnsW\"")).collect() };
+    let mut large = squares(30);
+    large.push("\"25,2\":\"rooksW\"".to_string());
+    for json in [
+        r#"{"metadata":{},"turn":"white","turn":"black"}"#.to_string(),
+        r#"{"metadata":{"Event":"a","Ev\u0065nt":"b"}}"#.to_string(),
+        format!(
+            "{{\"metadata\":{{}},\"startingPosition\":{{{}}}}}",
+            large.join(",")
+        ),
+    ] {
+        let e = long::read_one(&json).unwrap_err();
+        assert!(e.to_string().contains("given twice"), "{json}: {e}");
+        check_error(&e);
+    }
+    let json = format!(
+        "{{\"metadata\":{{\"Ev\\u0065nt\":\"a\"}},\"startingPosition\":{{{}}}}}",
+        squares(30).join(",")
+    );
+    let game = long::read_one(&json).unwrap();
+    assert_eq!(game.metadata, [("Event".to_string(), "a".to_string())]);
+    assert_eq!(game.position.unwrap().len(), 30);
+}

@@ -9,6 +9,8 @@
 //! one or more documents (one per line, or simply one after another); each is written
 //! followed by a newline.
 
+use std::borrow::Cow;
+
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
@@ -86,8 +88,71 @@ pub(crate) fn from_json_stream(text: &str) -> impl Iterator<Item = Result<Game, 
     })
 }
 
-/// A JSON object as its entries in order, values left as text.
-struct Object<'a>(Vec<(String, &'a RawValue)>);
+/// A JSON object as its entries in order, values left as text, keys borrowed from the text
+/// when they hold no escape.
+struct Object<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+/// An object's key, borrowed from the text when it can be.
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(key)))
+            }
+            fn visit_str<E>(self, key: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(key.to_string())))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// Objects up to this many keys are checked for a key given twice by looking through them,
+/// larger ones (a position's squares) with a hash set.
+const KEYS_LOOKED_THROUGH: usize = 16;
+
+/// Where a value is in the document (`$.moves[3].endCoords`): built as the reader goes down,
+/// written out only when an error names it (building the text for every value was a fifth of
+/// the time of reading a small game).
+#[derive(Clone, Copy)]
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl<'a> Path<'a> {
+    fn key(&'a self, key: &'a str) -> Path<'a> {
+        Path::Key(self, key)
+    }
+
+    fn index(&'a self, index: usize) -> Path<'a> {
+        Path::Index(self, index)
+    }
+}
+
+impl std::fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Path::Root => f.write_str("$"),
+            Path::Key(parent, key) => write!(f, "{parent}.{key}"),
+            Path::Index(parent, index) => write!(f, "{parent}[{index}]"),
+        }
+    }
+}
+
+impl From<Path<'_>> for String {
+    fn from(path: Path<'_>) -> String {
+        path.to_string()
+    }
+}
 
 impl<'de> Deserialize<'de> for Object<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -98,10 +163,21 @@ impl<'de> Deserialize<'de> for Object<'de> {
                 f.write_str("a JSON object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object<'de>, A::Error> {
-                let mut entries: Vec<(String, &'de RawValue)> = Vec::new();
-                let mut seen = rustc_hash::FxHashSet::default();
-                while let Some((k, v)) = map.next_entry::<String, &'de RawValue>()? {
-                    if !seen.insert(k.clone()) {
+                let mut entries: Vec<(Cow<'de, str>, &'de RawValue)> =
+                    Vec::with_capacity(map.size_hint().unwrap_or(8));
+                let mut seen: Option<rustc_hash::FxHashSet<Cow<'de, str>>> = None;
+                while let Some((Key(k), v)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
+                    let twice = match &mut seen {
+                        Some(seen) => !seen.insert(k.clone()),
+                        None => {
+                            let twice = entries.iter().any(|(e, _)| *e == k);
+                            if entries.len() == KEYS_LOOKED_THROUGH {
+                                seen = Some(entries.iter().map(|(e, _)| e.clone()).collect());
+                            }
+                            twice
+                        }
+                    };
+                    if twice {
                         return Err(serde::de::Error::custom(format!("key {k:?} given twice")));
                     }
                     entries.push((k, v));
@@ -113,22 +189,36 @@ impl<'de> Deserialize<'de> for Object<'de> {
     }
 }
 
-fn parse<'a, T: Deserialize<'a>>(raw: &'a RawValue, path: &str, what: &str) -> Result<T, Error> {
+fn parse<'a, T: Deserialize<'a>>(
+    raw: &'a RawValue,
+    path: Path<'_>,
+    what: &str,
+) -> Result<T, Error> {
     serde_json::from_str(raw.get()).map_err(|_| error::json(path, format!("expected {what}")))
 }
 
-fn object<'a>(raw: &'a RawValue, path: &str) -> Result<Object<'a>, Error> {
-    parse(raw, path, "an object")
+fn object<'a>(raw: &'a RawValue, path: Path<'_>) -> Result<Object<'a>, Error> {
+    if !raw.get().starts_with('{') {
+        return Err(error::json(path, "expected an object"));
+    }
+    // The value is valid JSON: what can fail is a key given twice, which the message says.
+    serde_json::from_str(raw.get()).map_err(|e| {
+        let message = e.to_string();
+        let message = message
+            .rsplit_once(" at line ")
+            .map_or(&*message, |(m, _)| m);
+        error::json(path, message)
+    })
 }
 
-fn int(raw: &RawValue, path: &str) -> Result<Int, Error> {
+fn int(raw: &RawValue, path: Path<'_>) -> Result<Int, Error> {
     raw.get()
         .parse::<Int>()
         .map_err(|_| error::json(path, format!("expected a whole number, not {}", raw.get())))
 }
 
 /// `[x, y]` or the reference's `"x,y"`.
-fn coords(raw: &RawValue, path: &str) -> Result<Coord, Error> {
+fn coords(raw: &RawValue, path: Path<'_>) -> Result<Coord, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
         return text
             .parse()
@@ -144,12 +234,12 @@ fn coords(raw: &RawValue, path: &str) -> Result<Coord, Error> {
     })
 }
 
-fn square_key(key: &str, path: &str) -> Result<Coord, Error> {
+fn square_key(key: &str, path: Path<'_>) -> Result<Coord, Error> {
     key.parse()
         .map_err(|_| error::json(path, format!("{key:?} is not a square \"x,y\"")))
 }
 
-fn piece_name(name: &str, path: &str) -> Result<Piece, Error> {
+fn piece_name(name: &str, path: Path<'_>) -> Result<Piece, Error> {
     Piece::from_long_name(name)
         .ok_or_else(|| error::json(path, format!("unknown piece type {name:?}")))
 }
@@ -166,17 +256,17 @@ fn read_game(object: Object) -> Result<Game, Error> {
     let mut special_rights: Vec<Coord> = Vec::new();
     let mut has_rights_key = false;
     for (key, raw) in object.0 {
-        let path = format!("$.{key}");
-        let top = match key.as_str() {
+        let path = Path::Root.key(&key);
+        let top = match &*key {
             "metadata" => {
-                for (k, v) in self::object(raw, &path)?.0 {
-                    let value: String = parse(v, &format!("{path}.{k}"), "a string")?;
-                    game.metadata.push((k, value));
+                for (k, v) in self::object(raw, path)?.0 {
+                    let value: String = parse(v, path.key(&k), "a string")?;
+                    game.metadata.push((k.into_owned(), value));
                 }
                 TopKey::Metadata
             }
             "turn" => {
-                let name: &str = parse(raw, &path, "\"white\" or \"black\"")?;
+                let name: &str = parse(raw, path, "\"white\" or \"black\"")?;
                 game.turn = Some(match name {
                     "white" => Player::White,
                     "black" => Player::Black,
@@ -185,11 +275,11 @@ fn read_game(object: Object) -> Result<Game, Error> {
                 TopKey::Turn
             }
             "enpassant" => {
-                game.en_passant = Some(coords(raw, &path)?);
+                game.en_passant = Some(coords(raw, path)?);
                 TopKey::EnPassant
             }
             "moveRule" => {
-                let text: &str = parse(raw, &path, "a string \"N/M\"")?;
+                let text: &str = parse(raw, path, "a string \"N/M\"")?;
                 game.move_rule = Some(
                     text.split_once('/')
                         .and_then(|(n, m)| {
@@ -200,18 +290,18 @@ fn read_game(object: Object) -> Result<Game, Error> {
                         })
                         .filter(|_| text.bytes().all(|b| b.is_ascii_digit() || b == b'/'))
                         .ok_or_else(|| {
-                            error::json(&path, format!("expected \"N/M\", not {text:?}"))
+                            error::json(path, format!("expected \"N/M\", not {text:?}"))
                         })?,
                 );
                 // As the short form (and the site) refuse them, so that what reads writes
                 // short text that reads back (found by fuzzing).
                 if let Some(rule) = &game.move_rule {
                     if rule.limit == 0 {
-                        return Err(error::json(&path, "the move rule's limit is at least 1"));
+                        return Err(error::json(path, "the move rule's limit is at least 1"));
                     }
                     if rule.counter > rule.limit {
                         return Err(error::json(
-                            &path,
+                            path,
                             format!(
                                 "the move rule's counter {} is above its limit {}",
                                 rule.counter, rule.limit
@@ -222,23 +312,23 @@ fn read_game(object: Object) -> Result<Game, Error> {
                 TopKey::MoveRule
             }
             "fullMove" => {
-                let n: u64 = parse(raw, &path, "a whole number")?;
+                let n: u64 = parse(raw, path, "a whole number")?;
                 if n == 0 {
-                    return Err(error::json(&path, "the full-move number starts at 1"));
+                    return Err(error::json(path, "the full-move number starts at 1"));
                 }
                 game.full_move = Some(n);
                 TopKey::FullMove
             }
             "gameRules" => {
-                read_rules(self::object(raw, &path)?, &path, &mut game)?;
+                read_rules(self::object(raw, path)?, path, &mut game)?;
                 TopKey::GameRules
             }
             "specialRights" => {
                 has_rights_key = true;
-                for (k, v) in self::object(raw, &path)?.0 {
-                    let p = format!("{path}.{k}");
-                    let square = square_key(&k, &p)?;
-                    if parse::<bool>(v, &p, "true or false")? {
+                for (k, v) in self::object(raw, path)?.0 {
+                    let p = path.key(&k);
+                    let square = square_key(&k, p)?;
+                    if parse::<bool>(v, p, "true or false")? {
                         special_rights.push(square);
                     }
                 }
@@ -246,23 +336,23 @@ fn read_game(object: Object) -> Result<Game, Error> {
             }
             "startingPosition" => {
                 game.layout.position_as_text = raw.get().starts_with('"');
-                game.position = Some(read_position(raw, &path)?);
+                game.position = Some(read_position(raw, path)?);
                 TopKey::StartingPosition
             }
             "shortposition" => {
                 // The reference's copy of the position it read; the writers ignore it.
-                let _: &str = parse(raw, &path, "a string")?;
+                let _: &str = parse(raw, path, "a string")?;
                 TopKey::ShortPosition
             }
             "presetAnnotes" => {
-                game.presets = Some(read_presets(raw, &path)?);
+                game.presets = Some(read_presets(raw, path)?);
                 TopKey::PresetAnnotes
             }
             "moves" => {
-                let items: Vec<&RawValue> = parse(raw, &path, "an array of moves")?;
+                let items: Vec<&RawValue> = parse(raw, path, "an array of moves")?;
                 let mut moves = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
-                    moves.push(read_move(item, &format!("{path}[{i}]"))?);
+                    moves.push(read_move(item, path.index(i))?);
                 }
                 game.moves = Some(moves);
                 TopKey::Moves
@@ -292,31 +382,31 @@ fn read_game(object: Object) -> Result<Game, Error> {
 
 /// The site's `presetAnnotes`: `{"squares": [[x, y], …], "rays": [{"start": [x, y],
 /// "vector": [dx, dy]}, …]}`, each list optional.
-fn read_presets(raw: &RawValue, path: &str) -> Result<Presets, Error> {
+fn read_presets(raw: &RawValue, path: Path<'_>) -> Result<Presets, Error> {
     let mut presets = Presets::default();
     for (key, v) in object(raw, path)?.0 {
-        let p = format!("{path}.{key}");
-        match key.as_str() {
+        let p = path.key(&key);
+        match &*key {
             "squares" => {
-                let items: Vec<&RawValue> = parse(v, &p, "an array of squares")?;
+                let items: Vec<&RawValue> = parse(v, p, "an array of squares")?;
                 let squares = items
                     .iter()
                     .enumerate()
-                    .map(|(i, item)| coords(item, &format!("{p}[{i}]")))
+                    .map(|(i, item)| coords(item, p.index(i)))
                     .collect::<Result<_, _>>()?;
                 presets.squares = Some(squares);
             }
             "rays" => {
-                let items: Vec<&RawValue> = parse(v, &p, "an array of rays")?;
+                let items: Vec<&RawValue> = parse(v, p, "an array of rays")?;
                 let mut rays = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
-                    let p = format!("{p}[{i}]");
+                    let p = p.index(i);
                     let (mut start, mut vector) = (None, None);
-                    for (k, v) in object(item, &p)?.0 {
-                        let p = format!("{p}.{k}");
-                        match k.as_str() {
-                            "start" => start = Some(coords(v, &p)?),
-                            "vector" => vector = Some(coords(v, &p)?),
+                    for (k, v) in object(item, p)?.0 {
+                        let p = p.key(&k);
+                        match &*k {
+                            "start" => start = Some(coords(v, p)?),
+                            "vector" => vector = Some(coords(v, p)?),
                             _ => return Err(error::json(p, format!("unknown key {k:?}"))),
                         }
                     }
@@ -333,85 +423,87 @@ fn read_presets(raw: &RawValue, path: &str) -> Result<Presets, Error> {
     Ok(presets)
 }
 
-fn read_position(raw: &RawValue, path: &str) -> Result<Position, Error> {
+fn read_position(raw: &RawValue, path: Path<'_>) -> Result<Position, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
         // The reference also takes the piece list itself.
         return short::parse_position(text).map_err(|e| error::json(path, e.to_string()));
     }
     let mut position = Position::new();
     for (k, v) in object(raw, path)?.0 {
-        let p = format!("{path}.{k}");
-        let square = square_key(&k, &p)?;
-        let name: &str = parse(v, &p, "a piece type such as \"pawnsW\"")?;
-        if position.insert(square, piece_name(name, &p)?).is_some() {
+        let p = path.key(&k);
+        let square = square_key(&k, p)?;
+        let name: &str = parse(v, p, "a piece type such as \"pawnsW\"")?;
+        if position.insert(square, piece_name(name, p)?).is_some() {
             return Err(error::json(p, "a square given twice"));
         }
     }
     Ok(position)
 }
 
-/// The entries of a `{"white": …, "black": …}` object: side index (0 White, 1 Black), value
-/// and path.
-fn per_color<'a>(
-    raw: &'a RawValue,
-    path: &str,
-) -> Result<Vec<(usize, &'a RawValue, String)>, Error> {
+/// The keys of a `{"white": …, "black": …}` object, by side index.
+const COLOR_KEYS: [&str; 2] = ["white", "black"];
+
+/// The entries of a `{"white": …, "black": …}` object: side index (0 White, 1 Black; its key
+/// is `COLOR_KEYS[index]`) and value.
+fn per_color<'a>(raw: &'a RawValue, path: Path<'_>) -> Result<Vec<(usize, &'a RawValue)>, Error> {
     object(raw, path)?
         .0
         .into_iter()
-        .map(|(color, v)| {
-            let p = format!("{path}.{color}");
-            match color.as_str() {
-                "white" => Ok((0, v, p)),
-                "black" => Ok((1, v, p)),
-                _ => Err(error::json(p, "expected \"white\" or \"black\"")),
-            }
-        })
+        .map(
+            |(color, v)| match COLOR_KEYS.iter().position(|c| *c == color) {
+                Some(side) => Ok((side, v)),
+                None => Err(error::json(
+                    path.key(&color),
+                    "expected \"white\" or \"black\"",
+                )),
+            },
+        )
         .collect()
 }
 
-fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> {
+fn read_rules(object: Object, path: Path<'_>, game: &mut Game) -> Result<(), Error> {
     let mut ranks: Option<[Option<Vec<Int>>; 2]> = None;
     let mut allowed: Option<[Vec<PieceKind>; 2]> = None;
     for (key, raw) in object.0 {
-        let p = format!("{path}.{key}");
-        let rule = match key.as_str() {
+        let p = path.key(&key);
+        let rule = match &*key {
             "promotionRanks" => {
-                let items: Vec<&RawValue> = parse(raw, &p, "[white rank, black rank]")?;
+                let items: Vec<&RawValue> = parse(raw, p, "[white rank, black rank]")?;
                 if items.len() != 2 {
                     return Err(error::json(p, "expected [white rank, black rank]"));
                 }
                 let side = |item: &RawValue, i: usize| -> Result<Option<Vec<Int>>, Error> {
-                    let p = format!("{p}[{i}]");
+                    let p = p.index(i);
                     if item.get() == "null" {
                         return Ok(None);
                     }
                     if item.get().starts_with('[') {
-                        let list: Vec<&RawValue> = parse(item, &p, "a list of ranks")?;
+                        let list: Vec<&RawValue> = parse(item, p, "a list of ranks")?;
                         let ranks = list
                             .iter()
-                            .map(|r| int(r, &p))
+                            .map(|r| int(r, p))
                             .collect::<Result<Vec<_>, _>>()?;
                         if ranks.is_empty() {
                             return Err(error::json(p, "an empty list of ranks (use null)"));
                         }
                         return Ok(Some(ranks));
                     }
-                    Ok(Some(vec![int(item, &p)?]))
+                    Ok(Some(vec![int(item, p)?]))
                 };
                 ranks = Some([side(items[0], 0)?, side(items[1], 1)?]);
                 RuleKey::PromotionRanks
             }
             "promotionsAllowed" => {
                 let mut lists = [Vec::new(), Vec::new()];
-                for (i, v, p) in per_color(raw, &p)? {
-                    let names: Vec<&str> = parse(v, &p, "a list of piece names")?;
+                for (i, v) in per_color(raw, p)? {
+                    let p = p.key(COLOR_KEYS[i]);
+                    let names: Vec<&str> = parse(v, p, "a list of piece names")?;
                     for name in names {
                         match PieceKind::from_plural(name) {
                             Some(k) if !k.is_neutral() && k != PieceKind::Pawn => lists[i].push(k),
                             _ => {
                                 return Err(error::json(
-                                    &p,
+                                    p,
                                     format!("a pawn cannot promote to {name:?}"),
                                 ))
                             }
@@ -423,13 +515,14 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
             }
             "winConditions" => {
                 let mut lists = [None, None];
-                for (i, v, p) in per_color(raw, &p)? {
-                    let names: Vec<&str> = parse(v, &p, "a list of win conditions")?;
+                for (i, v) in per_color(raw, p)? {
+                    let p = p.key(COLOR_KEYS[i]);
+                    let names: Vec<&str> = parse(v, p, "a list of win conditions")?;
                     let list = names
                         .into_iter()
                         .map(|n| {
                             WinCondition::from_name(n).ok_or_else(|| {
-                                error::json(&p, format!("unknown win condition {n:?}"))
+                                error::json(p, format!("unknown win condition {n:?}"))
                             })
                         })
                         .collect::<Result<Vec<_>, _>>()?;
@@ -442,7 +535,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
                 RuleKey::WinConditions
             }
             "worldBorder" => {
-                let items: Vec<&RawValue> = parse(raw, &p, "[left, right, bottom, top]")?;
+                let items: Vec<&RawValue> = parse(raw, p, "[left, right, bottom, top]")?;
                 if items.len() != 4 {
                     return Err(error::json(p, "expected [left, right, bottom, top]"));
                 }
@@ -450,7 +543,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
                     if r.get() == "null" {
                         Ok(None)
                     } else {
-                        int(r, &p).map(Some)
+                        int(r, p).map(Some)
                     }
                 };
                 game.world_border = Some(WorldBorder {
@@ -462,9 +555,9 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
                 RuleKey::WorldBorder
             }
             _ => {
-                let value: serde_json::Value = parse(raw, &p, "JSON")?;
-                game.extra_rules.insert(key.clone(), value);
-                RuleKey::Extra(key)
+                let value: serde_json::Value = parse(raw, p, "JSON")?;
+                game.extra_rules.insert(key.to_string(), value);
+                RuleKey::Extra(key.into_owned())
             }
         };
         game.layout.rules.push(rule);
@@ -502,7 +595,7 @@ fn read_rules(object: Object, path: &str, game: &mut Game) -> Result<(), Error> 
 /// ```
 pub fn move_from_json(text: &str) -> Result<Move, Error> {
     let raw: &RawValue = serde_json::from_str(text).map_err(|e| error::json("$", e.to_string()))?;
-    read_move(raw, "$")
+    read_move(raw, Path::Root)
 }
 
 /// Reads a move as the long form writes it in a string: `2,7>1,8Q` (or `2,7>1,8=Q`).
@@ -534,7 +627,7 @@ pub fn write_move_text(mv: &Move, out: &mut String) {
     }
 }
 
-fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
+fn read_move(raw: &RawValue, path: Path<'_>) -> Result<Move, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
         return move_from_text(text).map_err(|e| error::json(path, e.to_string()));
     }
@@ -547,40 +640,40 @@ fn read_move(raw: &RawValue, path: &str) -> Result<Move, Error> {
     let mut comment = None;
     let mut clock = None;
     for (key, v) in object(raw, path)?.0 {
-        let p = format!("{path}.{key}");
-        match key.as_str() {
-            "startCoords" => from = Some(coords(v, &p)?),
-            "endCoords" => to = Some(coords(v, &p)?),
-            "type" => mv_piece = Some(piece_name(parse(v, &p, "a piece type")?, &p)?),
-            "captured" => captured = Some(piece_name(parse(v, &p, "a piece type")?, &p)?),
-            "promotion" => promotion = Some(piece_name(parse(v, &p, "a piece type")?, &p)?),
-            "check" => check = parse(v, &p, "true or false")?,
-            "mate" => mate = parse(v, &p, "true or false")?,
-            "comment" => comment = Some(parse::<String>(v, &p, "a string")?),
-            "clockStamp" => clock = Some(parse::<u64>(v, &p, "milliseconds")?),
+        let p = path.key(&key);
+        match &*key {
+            "startCoords" => from = Some(coords(v, p)?),
+            "endCoords" => to = Some(coords(v, p)?),
+            "type" => mv_piece = Some(piece_name(parse(v, p, "a piece type")?, p)?),
+            "captured" => captured = Some(piece_name(parse(v, p, "a piece type")?, p)?),
+            "promotion" => promotion = Some(piece_name(parse(v, p, "a piece type")?, p)?),
+            "check" => check = parse(v, p, "true or false")?,
+            "mate" => mate = parse(v, p, "true or false")?,
+            "comment" => comment = Some(parse::<String>(v, p, "a string")?),
+            "clockStamp" => clock = Some(parse::<u64>(v, p, "milliseconds")?),
             // Worked out again by the replay; only their shape is checked.
             "enpassant" => {
-                let d: i64 = parse(v, &p, "-1 or 1")?;
+                let d: i64 = parse(v, p, "-1 or 1")?;
                 if d != 1 && d != -1 {
                     return Err(error::json(p, "expected -1 or 1"));
                 }
             }
             "castle" => {
-                let c = object(v, &p)?;
+                let c = object(v, p)?;
                 for (k, v) in c.0 {
-                    match k.as_str() {
+                    match &*k {
                         "dir" => {
-                            let _: i64 = parse(v, &format!("{p}.dir"), "-1 or 1")?;
+                            let _: i64 = parse(v, p.key("dir"), "-1 or 1")?;
                         }
                         "coord" => {
-                            coords(v, &format!("{p}.coord"))?;
+                            coords(v, p.key("coord"))?;
                         }
-                        _ => return Err(error::json(format!("{p}.{k}"), "unknown key")),
+                        _ => return Err(error::json(p.key(&k), "unknown key")),
                     }
                 }
             }
             "compact" | "token" => {
-                let _: &str = parse(v, &p, "a string")?;
+                let _: &str = parse(v, p, "a string")?;
             }
             _ => return Err(error::json(p, format!("unknown key {key:?}"))),
         }
