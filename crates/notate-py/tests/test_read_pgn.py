@@ -169,6 +169,32 @@ def test_other_threads_run_while_games_are_read():
     assert ticks > 0
 
 
+def _count_games(text, queue):
+    queue.put(sum(1 for _ in notate.read_pgn(text, threads=2)))
+
+
+def test_a_forked_child_reads_after_its_parent_has_read():
+    # The parent's reading threads wait for the next job; a child made by fork has none of
+    # them, and must start its own (a job sent to one of the parent's would never run).
+    import multiprocessing
+
+    text = "\n\n".join(['[White "x"]\n\n1. e4 e5 2. Nf3 Nc6 *'] * 3000)
+    assert sum(1 for _ in notate.read_pgn(text, threads=2)) == 3000
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_count_games, args=(text, queue))
+    with warnings.catch_warnings():
+        # Python 3.12+ warns that forking a process with threads may deadlock.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        child.start()
+    child.join(timeout=60)
+    alive = child.is_alive()
+    if alive:
+        child.kill()
+    assert not alive, "the child never finished reading"
+    assert child.exitcode == 0 and queue.get(timeout=5) == 3000
+
+
 def test_moves_are_cached_and_repr_is_useful():
     (game,) = notate.read_pgn('[White "W"]\n[Black "B"]\n\n1. e4 e5 1-0')
     assert game.moves is game.moves

@@ -23,12 +23,46 @@ type Job = Box<dyn FnOnce() + Send + 'static>;
 const IDLE_FOR: Duration = Duration::from_secs(5);
 
 /// The threads waiting for a job: each one's number and the sender of its job channel.
-static IDLE: Mutex<Vec<(u64, Sender<Job>)>> = Mutex::new(Vec::new());
+struct Idle {
+    /// The process the threads belong to.
+    process: u32,
+    threads: Vec<(u64, Sender<Job>)>,
+}
 
-fn idle() -> MutexGuard<'static, Vec<(u64, Sender<Job>)>> {
+static IDLE: Mutex<Idle> = Mutex::new(Idle {
+    process: 0,
+    threads: Vec::new(),
+});
+
+/// The threads waiting for a job in this process.
+fn idle() -> IdleThreads {
     // The list is consistent at every step, so a panic elsewhere while it was held changes
     // nothing.
-    IDLE.lock().unwrap_or_else(|e| e.into_inner())
+    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
+    // A child made by `fork` (Python's multiprocessing) has the list but not the threads: a
+    // job sent to one would never run.
+    let process = std::process::id();
+    if idle.process != process {
+        idle.process = process;
+        idle.threads.clear();
+    }
+    IdleThreads(idle)
+}
+
+/// The list of [`idle`], locked.
+struct IdleThreads(MutexGuard<'static, Idle>);
+
+impl std::ops::Deref for IdleThreads {
+    type Target = Vec<(u64, Sender<Job>)>;
+    fn deref(&self) -> &Self::Target {
+        &self.0.threads
+    }
+}
+
+impl std::ops::DerefMut for IdleThreads {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0.threads
+    }
 }
 
 /// Runs `job` on a thread that waits for jobs (the last one to finish), or on a new thread.
