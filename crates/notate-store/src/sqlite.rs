@@ -95,10 +95,25 @@ impl SqliteStore {
 
     fn commit(&mut self) -> Result<(), StoreError> {
         if self.transaction.close() {
-            self.connection.execute_batch("COMMIT")?;
+            if let Err(error) = self.connection.execute_batch("COMMIT") {
+                self.abandon();
+                return Err(error.into());
+            }
         }
         self.inserted += std::mem::take(&mut self.uncommitted);
         Ok(())
+    }
+
+    /// Takes back the open transaction whole, after an error, and counts nothing of it: what
+    /// the store says it added is what is there.
+    fn abandon(&mut self) {
+        // An `OR ROLLBACK` insert may have rolled it back already. If the rollback fails, the
+        // connection's own end rolls back what is left.
+        if !self.connection.is_autocommit() {
+            let _ = self.connection.execute_batch("ROLLBACK");
+        }
+        self.transaction.close();
+        self.uncommitted = Inserted::default();
     }
 
     /// The games of `games` not stored yet, with their moves, into the open transaction.
@@ -137,17 +152,16 @@ impl SqliteStore {
 
 impl Store for SqliteStore {
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
-        if self.transaction.open() {
-            self.connection.execute_batch("BEGIN")?;
+        let inserted = if self.transaction.open() {
+            self.connection
+                .execute_batch("BEGIN")
+                .map_err(StoreError::from)
+        } else {
+            Ok(())
         }
-        if let Err(error) = self.insert_new(batch, games) {
-            // The open transaction is taken back whole (an `OR ROLLBACK` insert has done so
-            // already), and nothing of it is counted.
-            if !self.connection.is_autocommit() {
-                self.connection.execute_batch("ROLLBACK")?;
-            }
-            self.transaction.close();
-            self.uncommitted = Inserted::default();
+        .and_then(|()| self.insert_new(batch, games));
+        if let Err(error) = inserted {
+            self.abandon();
             return Err(error);
         }
         if self.transaction.full() {
@@ -187,9 +201,9 @@ struct RowsInsert {
     columns: usize,
 }
 
-// The statement is used only through `&mut self`, by one thread at a time, and SQLite's
-// connections are opened serialized or with each connection used by one thread (rusqlite's
-// `Connection` is `Send` on the same terms).
+// The statement is used only through `&mut self`, with its connection, by one thread at a
+// time, and it moves to another thread only together with that connection (the store is not
+// `Sync`): the terms on which rusqlite's `Connection` is `Send`.
 unsafe impl Send for RowsInsert {}
 
 impl RowsInsert {
@@ -240,12 +254,14 @@ impl RowsInsert {
     ) -> rusqlite::Result<()> {
         assert_eq!(rows.len(), self.rows, "an INSERT of {} rows", self.rows);
         let statement = self.statement.as_ptr();
+        let unbind = Unbind(statement);
         let mut code = ffi::SQLITE_OK;
         for (r, row) in rows.iter().enumerate() {
             for column in 0..self.columns {
                 let index = (r * self.columns + column + 1) as c_int;
                 // SAFETY: the statement is live; a text's bytes are borrowed for 'a, which
-                // outlasts this call, and the bindings are cleared before it returns.
+                // outlasts this call, and `unbind` clears the bindings before it returns or
+                // unwinds.
                 code = unsafe {
                     match cell(row, column) {
                         Cell::Null => ffi::sqlite3_bind_null(statement, index),
@@ -282,12 +298,23 @@ impl RowsInsert {
         } else {
             Err(failure(connection, code))
         };
-        // SAFETY: the statement is live. Reset returns the step's error again, already taken.
-        unsafe {
-            ffi::sqlite3_reset(statement);
-            ffi::sqlite3_clear_bindings(statement);
-        }
+        drop(unbind);
         result
+    }
+}
+
+/// Resets a statement and clears its bindings when dropped, also when making a row's cells
+/// panics: SQLite then holds no pointer into the caller's rows.
+struct Unbind(*mut ffi::sqlite3_stmt);
+
+impl Drop for Unbind {
+    fn drop(&mut self) {
+        // SAFETY: the statement is live (its `RowsInsert` outlives this guard). Reset returns
+        // the step's error again, already taken.
+        unsafe {
+            ffi::sqlite3_reset(self.0);
+            ffi::sqlite3_clear_bindings(self.0);
+        }
     }
 }
 

@@ -224,7 +224,8 @@ fn sqlite_stores_every_cell_of_every_row() {
 }
 
 /// A move that breaks the table's key (its game's row deleted by hand, the moves left) fails
-/// the load and takes back the whole batch: no game of it is stored, nor any move.
+/// the load and takes back the whole batch: no game of it is stored, nor any move, nor
+/// counted; the next batch goes in alone.
 #[test]
 fn sqlite_a_batch_that_breaks_the_key_is_taken_back_whole() {
     let rows = &GENERATED.0;
@@ -254,9 +255,26 @@ fn sqlite_a_batch_that_breaks_the_key_is_taken_back_whole() {
         error.contains("UNIQUE constraint failed: moves.game_id, moves.ply"),
         "{error}"
     );
+    // The store goes on: the next batch is committed alone, and only it is counted (a
+    // statement's own undo would have kept the failed batch's games before game 5's moves,
+    // and `finish` would have committed and counted them).
+    store.insert(rows, 100..150).unwrap();
+    let added = store.finish().unwrap();
     drop(store);
-    assert_eq!(count("games"), games_before);
-    assert_eq!(count("moves"), moves_before);
+    let moves_added: usize = rows.games[100..150].iter().map(|g| g.moves.len()).sum();
+    assert_eq!(
+        (added.games, added.known, added.moves),
+        (50, 0, moves_added as u64)
+    );
+    let plus = |before: &[Vec<Value>], n: usize| match before {
+        [row] => match row[..] {
+            [Value::Int(c)] => vec![vec![Value::Int(c + n as i64)]],
+            _ => panic!("{before:?}"),
+        },
+        _ => panic!("{before:?}"),
+    };
+    assert_eq!(count("games"), plus(&games_before, 50));
+    assert_eq!(count("moves"), plus(&moves_before, moves_added));
     std::fs::remove_dir_all(dir).unwrap();
 }
 

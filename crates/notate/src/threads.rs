@@ -12,6 +12,7 @@
 //! on the consumer), so two runs at once would wait for each other on a fixed pool. Here a job
 //! always gets a thread at once: an idle one, or a new one.
 
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
@@ -23,50 +24,30 @@ type Job = Box<dyn FnOnce() + Send + 'static>;
 const IDLE_FOR: Duration = Duration::from_secs(5);
 
 /// The threads waiting for a job: each one's number and the sender of its job channel.
-struct Idle {
-    /// The process the threads belong to.
-    process: u32,
-    threads: Vec<(u64, Sender<Job>)>,
-}
+static IDLE: Mutex<Vec<(u64, Sender<Job>)>> = Mutex::new(Vec::new());
 
-static IDLE: Mutex<Idle> = Mutex::new(Idle {
-    process: 0,
-    threads: Vec::new(),
-});
+/// The process whose threads wait in [`IDLE`] (0: none yet).
+static OWNER: AtomicU32 = AtomicU32::new(0);
 
-/// The threads waiting for a job in this process.
-fn idle() -> IdleThreads {
+fn idle() -> MutexGuard<'static, Vec<(u64, Sender<Job>)>> {
     // The list is consistent at every step, so a panic elsewhere while it was held changes
     // nothing.
-    let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-    // A child made by `fork` (Python's multiprocessing) has the list but not the threads: a
-    // job sent to one would never run.
-    let process = std::process::id();
-    if idle.process != process {
-        idle.process = process;
-        idle.threads.clear();
-    }
-    IdleThreads(idle)
-}
-
-/// The list of [`idle`], locked.
-struct IdleThreads(MutexGuard<'static, Idle>);
-
-impl std::ops::Deref for IdleThreads {
-    type Target = Vec<(u64, Sender<Job>)>;
-    fn deref(&self) -> &Self::Target {
-        &self.0.threads
-    }
-}
-
-impl std::ops::DerefMut for IdleThreads {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.0.threads
-    }
+    IDLE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Runs `job` on a thread that waits for jobs (the last one to finish), or on a new thread.
 pub(crate) fn spawn(job: impl FnOnce() + Send + 'static) {
+    let process = std::process::id();
+    let owner = match OWNER.compare_exchange(0, process, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => process,
+        Err(owner) => owner,
+    };
+    if owner != process {
+        // A child made by `fork` (Python's multiprocessing) has the list but not the threads,
+        // and maybe the list's lock held by a thread it does not have: it keeps no threads.
+        std::thread::spawn(job);
+        return;
+    }
     let mut job: Job = Box::new(job);
     while let Some((_, thread)) = idle().pop() {
         match thread.send(job) {
@@ -80,7 +61,6 @@ pub(crate) fn spawn(job: impl FnOnce() + Send + 'static) {
 }
 
 fn start(first: Job) {
-    use std::sync::atomic::{AtomicU64, Ordering};
     static THREADS: AtomicU64 = AtomicU64::new(0);
     let number = THREADS.fetch_add(1, Ordering::Relaxed);
     let (sender, jobs) = channel::<Job>();
@@ -101,6 +81,8 @@ fn start(first: Job) {
                                 return;
                             }
                             // Taken off the list by `spawn` just now: its job is on the way.
+                            // (The thread keeps a sender of its own channel, so it is never
+                            // disconnected; that arm, here and below, only ends the thread.)
                             None => {
                                 drop(list);
                                 match jobs.recv() {
@@ -122,6 +104,8 @@ mod tests {
     use super::*;
     use std::sync::mpsc::channel;
 
+    // The only test of this crate's units that starts threads: another one would share the
+    // list of idle threads, and the last assertion could see its threads.
     #[test]
     fn jobs_run_at_once_and_threads_are_used_again() {
         // Two jobs that wait for each other: each must have a thread of its own at once.

@@ -625,30 +625,37 @@ fn long_form_errors_name_the_path_down_to_the_value() {
 }
 
 /// A key given twice is an error, in a small object (looked through) and in a large one
-/// (a hash set from the 17th key); a key written with escapes is the same key.
+/// (a hash set from the 16th key on): the 1st, the 16th, the 17th and the 30th key given again,
+/// each named; a key written with escapes is the same key.
 #[test]
 fn a_long_form_key_given_twice_is_an_error() {
-    let squares =
-        |n: usize| -> Vec<String> { (1..=n).map(|x| format!("\"{x},2\":\"pawnsW\"")).collect() };
-    let mut large = squares(30);
-    large.push("\"25,2\":\"rooksW\"".to_string());
-    for json in [
-        r#"{"metadata":{},"turn":"white","turn":"black"}"#.to_string(),
-        r#"{"metadata":{"Event":"a","Ev\u0065nt":"b"}}"#.to_string(),
-        format!(
-            "{{\"metadata\":{{}},\"startingPosition\":{{{}}}}}",
-            large.join(",")
-        ),
-    ] {
+    let tags = |n: usize| -> Vec<String> { (1..=n).map(|i| format!("\"T{i}\":\"v\"")).collect() };
+    for again in [1, 16, 17, 30] {
+        let mut metadata = tags(30);
+        metadata.push(format!("\"T{again}\":\"w\""));
+        let json = format!("{{\"metadata\":{{{}}}}}", metadata.join(","));
         let e = long::read_one(&json).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains(&format!("key \"T{again}\" given twice")),
+            "T{again}: {e}"
+        );
+        assert_eq!(e.path.as_deref(), Some("$.metadata"), "{e}");
+        check_error(&e);
+    }
+    for json in [
+        r#"{"metadata":{},"turn":"white","turn":"black"}"#,
+        r#"{"metadata":{"Event":"a","Ev\u0065nt":"b"}}"#,
+    ] {
+        let e = long::read_one(json).unwrap_err();
         assert!(e.to_string().contains("given twice"), "{json}: {e}");
         check_error(&e);
     }
     let json = format!(
-        "{{\"metadata\":{{\"Ev\\u0065nt\":\"a\"}},\"startingPosition\":{{{}}}}}",
-        squares(30).join(",")
+        "{{\"metadata\":{{\"Ev\\u0065nt\":\"a\",{}}}}}",
+        tags(30).join(",")
     );
     let game = long::read_one(&json).unwrap();
-    assert_eq!(game.metadata, [("Event".to_string(), "a".to_string())]);
-    assert_eq!(game.position.unwrap().len(), 30);
+    assert_eq!(game.metadata.len(), 31);
+    assert_eq!(game.metadata[0], ("Event".to_string(), "a".to_string()));
 }

@@ -114,8 +114,8 @@ impl<'de> Deserialize<'de> for Key<'de> {
     }
 }
 
-/// Objects up to this many keys are checked for a key given twice by looking through them,
-/// larger ones (a position's squares) with a hash set.
+/// An object's first this many keys are checked for a key given twice by looking through
+/// them; from then on (a position's squares) a hash set of them all is kept.
 const KEYS_LOOKED_THROUGH: usize = 16;
 
 /// Where a value is in the document (`$.moves[3].endCoords`): built as the reader goes down,
@@ -169,18 +169,15 @@ impl<'de> Deserialize<'de> for Object<'de> {
                 while let Some((Key(k), v)) = map.next_entry::<Key<'de>, &'de RawValue>()? {
                     let twice = match &mut seen {
                         Some(seen) => !seen.insert(k.clone()),
-                        None => {
-                            let twice = entries.iter().any(|(e, _)| *e == k);
-                            if entries.len() == KEYS_LOOKED_THROUGH {
-                                seen = Some(entries.iter().map(|(e, _)| e.clone()).collect());
-                            }
-                            twice
-                        }
+                        None => entries.iter().any(|(e, _)| *e == k),
                     };
                     if twice {
                         return Err(serde::de::Error::custom(format!("key {k:?} given twice")));
                     }
                     entries.push((k, v));
+                    if seen.is_none() && entries.len() == KEYS_LOOKED_THROUGH {
+                        seen = Some(entries.iter().map(|(e, _)| e.clone()).collect());
+                    }
                 }
                 Ok(Object(entries))
             }
