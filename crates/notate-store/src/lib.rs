@@ -225,37 +225,6 @@ pub const CHUNK_BYTES: usize = 512 << 10;
 /// stays small in memory.
 pub const BATCH_MOVES: usize = 250_000;
 
-/// The transaction of the SQLite store: opened by the first insert after a commit, full once
-/// it holds about [`BATCH_MOVES`] moves.
-#[derive(Debug, Default)]
-struct Transaction {
-    open: bool,
-    moves: usize,
-}
-
-impl Transaction {
-    /// Marks the transaction open; whether it must be begun now.
-    fn open(&mut self) -> bool {
-        !std::mem::replace(&mut self.open, true)
-    }
-
-    /// Counts moves added.
-    fn add(&mut self, moves: usize) {
-        self.moves += moves;
-    }
-
-    /// Whether the transaction is full and should be committed.
-    fn full(&self) -> bool {
-        self.moves >= BATCH_MOVES
-    }
-
-    /// Marks the transaction closed; whether one was open (and must be committed).
-    fn close(&mut self) -> bool {
-        self.moves = 0;
-        std::mem::take(&mut self.open)
-    }
-}
-
 /// What a load did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Inserted {

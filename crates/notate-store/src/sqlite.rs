@@ -9,7 +9,7 @@ use notate::chess::rows::RowBatch;
 use rusqlite::{ffi, params_from_iter, types::ToSqlOutput, types::Value, Connection, ToSql};
 
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
-use crate::{Inserted, QueryResult, Store, StoreError, Transaction, Value as QueryValue};
+use crate::{Inserted, QueryResult, Store, StoreError, Value as QueryValue, BATCH_MOVES};
 
 /// Games in a SQLite file.
 ///
@@ -34,8 +34,9 @@ pub struct SqliteStore {
     insert_move: RowsInsert,
     connection: Connection,
     insert_game: String,
-    transaction: Transaction,
-    /// What the open transaction added.
+    /// What the open transaction added (the connection knows whether one is open: it is
+    /// begun by the first insert after a commit, and committed once it holds about
+    /// [`BATCH_MOVES`] moves).
     uncommitted: Inserted,
     /// What committed transactions added since the last [`Store::finish`] or
     /// [`Store::flush`].
@@ -87,14 +88,13 @@ impl SqliteStore {
                 "INSERT INTO games VALUES ({}) ON CONFLICT (id) DO NOTHING",
                 placeholders(GAMES.len())
             ),
-            transaction: Transaction::default(),
             uncommitted: Inserted::default(),
             inserted: Inserted::default(),
         })
     }
 
     fn commit(&mut self) -> Result<(), StoreError> {
-        if self.transaction.close() {
+        if !self.connection.is_autocommit() {
             if let Err(error) = self.connection.execute_batch("COMMIT") {
                 self.abandon();
                 return Err(error.into());
@@ -112,7 +112,6 @@ impl SqliteStore {
         if !self.connection.is_autocommit() {
             let _ = self.connection.execute_batch("ROLLBACK");
         }
-        self.transaction.close();
         self.uncommitted = Inserted::default();
     }
 
@@ -134,7 +133,6 @@ impl SqliteStore {
             }
             self.uncommitted.games += 1;
             self.uncommitted.moves += game.moves.len() as u64;
-            self.transaction.add(game.moves.len());
             for m in game.moves.clone() {
                 pending.push((g, m));
                 if pending.len() == ROWS_A_STATEMENT {
@@ -152,7 +150,7 @@ impl SqliteStore {
 
 impl Store for SqliteStore {
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError> {
-        let inserted = if self.transaction.open() {
+        let inserted = if self.connection.is_autocommit() {
             self.connection
                 .execute_batch("BEGIN")
                 .map_err(StoreError::from)
@@ -164,7 +162,7 @@ impl Store for SqliteStore {
             self.abandon();
             return Err(error);
         }
-        if self.transaction.full() {
+        if self.uncommitted.moves >= BATCH_MOVES as u64 {
             self.commit()?;
         }
         Ok(())
@@ -256,7 +254,7 @@ impl RowsInsert {
         let statement = self.statement.as_ptr();
         let unbind = Unbind(statement);
         let mut code = ffi::SQLITE_OK;
-        for (r, row) in rows.iter().enumerate() {
+        'bind: for (r, row) in rows.iter().enumerate() {
             for column in 0..self.columns {
                 let index = (r * self.columns + column + 1) as c_int;
                 // SAFETY: the statement is live; a text's bytes are borrowed for 'a, which
@@ -279,11 +277,8 @@ impl RowsInsert {
                     }
                 };
                 if code != ffi::SQLITE_OK {
-                    break;
+                    break 'bind;
                 }
-            }
-            if code != ffi::SQLITE_OK {
-                break;
             }
         }
         if code == ffi::SQLITE_OK {

@@ -71,32 +71,33 @@ fn start(first: Job) {
             loop {
                 job();
                 idle().push((number, sender.clone()));
+                // (The thread keeps a sender of its own channel, so it is never disconnected:
+                // those arms only end the thread.)
                 job = match jobs.recv_timeout(IDLE_FOR) {
                     Ok(next) => next,
-                    Err(RecvTimeoutError::Timeout) => {
-                        let mut list = idle();
-                        match list.iter().position(|(n, _)| *n == number) {
-                            Some(at) => {
-                                list.swap_remove(at);
-                                return;
-                            }
-                            // Taken off the list by `spawn` just now: its job is on the way.
-                            // (The thread keeps a sender of its own channel, so it is never
-                            // disconnected; that arm, here and below, only ends the thread.)
-                            None => {
-                                drop(list);
-                                match jobs.recv() {
-                                    Ok(next) => next,
-                                    Err(_) => return,
-                                }
-                            }
-                        }
-                    }
+                    Err(RecvTimeoutError::Timeout) if take_off_list(number) => return,
+                    // Taken off the list by `spawn` just now: its job is on the way.
+                    Err(RecvTimeoutError::Timeout) => match jobs.recv() {
+                        Ok(next) => next,
+                        Err(_) => return,
+                    },
                     Err(RecvTimeoutError::Disconnected) => return,
                 };
             }
         })
         .expect("the system refused to start a thread");
+}
+
+/// Takes thread `number` off the list of idle threads; whether it was on it.
+fn take_off_list(number: u64) -> bool {
+    let mut list = idle();
+    match list.iter().position(|(n, _)| *n == number) {
+        Some(at) => {
+            list.swap_remove(at);
+            true
+        }
+        None => false,
+    }
 }
 
 #[cfg(test)]
