@@ -43,7 +43,7 @@ fn partition_of(game: &GameRow) -> Partition {
 }
 
 /// How every file is written: zstd level 1; no dictionary and no statistics for the
-/// columns whose values rarely repeat.
+/// columns whose values rarely repeat, and no statistics for the moves' texts.
 fn properties() -> Result<WriterProperties, StoreError> {
     let mut properties = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
@@ -55,6 +55,23 @@ fn properties() -> Result<WriterProperties, StoreError> {
         properties = properties
             .set_column_dictionary_enabled(column.clone(), false)
             .set_column_statistics_enabled(column, EnabledStatistics::None);
+    }
+    // A row group holds some 15,000 moves, of a few hundred games: the minimum and maximum
+    // of a move's texts span nearly every value they can take, and would never let a reader
+    // skip a row group. Comparing every value to find them took 3 % of a load's time.
+    for column in [
+        "move_key",
+        "player",
+        "san",
+        "lran",
+        "uci",
+        "from_square",
+        "to_square",
+        "piece",
+        "move_type",
+    ] {
+        properties = properties
+            .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
     }
     Ok(properties.build())
 }

@@ -318,6 +318,45 @@ fn parquet_loads_once_and_duckdb_answers_as_sqlite_does() {
 }
 
 #[test]
+fn parquet_row_groups_have_statistics_where_a_reader_can_skip_by_them() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let rows = &GENERATED.0;
+    let dir = temp_dir("parquet-statistics");
+    let mut store = Target::Parquet(dir.clone()).open().unwrap();
+    store.insert(rows, 0..rows.games.len()).unwrap();
+    store.finish().unwrap();
+    drop(store);
+    let files = files_where(&dir.join("moves"), &|name| name.ends_with(".parquet"));
+    assert!(!files.is_empty());
+    for file in files {
+        let reader = SerializedFileReader::new(std::fs::File::open(&file).unwrap()).unwrap();
+        for group in reader.metadata().row_groups() {
+            let statistics = |name: &str| {
+                let column = group
+                    .columns()
+                    .iter()
+                    .find(|c| c.column_path().string() == name)
+                    .unwrap_or_else(|| panic!("no column {name}"));
+                column.statistics().cloned()
+            };
+            // Ids, plies and numbers: ranges a query by game or ply skips row groups by.
+            for name in ["game_id", "ply", "move_number", "clock"] {
+                let s = statistics(name).unwrap_or_else(|| panic!("{name}: no statistics"));
+                assert!(
+                    s.min_bytes_opt().is_some() && s.max_bytes_opt().is_some(),
+                    "{name}"
+                );
+            }
+            // A move's texts span every value in any row group; positions never repeat.
+            for name in ["san", "uci", "lran", "piece", "fen_before", "fen_after"] {
+                assert!(statistics(name).is_none(), "{name} has statistics");
+            }
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn parquet_takes_row_groups_encoded_by_workers_and_re_encodes_around_known_games() {
     let (rows, expected) = &*GENERATED;
     let dir = temp_dir("parquet-prepared");
