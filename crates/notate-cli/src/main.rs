@@ -178,9 +178,9 @@ struct Common {
     /// Stop at the first bad game
     #[arg(long)]
     strict: bool,
-    /// Worker threads (default: one per core)
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 256 (default: one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=notate::format::MAX_THREADS as u64))]
+    threads: Option<u64>,
     /// Never show a progress bar
     #[arg(long)]
     quiet: bool,
@@ -487,9 +487,11 @@ fn parse_ply(ply: &str) -> Result<Option<usize>, ExitCode> {
 
 /// Worker threads: `--threads`, or one per core.
 fn threads(common: &Common) -> usize {
-    common
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+    common.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(2, |n| n.get()),
+        // At most MAX_THREADS, by the argument's range.
+        |n| n as usize,
+    )
 }
 
 /// Every named input must be a file; a usage error names the first that is not.

@@ -39,7 +39,8 @@ pub fn game_error(py: Python<'_>, error: &notate::Error) -> PyErr {
     let place = error.place.filter(|p| p.line > 0);
     let attributes: [(&str, Option<u64>); 5] = [
         ("line", place.map(|p| p.line)),
-        ("column", place.map(|p| p.column)),
+        // Column 0: the line is known, the column not.
+        ("column", place.map(|p| p.column).filter(|&c| c > 0)),
         (
             "offset",
             error.place.and_then(|p| p.offset).map(|o| o as u64),

@@ -109,7 +109,7 @@ impl GameData {
 pub fn read_pgn(
     source: &Bound<'_, PyAny>,
     errors: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Games> {
     let on_error = OnError::parse(errors, OnError::Collect)?;
     let threads = crate::threads(threads)?;

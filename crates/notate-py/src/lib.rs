@@ -23,13 +23,24 @@ use pyo3::prelude::*;
 
 use crate::errors::usage;
 
-/// The number of worker threads asked for (default: every core).
-pub(crate) fn threads(threads: Option<usize>) -> PyResult<usize> {
-    match threads {
-        Some(0) => Err(usage("threads: at least 1")),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(2, |n| n.get())),
-    }
+/// The number of worker threads asked for (default: every core): a whole number from 1 to
+/// [`MAX_THREADS`](notate::format::MAX_THREADS), else a usage error (not Python's
+/// OverflowError or TypeError).
+pub(crate) fn threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    let Some(threads) = threads.filter(|t| !t.is_none()) else {
+        return Ok(std::thread::available_parallelism().map_or(2, |n| n.get()));
+    };
+    let max = notate::format::MAX_THREADS;
+    threads
+        .extract::<i64>()
+        .ok()
+        .and_then(|n| usize::try_from(n).ok())
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| {
+            usage(format!(
+                "threads: a whole number from 1 to {max}, not {threads}"
+            ))
+        })
 }
 
 #[global_allocator]

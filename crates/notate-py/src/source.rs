@@ -45,7 +45,11 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
         return Ok(in_memory(bytes.to_vec()));
     }
     if let Ok(text) = source.cast::<PyString>() {
-        let text = text.to_cow()?;
+        // A lone surrogate (`"\ud800"`) is no Unicode text: refused as notate's error, not
+        // Python's UnicodeEncodeError.
+        let text = text.to_cow().map_err(|_| {
+            usage("the text holds a lone surrogate (U+D800 to U+DFFF): it is not Unicode text")
+        })?;
         return match path_in(&text) {
             Some(path) => open_path(path),
             None => Ok(in_memory(text.as_bytes().to_vec())),
@@ -122,10 +126,17 @@ struct PyFile(Py<PyAny>);
 impl Read for PyFile {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         Python::attach(|py| {
-            let chunk = self
-                .0
-                .call_method1(py, "read", (buf.len(),))
-                .map_err(|e| io::Error::other(e.to_string()))?;
+            let chunk = self.0.call_method1(py, "read", (buf.len(),)).map_err(|e| {
+                // Ctrl-C while Python ran read(): the reading stops with an error here, and
+                // the interrupt is made pending again, so that Python raises
+                // KeyboardInterrupt as soon as notate returns, instead of it becoming a
+                // failed game.
+                if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                    // SAFETY: takes no argument and only flags a signal; the GIL is held.
+                    unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+                }
+                io::Error::other(e.to_string())
+            })?;
             let chunk = chunk.bind(py);
             let bytes: &[u8] =
                 if let Ok(bytes) = chunk.cast::<PyBytes>() {

@@ -167,7 +167,7 @@ pub fn _arrow_batches(
     table: &str,
     columns: Option<Vec<String>>,
     errors: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ArrowBatches> {
     let table = Table::from_name(table)
         .ok_or_else(|| usage(format!("table: \"games\" or \"moves\", not {table:?}")))?;
@@ -251,7 +251,7 @@ pub fn load<'py>(
     source: &Bound<'py, PyAny>,
     db: &str,
     errors: &str,
-    threads: Option<usize>,
+    threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let collect = OnError::parse(errors, OnError::Collect)? == OnError::Collect;
     let threads = crate::threads(threads)?;

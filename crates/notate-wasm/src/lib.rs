@@ -64,7 +64,8 @@ pub fn error_json(error: &Error) -> Value {
         "kind": error.kind.name(),
         "message": error.message,
         "line": place.map(|p| p.line),
-        "column": place.map(|p| p.column),
+        // Column 0: the line is known, the column not.
+        "column": place.map(|p| p.column).filter(|&c| c > 0),
         "offset": error.place.and_then(|p| p.offset),
         "game": error.game,
         "ply": error.ply,
@@ -82,7 +83,7 @@ pub(crate) fn throw(error: Error) -> JsValue {
 
 /// A usage error (an unknown format or option), thrown as any other error.
 pub(crate) fn usage(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Syntax, message)
+    Error::new(ErrorKind::Usage, message)
 }
 
 /// A JSON argument from JavaScript, read into `T`; the error names the argument.

@@ -348,7 +348,7 @@ impl FromStr for Format {
 
 /// A usage error: a bad name or option.
 fn usage(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::Syntax, message)
+    Error::new(ErrorKind::Usage, message)
 }
 
 /// A shogi format told by content: CSA's version, name or position lines, KIF's and KI2's

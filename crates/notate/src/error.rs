@@ -83,6 +83,9 @@ pub enum ErrorKind {
     Unwritable,
     /// Reading or writing the stream failed.
     Io,
+    /// What the caller asked for cannot be done: an unknown format, option or argument (the
+    /// bindings' usage errors, raised before anything is read).
+    Usage,
 }
 
 impl ErrorKind {
@@ -100,6 +103,7 @@ impl ErrorKind {
             ErrorKind::TooLarge => "too-large",
             ErrorKind::Unwritable => "unwritable",
             ErrorKind::Io => "io",
+            ErrorKind::Usage => "usage",
         }
     }
 }

@@ -387,6 +387,11 @@ impl<G> Iterator for NumberedGames<G> {
     }
 }
 
+/// The most worker threads a run may be asked for (the command line's `--threads`, the
+/// bindings' `threads`): each holds chunks in flight, and past the machine's cores more
+/// only cost memory; far past it, the system refuses to start them.
+pub const MAX_THREADS: usize = 256;
+
 /// The games of a stream, read chunk by chunk on several threads, each chunk's games handed
 /// to a worker function there, and what it makes of them given back in order: one item per
 /// chunk (then an I/O error, if one ended the stream). The games a worker gets are those a

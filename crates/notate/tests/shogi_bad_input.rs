@@ -271,3 +271,39 @@ fn a_kif_move_line_is_no_ki2_header_and_unwritable_headers_are_refused() {
     );
     assert!(csa::to_string(&record).unwrap().contains("'*one\n'*two\n"));
 }
+
+/// A KIF whose every variation branches off the one before it, `depth` deep (the fuzzer's
+/// input that overflowed JKF's writer's stack at 8,000).
+fn nested_kif(depth: usize) -> String {
+    let cycle = ["４八飛(28)", "６二飛(82)", "２八飛(48)", "８二飛(62)"];
+    let mut text = String::from("手合割：平手\n1 ４八飛(28)\n2 ６二飛(82)\n");
+    for k in 2..depth + 2 {
+        text += &format!(
+            "変化：{k}手\n{k} {}\n{} {}\n",
+            cycle[(k - 1) % 4],
+            k + 1,
+            cycle[k % 4]
+        );
+    }
+    text
+}
+
+#[test]
+fn variations_nest_32_deep_and_no_deeper() {
+    let record = kif::read_one(&nested_kif(32)).unwrap();
+    assert_eq!(record.variations.len(), 32);
+    // Every nested format holds them, and gives them back.
+    let jkf_text = jkf::to_string(&record).unwrap();
+    assert_eq!(jkf::read_one(&jkf_text).unwrap(), record);
+    assert_eq!(
+        kif::read_one(&kif::to_string(&record).unwrap()).unwrap(),
+        record
+    );
+    for depth in [33, 8_000] {
+        let err = kif::read_one(&nested_kif(depth)).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");
+        assert_eq!(err.message, "variations nested deeper than 32");
+        // The 33rd `変化` line, after three lines of header and moves and three per variation.
+        assert_eq!(err.place.unwrap().line, 3 + 3 * 32 + 1, "{err}");
+    }
+}

@@ -12,7 +12,8 @@ use super::error::{self, Error};
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::{Move, Position};
 use super::record::{
-    branch_parent, play_checked, Ending, EndingKind, MoveTime, Record, RecordMove, Variation,
+    branch_parent, nested_too_deep, play_checked, Ending, EndingKind, MoveTime, Record, RecordMove,
+    Variation, MAX_VARIATION_DEPTH,
 };
 use super::sfen::STARTPOS;
 use super::square::Square;
@@ -478,6 +479,11 @@ pub(super) fn read_japanese(
                     format!("no line has a move {first_ply} to branch from"),
                 )
             })?;
+            if r.record.depth_below(parent) > MAX_VARIATION_DEPTH {
+                let mut error = nested_too_deep();
+                error.place = Some(crate::Place::at_line(number as u64, 1));
+                return Err(error.with_token(line.chars().take(80).collect::<String>()));
+            }
             let (pos, last_to) = r.record.position_before(parent, first_ply);
             r.record.variations.push(Variation {
                 parent,

@@ -15,7 +15,10 @@ use super::error::{self, Error};
 use super::japanese::{jkf_preset_position, preset_of, relative_words};
 use super::piece::{Color, Piece, PieceKind, ALL_KINDS};
 use super::position::{Move, Position};
-use super::record::{Ending, EndingKind, MoveTime, Record, RecordMove, Variation};
+use super::record::{
+    nested_too_deep, Ending, EndingKind, MoveTime, Record, RecordMove, Variation,
+    MAX_VARIATION_DEPTH,
+};
 use super::square::Square;
 
 /// Reads a JKF document.
@@ -287,6 +290,9 @@ fn read_line(
                 let fork = fork.as_array().ok_or_else(|| {
                     error::json(&format!("{here}.forks[{f}]"), "expected an array of moves")
                 })?;
+                if record.depth_below(line) > MAX_VARIATION_DEPTH {
+                    return Err(nested_too_deep().with_path(format!("{here}.forks[{f}]")));
+                }
                 record.variations.push(Variation {
                     parent: line,
                     first_ply: ply,

@@ -270,6 +270,21 @@ impl EndingKind {
     }
 }
 
+/// The deepest nesting of variations a record may hold: a variation of a variation … 32
+/// deep. Readers refuse deeper ones: a hostile file could nest thousands, and the writers of
+/// nested formats go down the nesting. 32 because JKF nests each fork three JSON levels below
+/// its parent's, and JSON readers stop at 128 levels (serde_json does): every record a reader
+/// gives back then writes as a JKF that reads back.
+pub const MAX_VARIATION_DEPTH: usize = 32;
+
+/// The error for a variation nested deeper than [`MAX_VARIATION_DEPTH`].
+pub(crate) fn nested_too_deep() -> Error {
+    Error::new(
+        crate::ErrorKind::TooLarge,
+        format!("variations nested deeper than {MAX_VARIATION_DEPTH}"),
+    )
+}
+
 /// A variation: moves that replace the line it branches from, from ply `first_ply` on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Variation {
@@ -284,6 +299,19 @@ pub struct Variation {
 }
 
 impl Record {
+    /// How deep a new variation branching off line `parent` (0: the main line) would be
+    /// nested: 1 off the main line. Counted up to one past [`MAX_VARIATION_DEPTH`].
+    pub(crate) fn depth_below(&self, parent: usize) -> usize {
+        let mut depth = 1;
+        let mut line = parent;
+        // A variation's parent is always an earlier line, so this ends.
+        while line != 0 && depth <= MAX_VARIATION_DEPTH {
+            depth += 1;
+            line = self.variations[line - 1].parent;
+        }
+        depth
+    }
+
     /// A record of no moves from `start`.
     pub fn new(start: Position) -> Record {
         Record {
