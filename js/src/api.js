@@ -1,14 +1,14 @@
 // notate's own API: read, check and convert game records of every family, stream large
 // inputs, and follow a live game as piece-track actions.
 
-import { wasm, call, bytesOf, usage, NotateError } from './core.js';
+import { wasm, call, bytesOf, usage, optionsOf, text, jsonOf, shown, NotateError } from './core.js';
 
 const CHESS_STREAMS = ['pgn', 'json', 'egd', 'jsonchess'];
 
 /** Runs the layer's `convert` and takes its results out of the WebAssembly memory. */
 function run(input, from, to, options, items) {
   const { errors: _errors, from: _from, to: _to, ...rest } = options ?? {};
-  const converted = call(wasm.convert, bytesOf(input), from, to, JSON.stringify(rest), items);
+  const converted = call(wasm.convert, bytesOf(input), text(from, 'from', true), text(to, 'to', true), jsonOf(rest, 'options'), items);
   try {
     return {
       output: converted.takeOutput(),
@@ -23,7 +23,7 @@ function run(input, from, to, options, items) {
 
 function errorMode(options) {
   const mode = options?.errors ?? 'throw';
-  if (mode !== 'throw' && mode !== 'collect') throw usage(`errors: "throw" or "collect", not ${JSON.stringify(mode)}`);
+  if (mode !== 'throw' && mode !== 'collect') throw usage(`errors: "throw" or "collect", not ${shown(mode)}`);
   return mode;
 }
 
@@ -41,12 +41,14 @@ function firstError(list) {
  * nags, variations}], result}`. A bad game throws its NotateError; with `{errors: "collect"}`
  * it stands in the list in the game's place and reading goes on.
  */
-export function readPgn(input, options = {}) {
-  return readGames(input, { ...options, from: options.from ?? 'pgn' });
+export function readPgn(input, options) {
+  const o = optionsOf(options, 'readPgn');
+  return readGames(input, { ...o, from: o.from ?? 'pgn' });
 }
 
 /** Every chess game of `input` in `from` (pgn, json, egd or jsonchess), as readPgn gives them. */
-export function readGames(input, options = {}) {
+export function readGames(input, options) {
+  options = optionsOf(options, 'readGames');
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
   if (!CHESS_STREAMS.includes(from)) throw usage(`readGames reads ${CHESS_STREAMS.join(', ')}, not ${from}`);
@@ -60,7 +62,8 @@ export function readGames(input, options = {}) {
  * Reads and checks every game (`from`: the input's format, default pgn): `{games, errors,
  * warnings}`, each error a NotateError with its line, column, game, ply and token.
  */
-export function check(input, options = {}) {
+export function check(input, options) {
+  options = optionsOf(options, 'check');
   const { games, errors, warnings } = run(input, options.from ?? 'pgn', undefined, options, false);
   return { games, errors, warnings };
 }
@@ -73,7 +76,8 @@ export function check(input, options = {}) {
  * Returns the text; a bad game throws its NotateError, whose `errors` lists every bad game
  * and `output` holds the others. With `{errors: "collect"}`: `{output, errors, warnings}`.
  */
-export function convert(input, options = {}) {
+export function convert(input, options) {
+  options = optionsOf(options, 'convert');
   const mode = errorMode(options);
   if (!options.to) throw usage('convert needs {to}: the output format');
   const result = run(input, options.from, options.to, options, false);
@@ -88,6 +92,7 @@ export function convert(input, options = {}) {
 }
 
 function objects(input, options, to) {
+  options = optionsOf(options, to);
   const mode = errorMode(options);
   const list = items(run(input, options.from ?? 'pgn', to, options, true).output);
   const error = mode === 'throw' && firstError(list);
@@ -96,18 +101,21 @@ function objects(input, options, to) {
 }
 
 /** Every game of a chess input as an EGD object (`{game_tags, moves: {"1w": …}}`). */
-export function egd(input, options = {}) {
+export function egd(input, options) {
   return objects(input, options, 'egd');
 }
 
 /** Every game of an input as piece tracks (chess `{game_tags, start, moves}`; shogi and infinite chess the same shape: see the README). */
-export function tracks(input, options = {}) {
+export function tracks(input, options) {
   return objects(input, options, 'tracks');
 }
 
 /** The chunks of a node stream, a web ReadableStream, or any (async) iterable of bytes. */
 async function* chunksOf(stream) {
-  if (stream && typeof stream.getReader === 'function') {
+  if (stream === null || (typeof stream !== 'object' && typeof stream !== 'function')) {
+    throw usage(`expected a ReadableStream, a node stream or an iterable of bytes, not ${stream === null ? 'null' : typeof stream}`);
+  }
+  if (typeof stream.getReader === 'function') {
     const reader = stream.getReader();
     try {
       for (;;) {
@@ -118,7 +126,7 @@ async function* chunksOf(stream) {
     } finally {
       reader.releaseLock();
     }
-  } else if (stream && (Symbol.asyncIterator in stream || Symbol.iterator in stream)) {
+  } else if (Symbol.asyncIterator in stream || Symbol.iterator in stream) {
     yield* stream;
   } else {
     throw usage('expected a ReadableStream, a node stream or an iterable of bytes');
@@ -131,7 +139,8 @@ async function* chunksOf(stream) {
  * `ReadableStream` (`response.body`, `file.stream()`), or an iterable of bytes. Games and
  * errors as readGames gives them.
  */
-export async function* streamGames(stream, options = {}) {
+export async function* streamGames(stream, options) {
+  options = optionsOf(options, 'streamGames');
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
   if (!CHESS_STREAMS.includes(from)) throw usage(`streams read ${CHESS_STREAMS.join(', ')}, not ${from}`);
@@ -169,27 +178,36 @@ export class Tracker {
 
   /** A tracker from `fen` (default: the standard start). */
   constructor(fen) {
-    this.#inner = call(() => new wasm.Tracker(fen));
+    const start = text(fen, 'fen', true);
+    this.#inner = call(() => new wasm.Tracker(start));
   }
 
   /** Plays a move (SAN or UCI); its actions, `[["wkn","f3"]]`. */
   play(move) {
-    return JSON.parse(call(() => this.#inner.play(move)));
+    const played = text(move, 'move');
+    return JSON.parse(call(() => this.#live().play(played)));
+  }
+
+  /** The WebAssembly tracker, unless freed. */
+  #live() {
+    if (this.#inner === undefined) throw usage('this Tracker was freed');
+    return this.#inner;
   }
 
   /** Every piece's square: `{wqr: "a1", …}`. */
   pieces() {
-    return JSON.parse(call(() => this.#inner.pieces()));
+    return JSON.parse(call(() => this.#live().pieces()));
   }
 
   /** The position now, as FEN. */
   get fen() {
-    return call(() => this.#inner.fen);
+    return call(() => this.#live().fen);
   }
 
-  /** Frees the WebAssembly memory now (otherwise the garbage collector does it). */
+  /** Frees the WebAssembly memory now (otherwise the garbage collector does it); again, nothing. */
   free() {
-    this.#inner.free();
+    this.#inner?.free();
+    this.#inner = undefined;
   }
 }
 

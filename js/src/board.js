@@ -182,15 +182,16 @@ function coordOf(square) {
  * viewer.go(10);
  * ```
  */
-export function mount(container, games, options = {}) {
+export function mount(container, games, options) {
   return new Viewer(container, games, options);
 }
 
 export class Viewer {
-  constructor(container, games, options = {}) {
+  constructor(container, games, options) {
     const lines = typeof games === 'string' ? games.split('\n').filter((l) => l.trim() !== '') : [...games];
     this.sources = lines;
     this.docs = new Array(lines.length);
+    // Spread, `null` and `undefined` are no options alike.
     this.options = { shogiStyle: 'western', stepMs: STEP_MS, playMs: PLAY_MS, ...options };
     this.container = container;
     this.game = -1;
@@ -204,7 +205,7 @@ export class Viewer {
     if (this.options.input) this.listen();
     // For scripts and tests: the page's viewer is its container's `notateViewer`.
     container.notateViewer = this;
-    if (lines.length > 0) this.select(options.game ?? 0, options.ply ?? 0);
+    if (lines.length > 0) this.select(this.options.game ?? 0, this.options.ply ?? 0);
   }
 
   document(index) {

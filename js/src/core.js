@@ -109,6 +109,69 @@ export function usage(message) {
   return new NotateError(message, { kind: 'usage' });
 }
 
+/** What a value is, to say in a usage error. */
+function kindOf(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** A value as a usage error shows it: strings quoted, numbers as written, others by kind. */
+export function shown(value) {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (['number', 'bigint', 'boolean'].includes(typeof value)) return String(value);
+  return kindOf(value);
+}
+
+/**
+ * A string argument, checked here: the WebAssembly layer takes strings only, and
+ * wasm-bindgen's glue traps on anything else (a number makes it write out of bounds). With
+ * `optional`, `undefined` and `null` are no value (`undefined`).
+ */
+export function text(value, name, optional = false) {
+  if (typeof value === 'string') return value;
+  if (optional && (value === undefined || value === null)) return undefined;
+  throw usage(`${name}: a string${optional ? ' or nothing' : ''}, not ${kindOf(value)}`);
+}
+
+/**
+ * A whole number argument from 0 to `max` (a number, a BigInt or a numeric string, as
+ * JavaScript would take it): anything else is a usage error, not a value rounded or clamped.
+ */
+export function wholeNumber(value, name, max = Number.MAX_SAFE_INTEGER) {
+  const n = typeof value === 'number' || typeof value === 'bigint' || typeof value === 'string' ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 0 || n > max || (typeof value === 'string' && value.trim() === '')) {
+    throw usage(`${name}: a whole number from 0 to ${max}, not ${shown(value)}`);
+  }
+  return n;
+}
+
+/**
+ * JSON text of a value for the WebAssembly layer. What JSON cannot hold (a cycle, nesting
+ * deeper than the engine's stack, a BigInt, a Symbol's `toJSON`) is a usage error naming
+ * `name`, not the engine's TypeError or RangeError.
+ */
+export function jsonOf(value, name) {
+  let json;
+  try {
+    json = JSON.stringify(value);
+  } catch (e) {
+    throw usage(`${name}: not JSON (${e.message})`);
+  }
+  if (json === undefined) throw usage(`${name}: not JSON (${kindOf(value)})`);
+  return json;
+}
+
+/**
+ * A function's options: the object given, or `{}` for none (`undefined` or `null`, as a
+ * caller passing "no options" may write either); anything else is a usage error.
+ */
+export function optionsOf(options, name) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') throw usage(`${name}: the options must be an object, not ${typeof options}`);
+  return options;
+}
+
 const encoder = new TextEncoder();
 
 /** Text or bytes as the bytes the WebAssembly layer reads. */
@@ -143,8 +206,13 @@ export function stringifyExact(value) {
     // The common case, without a replacer (which costs a call per value).
     text = JSON.stringify(value);
   } catch (e) {
-    if (!(e instanceof TypeError)) throw e;
-    text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
+    // A BigInt (or a cycle, or nesting past the stack, which fail again below).
+    if (!(e instanceof TypeError)) throw usage(`not JSON (${e.message})`);
+    try {
+      text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
+    } catch (again) {
+      throw usage(`not JSON (${again.message})`);
+    }
   }
   if (text === undefined) throw usage(`expected a JSON value, got ${typeof value}`);
   return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;

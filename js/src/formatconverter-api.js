@@ -2,7 +2,7 @@
 // and results (JSON.stringify-equal, key order included), computed by notate. Coordinates
 // past 2^53 stay exact: they are BigInts where the reference would round them.
 
-import { wasm, call, usage, parseExact, stringifyExact } from './core.js';
+import { wasm, call, usage, parseExact, stringifyExact, shown, wholeNumber } from './core.js';
 
 const MOVES = ['pretty', 'compact', 'minimal'];
 
@@ -14,14 +14,19 @@ function writeOptions(options, makeNewLines) {
   } else if (typeof options !== 'object') {
     throw usage(`LongToShort_Format: options must be an object, not ${typeof options}`);
   }
-  const compact = Number(o.compact_moves ?? 0);
-  if (!(compact in MOVES)) throw usage(`compact_moves: 0, 1 or 2, not ${JSON.stringify(o.compact_moves)}`);
+  const given = o.compact_moves ?? 0;
+  // As JavaScript compares: 1, "1" and true are 1.
+  const compact = ['number', 'string', 'boolean'].includes(typeof given) ? Number(given) : NaN;
+  if (!(compact in MOVES)) throw usage(`compact_moves: 0, 1 or 2, not ${shown(given)}`);
   const out = {
     moves: MOVES[compact],
     singleLine: o.make_new_lines === false,
     position: o.specifyPosition !== false,
   };
-  if (o.dialect !== undefined) out.dialect = String(o.dialect);
+  if (o.dialect !== undefined) {
+    if (!['string', 'number'].includes(typeof o.dialect)) throw usage(`dialect: "2024" or "2025", not ${shown(o.dialect)}`);
+    out.dialect = String(o.dialect);
+  }
   return JSON.stringify(out);
 }
 
@@ -75,8 +80,7 @@ export function LongToShort_Format(longformat, options = {}, make_new_lines) {
  * `modify_input`, the given object becomes that position and is returned.
  */
 export function GameToPosition(longformat, halfmoves = 0, modify_input = false) {
-  const plies = halfmoves === Infinity ? undefined : Number(halfmoves);
-  if (plies !== undefined && !(plies >= 0)) throw usage(`halfmoves: a count of plies or Infinity, not ${halfmoves}`);
+  const plies = halfmoves === Infinity ? undefined : wholeNumber(halfmoves, 'halfmoves (or Infinity)');
   const position = parseExact(call(wasm.icnGameToPosition, stringifyExact(longformat), plies));
   if (!modify_input) return position;
   for (const key of Object.keys(longformat)) delete longformat[key];

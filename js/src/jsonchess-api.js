@@ -2,7 +2,7 @@
 // with positions as FEN strings where the reference took its chess library's objects; plus
 // Glicko-2 rating, the protocol's messages and its generic updates, as notate models them.
 
-import { wasm, call, usage } from './core.js';
+import { wasm, call, usage, optionsOf, text, wholeNumber, jsonOf, parseExact } from './core.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -19,12 +19,15 @@ export const chatMessageTypes = { ADMIN: 0, USER: 1 };
 export const Move = {
   /** `move` (SAN or UCI) played in `fen` at `time` (ms since the epoch), packed. */
   encodeAndPack(fen, move, time = 0) {
-    return call(wasm.jsonchessEncodeAndPack, fen, String(move), Number(time));
+    // The time is milliseconds, a whole number: a fraction or a time past 2^53 would not
+    // come back as written.
+    return call(wasm.jsonchessEncodeAndPack, text(fen, 'fen'), text(move, 'move'), wholeNumber(time, 'time'));
   },
 
   /** The fields of a packed move; a malformed field throws a NotateError naming it. */
   unpack(packed) {
-    const fields = JSON.parse(call(wasm.jsonchessUnpack, String(packed)));
+    // Exact: a time past 2^53 comes back as a BigInt.
+    const fields = parseExact(call(wasm.jsonchessUnpack, text(packed, 'packed')));
     if (fields.type === null) fields.type = undefined;
     return fields;
   },
@@ -34,17 +37,21 @@ export const Move = {
    * the reference's decoded move, positions as FEN. `{referenceRights: true}` also accepts
    * the castling-rights field as the reference library writes it.
    */
-  decode(packed, fen = START, options = {}) {
-    return JSON.parse(call(wasm.jsonchessDecode, String(packed), fen, Boolean(options.referenceRights)));
+  decode(packed, fen = START, options) {
+    const { referenceRights } = optionsOf(options, 'Move.decode');
+    return parseExact(call(wasm.jsonchessDecode, text(packed, 'packed'), text(fen, 'fen', true), Boolean(referenceRights)));
   },
 };
 
 /** `jsonchess/History`. */
 export const History = {
   /** Every packed move of a game from `fen` (default: the standard start), decoded. */
-  decode(history, fen, options = {}) {
+  decode(history, fen, options) {
+    const { referenceRights } = optionsOf(options, 'History.decode');
     if (!Array.isArray(history)) throw usage('History.decode takes an array of packed moves');
-    return JSON.parse(call(wasm.jsonchessHistoryDecode, JSON.stringify(history), fen, Boolean(options.referenceRights)));
+    return parseExact(
+      call(wasm.jsonchessHistoryDecode, jsonOf(history, 'history'), text(fen, 'fen', true), Boolean(referenceRights)),
+    );
   },
 };
 
@@ -52,12 +59,18 @@ export const History = {
  * `jsonchess/Premove`: a move queued before the opponent has moved, valid by the shape of
  * the piece's move. Squares as `"e2"` or 0 … 63.
  */
+/** A square as Premove takes it: a name (`"e2"`) or a number 0 … 63, as text for the layer. */
+function square(value, name) {
+  if (typeof value === 'number') return String(value);
+  return text(value, name);
+}
+
 export class Premove {
   #json;
 
   constructor(fen, from, to, promoteTo) {
     const p = JSON.parse(
-      call(wasm.jsonchessPremove, fen, String(from), String(to), promoteTo == null ? undefined : String(promoteTo)),
+      call(wasm.jsonchessPremove, text(fen, 'fen'), square(from, 'from'), square(to, 'to'), text(promoteTo, 'promoteTo', true)),
     );
     this.isValid = p.isValid;
     /** Why the premove is not valid (null when it is). */
@@ -82,22 +95,23 @@ export class Premove {
  * (`[{opponent: {rating, rd, vol}, score}]`, score 1, 0.5 or 0), with the constant `tau`.
  */
 export function rate(player, results, tau = 0.5) {
-  return JSON.parse(call(wasm.glicko2Rate, JSON.stringify(player), JSON.stringify(results), tau));
+  if (typeof tau !== 'number') throw usage(`tau: a number, not a ${typeof tau}`);
+  return JSON.parse(call(wasm.glicko2Rate, jsonOf(player, 'player'), jsonOf(results, 'results'), tau));
 }
 
 function messageText(message) {
-  return typeof message === 'string' ? message : JSON.stringify(message);
+  return typeof message === 'string' ? message : jsonOf(message, 'message');
 }
 
 /** The protocol's messages (`{topic, data}`), read and checked topic by topic. */
 export const messages = {
   /** A message as `side` sends it (`client` or `server`), checked, as an object. */
   parse(message, side = 'client') {
-    return JSON.parse(call(wasm.protocolMessage, messageText(message), side));
+    return JSON.parse(call(wasm.protocolMessage, messageText(message), text(side, 'side')));
   },
   /** A message as `side` sends it, checked, as the text to send. */
   serialize(message, side = 'client') {
-    return call(wasm.protocolMessage, messageText(message), side);
+    return call(wasm.protocolMessage, messageText(message), text(side, 'side'));
   },
 };
 
@@ -108,7 +122,7 @@ export const messages = {
 export function applyUpdate(doc, update) {
   if (doc === null || typeof doc !== 'object') throw usage('applyUpdate takes an object');
   const updates = Array.isArray(update) ? update : [update];
-  const after = JSON.parse(call(wasm.protocolApplyUpdates, JSON.stringify(doc), JSON.stringify(updates)));
+  const after = JSON.parse(call(wasm.protocolApplyUpdates, jsonOf(doc, 'doc'), jsonOf(updates, 'update')));
   if (Array.isArray(doc)) {
     doc.length = 0;
     doc.push(...after);

@@ -13,6 +13,7 @@
 // `js/test/live.test.mjs`), and `element.notateLive` is the client.
 
 import { mount } from './board.js';
+import { optionsOf } from './core.js';
 
 const FILES = 'abcdefgh';
 const TOKEN_KEY = 'notate-serve-token';
@@ -169,12 +170,13 @@ function named(player) {
  * The live client in `container`, connected to the server the page came from (or
  * `options.url`, a `ws://…/ws` address).
  */
-export function live(container, options = {}) {
+export function live(container, options) {
   return new Live(container, options);
 }
 
 export class Live {
-  constructor(container, options = {}) {
+  constructor(container, options) {
+    options = optionsOf(options, 'live');
     this.container = container;
     this.doc = container.ownerDocument;
     const location = this.doc.defaultView.location;

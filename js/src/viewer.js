@@ -3,7 +3,7 @@
 // WebAssembly package turns the file into viewer documents.
 
 import { mount } from './board.js';
-import { init } from './core.js';
+import { init, optionsOf } from './core.js';
 import { convert } from './api.js';
 
 export { mount, Viewer, pieceOf, positionsOf } from './board.js';
@@ -19,7 +19,8 @@ export { mount, Viewer, pieceOf, positionsOf } from './board.js';
  * const { documents, errors } = await viewerDocuments(await file.arrayBuffer());
  * ```
  */
-export async function viewerDocuments(input, options = {}) {
+export async function viewerDocuments(input, options) {
+  options = optionsOf(options, 'viewerDocuments');
   const text = typeof input === 'string' ? input : null;
   const head = (text ?? new TextDecoder().decode(toBytes(input).subarray(0, 4096))).trimStart();
   if (head.startsWith('{"family"') || /^\{"(game_tags|header|metadata)":[^\n]*"start":\{[^\n]*"actions":/.test(head)) {
@@ -41,7 +42,8 @@ function toBytes(input) {
  * The viewer app in `element`: a file picker, a drop zone and a paste box above the board.
  * `options.wasm`: where the WebAssembly module is (default: beside this file).
  */
-export function app(element, options = {}) {
+export function app(element, options) {
+  options = optionsOf(options, 'app');
   const doc = element.ownerDocument;
   const form = doc.createElement('form');
   form.className = 'nv-app';

@@ -1,6 +1,7 @@
 // The built package works in a real browser (Debian's chromium, driven by playwright-core):
 // served over HTTP with the right MIME types, index.js and formatconverter.js load the
-// WebAssembly themselves (top-level await), PGN errors keep their place, coordinates past
+// WebAssembly themselves (top-level await), PGN errors keep their place, a download streams
+// through streamGames (response.body), coordinates past
 // 2^53 come back as BigInt, Shift_JIS bytes are read, and manual.js runs after
 // `init(bytes)` in a page that never loaded the module otherwise. Every request stays on
 // the loopback server and no page logs an error or a warning (a wrong wasm MIME type warns).
@@ -17,12 +18,23 @@ const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const CHROMIUM = '/usr/bin/chromium';
 const EMPTY = '<!doctype html><meta charset="utf-8"><title>empty</title>';
 
+const STREAMED_GAMES = 2000;
+/** Game `i` of /stream.pgn: the 13th is illegal. */
+const streamedGame = (i) => `[Event "g${i}"]\n\n1. e4 e5 2. Nf3 ${i === 12 ? 'Ke3' : 'Nc6'} 3. Bb5 a6 *\n\n`;
+
 let server, origin, browser, context, page;
 const requests = [];
 const problems = [];
 
 before(async () => {
   ({ server, origin } = await serveStatic(root, (path, res) => {
+    if (path === '/stream.pgn') {
+      // Sent in pieces, as a large download arrives.
+      res.writeHead(200, { 'content-type': 'application/vnd.chess-pgn' });
+      for (let i = 0; i < STREAMED_GAMES; i++) res.write(streamedGame(i));
+      res.end();
+      return true;
+    }
     if (path !== '/empty.html') return false;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(EMPTY);
     return true;
@@ -64,6 +76,25 @@ test('index.js: PGN to UCI, the illegal move collected with its place', async ()
   }, pgn);
   assert.equal(got.output, 'e2e4 e7e5\n');
   assert.deepEqual(got.errors, [{ isNotateError: true, kind: 'illegal', line: 7, column: 13, game: 2, ply: 3, token: 'Ke3' }]);
+});
+
+test('index.js: streamGames reads a download as it arrives (response.body)', async () => {
+  const got = await page.evaluate(async () => {
+    const { streamGames, NotateError } = await import('/dist/index.js');
+    const response = await fetch('/stream.pgn');
+    let games = 0;
+    let plies = 0;
+    const errors = [];
+    for await (const item of streamGames(response.body, { errors: 'collect' })) {
+      if (item instanceof NotateError) errors.push({ game: item.game, ply: item.ply, token: item.token });
+      else {
+        games += 1;
+        plies += item.moves.length;
+      }
+    }
+    return { games, plies, errors };
+  });
+  assert.deepEqual(got, { games: STREAMED_GAMES - 1, plies: (STREAMED_GAMES - 1) * 6, errors: [{ game: 13, ply: 4, token: 'Ke3' }] });
 });
 
 test('formatconverter.js: ShortToLong_Format keeps coordinates past 2^53 as BigInt', async () => {

@@ -5,12 +5,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as jc from '../dist/jsonchess.js';
 import { NotateError } from '../dist/index.js';
 import { wasm } from '../dist/core.js';
-import { read, vectors } from './helpers.mjs';
+import { read, root, vectors } from './helpers.mjs';
 
 const { Move, History, Premove } = jc;
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
@@ -153,7 +153,23 @@ test('the constants are the library\'s', () => {
   assert.deepEqual(jc.chatMessageTypes, rust.chatMessageTypes);
 });
 
-test('messages: every topic checked, errors name the field', () => {
+test('messages: every topic of each side parses and serializes back to its text', () => {
+  const lines = readFileSync(join(root, 'crates', 'notate', 'tests', 'protocol', 'topics.txt'), 'utf8')
+    .split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+  const seen = { client: 0, server: 0 };
+  for (const line of lines) {
+    const space = line.indexOf(' ');
+    const [side, text] = [line.slice(0, space), line.slice(space + 1)];
+    assert.equal(jc.messages.serialize(text, side), text, line);
+    assert.deepEqual(jc.messages.parse(JSON.parse(text), side), JSON.parse(text), line);
+    seen[side] += 1;
+  }
+  assert.deepEqual(seen, { client: 32, server: 48 });
+  // A topic of the other side's is refused.
+  assert.throws(() => jc.messages.parse('{"topic":"/seek/expired"}', 'client'), NotateError);
+});
+
+test('messages: errors name the field', () => {
   const move = { topic: '/game/12/move', data: { from: 12, to: 28 } };
   assert.deepEqual(jc.messages.parse(move), move);
   assert.equal(jc.messages.serialize(JSON.stringify(move)), JSON.stringify(move));
@@ -174,4 +190,39 @@ test('applyUpdate: all or nothing, on a plain object', () => {
   assert.deepEqual(doc, before);
   jc.applyUpdate(doc, [{ op: 'remove', key: 'seeks', value: 1 }, { op: 'update', key: 'n', value: 5 }]);
   assert.deepEqual(doc, { seeks: [{ id: 2, t: 'b' }], n: 5 });
+});
+
+test('arguments the layer cannot take are usage errors, never traps; times are exact', () => {
+  const FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+  const cycle = {};
+  cycle.self = cycle;
+  const rating = { rating: 1500, rd: 200, vol: 0.06 };
+  for (const bad of [
+    () => Move.encodeAndPack(5, 'e4'),
+    () => Move.encodeAndPack(FEN, 'e4', 1e308),
+    () => Move.encodeAndPack(FEN, 'e4', -1),
+    () => Move.encodeAndPack(FEN, 'e4', 1.5),
+    () => Move.encodeAndPack(FEN, 'e4', Symbol('t')),
+    () => Move.decode('1,0,e4,0,e2,e4,N,e3', NaN),
+    () => Move.decode('1,0,e4,0,e2,e4,N,e3', FEN, 'yes'),
+    () => History.decode([], 1),
+    () => History.decode([1n]),
+    () => new Premove(0, 'e1', 'e2'),
+    () => jc.messages.parse({ topic: '/chat', data: 'x' }, 0),
+    () => jc.messages.serialize({ topic: '/chat', data: 1n }),
+    () => jc.messages.serialize(cycle),
+    () => jc.rate({ ...rating, rating: 1n }, []),
+    () => jc.rate(rating, [{ opponent: rating, score: 7 }]),
+    () => jc.rate({ rating: 1e308, rd: 1e308, vol: 1e308 }, [{ opponent: { ...rating, rating: -1e308 }, score: 1 }]),
+    () => jc.rate(rating, [], NaN),
+    () => jc.rate(rating, [], 1n),
+    () => jc.applyUpdate({ a: 1n }, { op: 'update', key: 'a', value: 2 }),
+    () => jc.applyUpdate(cycle, []),
+  ]) {
+    assert.throws(bad, (e) => e instanceof NotateError && e.kind === 'usage', String(bad));
+  }
+  assert.equal(Move.encodeAndPack(FEN, 'e4', '1407781768400'), '1,0,e4,1407781768400,e2,e4,N,e3');
+  // A time past 2^53 comes back exact, as a BigInt.
+  assert.equal(Move.unpack('1,0,e4,9007199254740993,e2,e4,N,e3').time, 9007199254740993n);
+  assert.equal(Move.unpack('1,0,e4,1407781768400,e2,e4,N,e3').time, 1407781768400);
 });

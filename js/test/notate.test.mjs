@@ -4,7 +4,8 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { check, convert, egd, readPgn, readGames, streamGames, tracks, Tracker, NotateError } from '../dist/index.js';
 import { cli, read, readBytes, vectors } from './helpers.mjs';
@@ -101,20 +102,46 @@ test('errors: one NotateError with line, column, game, ply and token, 1-based', 
   assert.equal(thrown.errors.length, 1);
 });
 
-test('usage errors are NotateErrors too', () => {
+test('usage errors are NotateErrors of kind usage; null options are no options', () => {
   for (const bad of [
     () => convert('1. e4 *', { from: 'pgn' }),
     () => convert('1. e4 *', { from: 'nope', to: 'pgn' }),
-    () => convert('1. e4 *', { from: 'pgn', to: 'kif' }),
     () => convert('1. e4 *', { from: 'pgn', to: 'egd', egdExtnded: true }),
-    () => convert('hello', { to: 'uci' }),
     () => convert(42, { from: 'pgn', to: 'egd' }),
+    () => convert('1. e4 *', null),
     () => readPgn('1. e4 *', { errors: 'maybe' }),
+    () => readPgn('1. e4 *', { errors: 1n }),
+    () => readPgn('1. e4 *', 'pgn'),
+    // Not strings where the WebAssembly layer takes strings: refused before it (its glue
+    // would trap on a number).
+    () => convert('1. e4 *', { from: -1, to: 'fen' }),
+    () => convert('1. e4 *', { to: 7 }),
+    () => convert('1. e4 *', { to: ['f', 'en'] }),
+    () => check('x', { from: 64 }),
+    () => new Tracker(5),
+    () => new Tracker().play(5),
+    // What JSON cannot hold.
+    () => convert('1. e4 *', { to: 'pgn', dialect: 1n }),
+  ]) {
+    assert.throws(bad, (e) => e instanceof NotateError && e.kind === 'usage', String(bad));
+  }
+  for (const bad of [
+    () => convert('1. e4 *', { from: 'pgn', to: 'kif' }),
+    () => convert('hello', { to: 'uci' }),
     () => new Tracker('not a fen'),
     () => new Tracker().play('e5'),
   ]) {
     assert.throws(bad, NotateError);
   }
+  assert.deepEqual(readPgn('1. e4 *', null), readPgn('1. e4 *'));
+  assert.deepEqual(check('1. e4 e4 *', null), check('1. e4 e4 *'));
+  assert.deepEqual(egd('1. e4 *', null), egd('1. e4 *'));
+  assert.deepEqual(tracks('1. e4 *', null), tracks('1. e4 *'));
+  // A Tracker freed twice is freed; used after, a usage error.
+  const tracker = new Tracker();
+  tracker.free();
+  tracker.free();
+  assert.throws(() => tracker.play('e4'), (e) => e instanceof NotateError && e.kind === 'usage');
 });
 
 test('convert without from tells the format by the first bytes, as the command line does', () => {
@@ -168,6 +195,26 @@ test('streams give what the whole text gives, in any pieces', async () => {
   let n = 0;
   for await (const game of streamGames(web, { errors: 'collect' })) n += game instanceof NotateError ? 0 : 1;
   assert.equal(n, whole.filter((g) => !(g instanceof NotateError)).length);
+  // A node stream of a file.
+  const dir = mkdtempSync(join(tmpdir(), 'notate-stream-'));
+  try {
+    writeFileSync(join(dir, 'games.pgn'), text);
+    const fromFile = [];
+    for await (const game of streamGames(createReadStream(join(dir, 'games.pgn'), { highWaterMark: 1000 }), { errors: 'collect' })) {
+      fromFile.push(game);
+    }
+    assert.equal(JSON.stringify(fromFile.map(simple)), JSON.stringify(whole.map(simple)), 'fs.createReadStream');
+  } finally {
+    rmSync(dir, { recursive: true });
+  }
+  // Not a stream.
+  for (const bad of [5, 'games.pgn', null, true]) {
+    await assert.rejects(async () => {
+      for await (const _ of streamGames(bad)) {
+        // nothing
+      }
+    }, (e) => e instanceof NotateError && e.kind === 'usage', String(bad));
+  }
   // Errors stop the stream unless collected.
   await assert.rejects(async () => {
     for await (const _ of streamGames(pieces('1. e4 e4 *', 3))) {

@@ -270,7 +270,40 @@ pub fn premove(
 pub fn rate(player: &str, results: &str, tau: Option<f64>) -> Result<String, JsValue> {
     let player: Rating = argument("player", player).map_err(throw)?;
     let results: Vec<RatedResult> = argument("results", results).map_err(throw)?;
-    let after = glicko2::rate(player, &results, tau.unwrap_or(glicko2::TAU));
+    let tau = tau.unwrap_or(glicko2::TAU);
+    // Numbers the formulas hold: a rating, positive deviation and volatility, a score from 0
+    // to 1, a positive tau. Outside them the result is NaN or infinite (JSON's null).
+    let rating = |r: &Rating, what: String| {
+        let ok = r.rating.is_finite()
+            && r.rd.is_finite()
+            && r.rd > 0.0
+            && r.vol.is_finite()
+            && r.vol > 0.0;
+        ok.then_some(()).ok_or_else(|| {
+            throw(usage(format!(
+                "{what}: rating finite, rd and vol finite and above 0, not {r:?}"
+            )))
+        })
+    };
+    rating(&player, "player".into())?;
+    for (i, r) in results.iter().enumerate() {
+        rating(&r.opponent, format!("results[{i}].opponent"))?;
+        if !(0.0..=1.0).contains(&r.score) {
+            return Err(throw(usage(format!(
+                "results[{i}].score: from 0 to 1 (1 a win, 0.5 a draw), not {}",
+                r.score
+            ))));
+        }
+    }
+    if !(tau.is_finite() && tau > 0.0) {
+        return Err(throw(usage(format!("tau: a number above 0, not {tau}"))));
+    }
+    let after = glicko2::rate(player, &results, tau);
+    if !(after.rating.is_finite() && after.rd.is_finite() && after.vol.is_finite()) {
+        return Err(throw(usage(
+            "the ratings are too far apart for Glicko-2 to rate (the result is not a number)",
+        )));
+    }
     Ok(serde_json::to_string(&after).expect("a rating is JSON"))
 }
 

@@ -1288,115 +1288,30 @@ mod tests {
         assert_eq!(msg.to_json(), text);
     }
 
-    const PLAYER: &str =
-        r#"{"id":"p1","name":"Anna","rating":1500,"isUser":true,"isConnected":true}"#;
-    const BOT: &str = r#"{"id":"b1","name":"Stockfish","rating":1487.25,"isUser":false}"#;
-
-    fn game_json() -> String {
-        format!(
-            r#"{{"white":{PLAYER},"black":{BOT},"history":["1,0,e4,1407781768400,e2,e4,N,e3","1,1,e5,1407781772340,e7,e5,N,e6"],"isInProgress":false,"result":{{"winner":"w","isDraw":false,"scores":{{"w":1,"b":0}},"type":"resignation","description":"black resigned","summary":"1-0"}},"startTime":1407781765400,"endTime":null,"initialRatings":{{"w":1500,"b":1487.25}},"addedTime":{{"w":0,"b":0,"undefined":5230}},"isUndoRequested":false,"isDrawOffered":false,"rematchOfferedBy":null,"options":{{"initialTime":600000,"timeIncrement":0}},"id":"g1"}}"#
-        )
-    }
+    /// One message of every topic, each side's, as `client JSON` or `server JSON` lines:
+    /// shared with the JavaScript package's tests (js/test/jsonchess.test.mjs).
+    const TOPICS: &str = include_str!("../../tests/protocol/topics.txt");
 
     #[test]
-    fn every_client_topic() {
-        for text in [
-            r#"{"topic":"/request/user"}"#,
-            r#"{"topic":"/request/time","data":"r17"}"#,
-            r#"{"topic":"/user/login","data":{"username":"anna","password":"x"}}"#,
-            r#"{"topic":"/user/logout"}"#,
-            r#"{"topic":"/user/register","data":{"username":"anna","password":"x"}}"#,
-            r#"{"topic":"/user/prefs/update","data":{"premove":true,"boardSize":480}}"#,
-            r#"{"topic":"/chat","data":"hello"}"#,
-            r#"{"topic":"/seek","data":{"initialTime":600000,"timeIncrement":5000,"acceptRatingMin":"-100","acceptRatingMax":"+100"}}"#,
-            r#"{"topic":"/seek/cancel"}"#,
-            r#"{"topic":"/seek/accept","data":"s9"}"#,
-            r#"{"topic":"/request/game","data":"g1"}"#,
-            r#"{"topic":"/request/games"}"#,
-            r#"{"topic":"/game/restore","data":{"gameDetails":{"history":["1,0,e4,0,e2,e4,N,e3"],"startTime":1,"options":{"initialTime":60000,"timeIncrement":0},"addedTime":{"w":0,"b":0},"id":"g1"},"playingAs":"b"}}"#,
-            r#"{"topic":"/game/restore/cancel","data":"g1"}"#,
-            r#"{"topic":"/request/restoration_requests"}"#,
-            r#"{"topic":"/feed/activate","data":"/random_games"}"#,
-            r#"{"topic":"/feed/deactivate","data":"/list/seeks"}"#,
-            r#"{"topic":"/tournament/new","data":{"name":"Open","playersRequired":8,"initialTime":300000,"timeIncrement":0}}"#,
-            r#"{"topic":"/request/tournaments"}"#,
-            r#"{"topic":"/game/g1/move","data":{"from":52,"to":60,"promoteTo":"N"}}"#,
-            r#"{"topic":"/game/g1/premove","data":{"from":12,"to":28}}"#,
-            r#"{"topic":"/game/g1/premove/cancel"}"#,
-            r#"{"topic":"/game/g1/request/premove"}"#,
-            r#"{"topic":"/game/g1/request/moves","data":4}"#,
-            r#"{"topic":"/game/g1/resign"}"#,
-            r#"{"topic":"/game/g1/offer_draw"}"#,
-            r#"{"topic":"/game/g1/accept_draw"}"#,
-            r#"{"topic":"/game/g1/claim_draw"}"#,
-            r#"{"topic":"/game/g1/rematch"}"#,
-            r#"{"topic":"/game/g1/rematch/decline"}"#,
-            r#"{"topic":"/game/g1/rematch/cancel"}"#,
-            r#"{"topic":"/game/g1/chat","data":"gg"}"#,
-        ] {
-            client_round_trip(text);
+    fn every_topic_of_each_side() {
+        let (mut client, mut server) = (0, 0);
+        for line in TOPICS
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            match line.split_once(' ') {
+                Some(("client", text)) => {
+                    client_round_trip(text);
+                    client += 1;
+                }
+                Some(("server", text)) => {
+                    server_round_trip(text);
+                    server += 1;
+                }
+                _ => panic!("not `client JSON` or `server JSON`: {line}"),
+            }
         }
-    }
-
-    #[test]
-    fn every_server_topic() {
-        let user = r#"{"playerId":"p1","username":"Anonymous","isLoggedIn":false,"rating":1500,"currentSeek":null,"lastSeekOptions":null,"prefs":{"premove":true}}"#;
-        let seek = format!(
-            r#"{{"id":"s1","owner":{PLAYER},"options":{{"initialTime":600000,"timeIncrement":0,"acceptRatingMin":"-100","acceptRatingMax":"1800"}},"expiryTime":1407781825400}}"#
-        );
-        let game = game_json();
-        for text in [
-            format!(r#"{{"topic":"/user","data":{user}}}"#),
-            r#"{"topic":"/time/r17","data":1407781765400}"#.to_string(),
-            format!(r#"{{"topic":"/user/login/success","data":{user}}}"#),
-            r#"{"topic":"/user/login/failure","data":"Incorrect password"}"#.to_string(),
-            r#"{"topic":"/user/logout","data":"p2"}"#.to_string(),
-            r#"{"topic":"/user/register/success","data":null}"#.to_string(),
-            format!(r#"{{"topic":"/user/register/success","data":{user}}}"#),
-            r#"{"topic":"/user/register/failure","data":"Username taken"}"#.to_string(),
-            r#"{"topic":"/chat","data":{"from":"anna","body":"hi"}}"#.to_string(),
-            format!(r#"{{"topic":"/seek/matched","data":{game}}}"#),
-            format!(r#"{{"topic":"/seek/waiting","data":{seek}}}"#),
-            r#"{"topic":"/seek/expired"}"#.to_string(),
-            r#"{"topic":"/seek/error","data":"Initial time must be at least 1s"}"#.to_string(),
-            format!(r#"{{"topic":"/game","data":{game}}}"#),
-            format!(r#"{{"topic":"/games","data":[{game}]}}"#),
-            r#"{"topic":"/game/not_found","data":"g9"}"#.to_string(),
-            r#"{"topic":"/game/restore/g1/pending"}"#.to_string(),
-            format!(r#"{{"topic":"/game/restore/g1/success","data":{game}}}"#),
-            r#"{"topic":"/game/restore/g1/failure","data":"No matching request"}"#.to_string(),
-            r#"{"topic":"/restoration_requests","data":["g1","g2"]}"#.to_string(),
-            r#"{"topic":"/tournaments","data":{"type":"add","path":"@t1","value":{"id":"t1"}}}"#.to_string(),
-            r#"{"topic":"/tournament/new/success","data":{"id":"t1","name":"Open"}}"#.to_string(),
-            r#"{"topic":"/tournament/new/failure","data":"bad"}"#.to_string(),
-            r#"{"topic":"/tournament/t1/player_joined","data":{"id":"p1"}}"#.to_string(),
-            r#"{"topic":"/tournament/t1/started"}"#.to_string(),
-            r#"{"topic":"/game/g1/move","data":"3,4,exd6,1407781781169,e5,d6,N,N,ep,d5"}"#.to_string(),
-            r#"{"topic":"/game/g1/game_over","data":{"winner":null,"isDraw":true,"scores":{"w":0.5,"b":0.5},"type":"insufficient material","description":"insufficient mating material","summary":"½-½"}}"#.to_string(),
-            r#"{"topic":"/game/g1/aborted"}"#.to_string(),
-            r#"{"topic":"/game/g1/draw_offer","data":"w"}"#.to_string(),
-            r#"{"topic":"/game/g1/rematch/offered","data":"b"}"#.to_string(),
-            r#"{"topic":"/game/g1/rematch/declined"}"#.to_string(),
-            r#"{"topic":"/game/g1/rematch/canceled"}"#.to_string(),
-            r#"{"topic":"/game/g1/rematch/expired"}"#.to_string(),
-            format!(r#"{{"topic":"/game/g1/rematch","data":{game}}}"#),
-            r#"{"topic":"/game/g1/premove","data":{"from":49,"to":57,"promoteTo":"Q"}}"#.to_string(),
-            r#"{"topic":"/game/g1/premove","data":null}"#.to_string(),
-            r#"{"topic":"/game/g1/chat","data":{"from":"anna","body":"gg"}}"#.to_string(),
-            r#"{"topic":"/player_connection_status/p1","data":false}"#.to_string(),
-            format!(r#"{{"topic":"/random_game","data":{{"id":"g1","board":"{}","lastMove":{{"from":12,"to":28}},"white":"anna","black":"bot","timingDescription":"10/0"}}}}"#, "RNBQKBNRPPPP PPP            P                   pppppppprnbqkbnr"),
-            r#"{"topic":"/random_game/game_over","data":"g1"}"#.to_string(),
-            format!(r#"{{"topic":"/list/seeks","data":[{seek}]}}"#),
-            format!(r#"{{"topic":"/list/seeks/add","data":{seek}}}"#),
-            r#"{"topic":"/list/seeks/remove","data":"s1"}"#.to_string(),
-            r#"{"topic":"/list/users_online","data":[{"id":"p1","name":"anna"}]}"#.to_string(),
-            r#"{"topic":"/list/users_online/add","data":{"id":"p2"}}"#.to_string(),
-            r#"{"topic":"/list/users_online/remove","data":"p2"}"#.to_string(),
-            r#"{"topic":"/lobby","data":{"seeks":[],"users":[{"id":"p1","name":"anna","rating":1500.0}],"games":[]}}"#.to_string(),
-            r#"{"topic":"/lobby/updates","data":[{"op":"add","key":"games","value":{"id":"g1"}},{"op":"update","key":"games:g1.plies","value":3},{"op":"remove","key":"seeks","value":"s1"}]}"#.to_string(),
-        ] {
-            server_round_trip(&text);
-        }
+        assert_eq!((client, server), (32, 48));
     }
 
     #[test]
