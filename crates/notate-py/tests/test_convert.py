@@ -124,7 +124,10 @@ def test_options_by_name_and_json_outputs_as_dicts():
     assert notate.convert(pgn, to="uci") == "e2e4 e7e5 g1f3\nd2d4\n"
     games = notate.convert(pgn, to="egd", egd_extended=True)
     assert [g["game_tags"].get("White") for g in games] == ["A", None]
-    assert "halfmove_clock" in json.dumps(games[0]) or games[0]["moves"]
+    # The extended EGD's position features; without the option, none.
+    assert games[0]["moves"]["1w"]["end_position"]["features"]["halfmove_clock"] == 0
+    assert games[0]["moves"]["2w"]["end_position"]["features"]["halfmove_clock"] == 1
+    assert notate.convert(pgn, to="egd")[0]["moves"]["1w"]["end_position"]["features"] == {}
     assert notate.convert(pgn, to="json", fens=True)[1]["moves"][0]["fen"].startswith("rnbqkbnr/pppppppp/8/8/3P4")
     icn = notate.convert("w K5,1|k5,8 5,1>5,2", to="icn", moves="compact", dialect="2025")
     assert "5,1>5,2" in icn
@@ -157,3 +160,63 @@ def test_a_long_shift_jis_record_is_told_from_its_bytes():
     assert len(data) > 8192
     assert notate.convert(data, to="usi") == notate.convert(data, to="usi", from_="kif")
     assert "moves 7g7f 3c3d" in notate.convert(data, to="usi")
+
+
+def test_every_jsonchess_game_vector_both_ways():
+    """The jsonchess vectors' games (crates/notate/tests/jsonchess_vectors.rs checks every
+    field of every packed move): written as jsonchess records, each move's fields are the
+    reference's but the time (a record of a PGN has none: 0) and field 7, where notate writes
+    the castling rights the mover really lost; read back, they replay to the vector's moves.
+    The reference's own strings read back too, except where its field 7 differs, which
+    notate refuses there, at that ply."""
+    folder = REPO / "vectors" / "jsonchess"
+    names = sorted(p.name[: -len(".packed.txt")] for p in folder.glob("*.packed.txt"))
+    assert len(names) == 7
+    differing_field_7 = 0
+    for name in names:
+        vector = json.loads((folder / f"{name}.json").read_text())
+        reference = (folder / f"{name}.packed.txt").read_text().split()
+        # The q vectors end with a castling the reference allows and chess does not.
+        plies = vector["plies"][: vector["python_first_illegal_ply"]]
+        reference = reference[: len(plies)]
+        pgn = " ".join(p["python_san"] for p in plies) + " *\n"
+        [record] = notate.convert(pgn, to="jsonchess")
+        ours = record["moves"]
+        assert len(ours) == len(plies), name
+        differs = []
+        for i, (a, b) in enumerate(zip(ours, reference)):
+            a, b = a.split(","), b.split(",")
+            assert a[3] == "0", (name, i)
+            assert a[:3] + a[4:6] + a[7:] == b[:3] + b[4:6] + b[7:], (name, i, a, b)
+            if a[6] != b[6]:
+                differs.append(i + 1)
+        differing_field_7 += len(differs)
+        uci = " ".join(p["uci"] for p in plies) + "\n"
+        assert notate.convert(json.dumps(record), from_="jsonchess", to="uci") == uci, name
+        theirs = json.dumps({"game_tags": {}, "moves": reference})
+        if not differs:
+            assert notate.convert(theirs, from_="jsonchess", to="uci") == uci, name
+        else:
+            with pytest.raises(notate.GameError) as refused:
+                notate.convert(theirs, from_="jsonchess", to="uci")
+            assert refused.value.ply == differs[0], (name, differs)
+    assert differing_field_7 > 0
+
+
+def test_variations_nested_past_32_are_refused_not_a_crash():
+    """A KIF whose every variation branches off the one before (a fuzzer's input crashed the
+    JKF writer at 8,000 deep): 32 deep convert to JKF and back; deeper is notate's error."""
+    cycle = ["４八飛(28)", "６二飛(82)", "２八飛(48)", "８二飛(62)"]
+
+    def nested(depth):
+        text = "手合割：平手\n1 ４八飛(28)\n2 ６二飛(82)\n"
+        for k in range(2, depth + 2):
+            text += f"変化：{k}手\n{k} {cycle[(k - 1) % 4]}\n{k + 1} {cycle[k % 4]}\n"
+        return text
+
+    [jkf] = notate.convert(nested(32), to="jkf", from_="kif")
+    assert notate.convert(json.dumps(jkf), to="kif", from_="jkf") == notate.convert(nested(32), to="kif", from_="kif")
+    for depth in (33, 8000):
+        with pytest.raises(notate.GameError, match="variations nested deeper than 32") as raised:
+            notate.convert(nested(depth), to="jkf", from_="kif")
+        assert raised.value.kind == "too-large"

@@ -4,6 +4,7 @@ the repository's EGD vectors and on texts written here."""
 import bz2
 import gzip
 import io
+import re
 import threading
 import warnings
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 import zstandard
 
 import notate
+from conftest import generated_pgn
 
 TWO_GAMES = '[White "A"]\n\n1. e4 e5 2. Nf3 *\n\n[White "B"]\n\n1. d4 {[%clk 0:01:02.5]} d5 1-0\n'
 
@@ -48,6 +50,50 @@ def test_every_legal_vector_game_has_python_chess_moves_and_positions(egd_vector
             compared_games += 1
     # Every game both read: the c* vectors (legal games) and the e* ones python-chess reads.
     assert (compared_games, compared_plies) == (35, 374)
+
+
+def test_generated_games_have_python_chess_moves_and_positions(tmp_path):
+    """The repository's generated games (crates/notate-testdata: Chess960 and FEN starts,
+    castling both ways, en passant, under-promotions, null moves, spellings that are not SAN,
+    clocks, variations) read by both, move by move."""
+    path = tmp_path / "generated.pgn"
+    path.write_bytes(generated_pgn(7, 300))
+    ours = list(notate.read_pgn(path, errors="collect"))
+    theirs = python_chess_games(path)
+    assert len(ours) == len(theirs) == 300
+    seen = dict.fromkeys(["chess960", "fen", "null", "underpromotion", "castling", "en passant", "eval", "mate"], 0)
+    plies = 0
+    for game, reference in zip(ours, theirs):
+        assert isinstance(game, notate.Game), game
+        assert not reference.errors, reference.errors
+        # python-chess keeps a tag's escapes (`\\"`, `\\\\`); the PGN standard's values are without.
+        assert game.tags == {k: re.sub(r"\\(.)", r"\1", v) for k, v in reference.headers.items()}
+        board = reference.board()
+        assert game.start == board.fen()
+        seen["chess960"] += board.chess960
+        seen["fen"] += "FEN" in reference.headers
+        nodes = list(reference.mainline())
+        assert len(game.moves) == len(nodes)
+        for move, node in zip(game.moves, nodes):
+            where = (game.tags.get("Event"), move.ply)
+            assert move.fen_before == board.fen(), where
+            assert move.san == board.san(node.move), where
+            assert move.uci == node.move.uci(), where
+            seen["null"] += not node.move
+            seen["underpromotion"] += node.move.promotion not in (None, chess.QUEEN)
+            seen["castling"] += bool(node.move) and board.is_castling(node.move)
+            seen["en passant"] += bool(node.move) and board.is_en_passant(node.move)
+            board.push(node.move)
+            assert move.fen == board.fen(), where
+            assert move.clock == node.clock(), where
+            score = node.eval() and node.eval().white()
+            assert move.eval == (None if not score or score.is_mate() else score.score() / 100), where
+            assert move.mate == (score.mate() if score and score.is_mate() else None), where
+            seen["eval"] += move.eval is not None
+            seen["mate"] += move.mate is not None
+            plies += 1
+    assert all(seen.values()), seen
+    assert plies > 10_000, plies
 
 
 def test_tags_result_comments_nags_and_variations(egd_vectors):
@@ -147,6 +193,35 @@ def test_bad_sources_and_arguments_raise_notate_errors(tmp_path):
     with open(tmp_path / "t.pgn") as text_file:
         with pytest.raises(notate.GameError, match="binary mode"):
             list(notate.read_pgn(text_file))
+    # A lone surrogate is no Unicode text: notate's error, not UnicodeEncodeError.
+    for call in (notate.read_pgn, notate.to_arrow, lambda s: notate.convert(s, to="uci")):
+        with pytest.raises(notate.NotateError, match="lone surrogate"):
+            call("1. e4 \ud800 *")
+    # threads: 1 to 256, else notate's error (not OverflowError, TypeError, a panic, or a
+    # million threads started).
+    for threads in (0, -1, 257, 2**62, 2**70, 2.5, "2"):
+        for call in (notate.read_pgn, notate.to_arrow):
+            with pytest.raises(notate.NotateError, match="threads: a whole number from 1 to 256"):
+                call("1. e4 *", threads=threads)
+    assert len(list(notate.read_pgn("1. e4 *", threads=256))) == 1
+
+
+def test_ctrl_c_in_a_file_objects_read_is_keyboard_interrupt():
+    class Interrupted(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        list(notate.read_pgn(Interrupted(), errors="collect"))
+
+
+def test_an_unknown_column_is_none():
+    with pytest.raises(notate.GameError) as raised:
+        notate.convert(b"\xff\xff\n", to="usi", from_="kif")
+    assert (raised.value.line, raised.value.column) == (1, None)
 
 
 def test_other_threads_run_while_games_are_read():

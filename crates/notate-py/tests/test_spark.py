@@ -23,7 +23,7 @@ import pytest
 import notate
 from notate import spark as notate_spark
 
-from conftest import REPO
+from conftest import REPO, generated_pgn
 
 pytestmark = pytest.mark.filterwarnings("ignore::notate.GameWarning", "ignore::FutureWarning")
 
@@ -32,14 +32,8 @@ SPLIT = 64 << 10  # 1.1 MB of games in 17 ranges
 
 @pytest.fixture(scope="module")
 def games_pgn(tmp_path_factory) -> Path:
-    out = subprocess.run(
-        ["cargo", "run", "-q", "--release", "-p", "notate-testdata", "--", "21", "300", "22", "300"],
-        cwd=REPO,
-        check=True,
-        capture_output=True,
-    ).stdout
     path = tmp_path_factory.mktemp("games") / "games.pgn"
-    path.write_bytes(out)
+    path.write_bytes(generated_pgn(21, 300, 22, 300))
     return path
 
 
