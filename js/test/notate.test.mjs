@@ -4,11 +4,11 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { check, convert, egd, readPgn, readGames, streamGames, tracks, Tracker, NotateError } from '../dist/index.js';
-import { cli, read, readBytes, vectors } from './helpers.mjs';
+import { cli, read, readBytes, root, vectors } from './helpers.mjs';
 
 const pgnFiles = readdirSync(join(vectors, 'egd')).filter((f) => f.endsWith('.pgn'));
 
@@ -169,6 +169,36 @@ test('every shogi vector to every shogi format: the library\'s output (Shift_JIS
       assert.equal(got.errors.length === 0, want.status === 0, `${file} → ${to}`);
     }
   }
+});
+
+test('convert writes EPD and viewer documents, and reads SFEN, JKF, Western and the opening book, as the command line', () => {
+  const pgn = read('egd/c01_opera_game_morphy_1858.pgn');
+  for (const to of ['epd', 'view']) {
+    const want = cli(['convert', '--from', 'pgn', '--to', to], pgn);
+    assert.equal(want.status, 0, to);
+    assert.equal(convert(pgn, { from: 'pgn', to }), want.stdout, to);
+  }
+  // Each shogi vector written by the command line as SFEN, JKF and Western, read back here.
+  let readBack = 0;
+  for (const file of shogiFiles) {
+    const bytes = readBytes(join('shogi', file));
+    for (const from of ['sfen', 'jkf', 'western']) {
+      const written = cli(['convert', '--from', shogiFormat(file), '--to', from], bytes);
+      if (written.status !== 0) continue;
+      for (const to of ['usi', 'kif']) {
+        const want = cli(['convert', '--from', from, '--to', to], written.stdout);
+        const got = convert(written.stdout, { from, to, errors: 'collect' });
+        assert.equal(got.output, want.stdout, `${file} → ${from} → ${to}`);
+        assert.equal(got.errors.length === 0, want.status === 0, `${file} → ${from} → ${to}`);
+        readBack += 1;
+      }
+    }
+  }
+  assert.ok(readBack >= 16 * 3 * 2 - 12, `${readBack}`);
+  const book = readFileSync(join(root, 'examples', 'openings.json'), 'utf8');
+  assert.equal(convert(book, { from: 'shogi-book', to: 'usi' }),
+    'position startpos moves 2g2f 8c8d 2f2e\nposition startpos moves 7g7f 8c8d 6i7h\n');
+  assert.equal(convert(book, { to: 'western' }), cli(['convert', '--from', 'shogi-book', '--to', 'western'], book).stdout);
 });
 
 test('ICN through convert, both ways, and check', () => {

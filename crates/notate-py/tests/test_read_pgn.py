@@ -93,7 +93,7 @@ def test_generated_games_have_python_chess_moves_and_positions(tmp_path):
             seen["mate"] += move.mate is not None
             plies += 1
     assert all(seen.values()), seen
-    assert plies > 10_000, plies
+    assert plies == 25_896, plies
 
 
 def test_tags_result_comments_nags_and_variations(egd_vectors):
