@@ -71,9 +71,9 @@ export interface ReadOptions {
   errors?: 'throw' | 'collect';
 }
 
-export function readPgn(input: Input, options?: ReadOptions & { errors?: 'throw' }): Game[];
+export function readPgn(input: Input, options?: ReadOptions & { errors?: 'throw' } | null): Game[];
 export function readPgn(input: Input, options: ReadOptions & { errors: 'collect' }): (Game | NotateError)[];
-export function readGames(input: Input, options?: ReadOptions & { errors?: 'throw' }): Game[];
+export function readGames(input: Input, options?: ReadOptions & { errors?: 'throw' } | null): Game[];
 export function readGames(input: Input, options: ReadOptions & { errors: 'collect' }): (Game | NotateError)[];
 
 export interface Checked {
@@ -81,7 +81,7 @@ export interface Checked {
   errors: NotateError[];
   warnings: NotateError[];
 }
-export function check(input: Input, options?: { from?: InputFormat } & Partial<ConvertOptions>): Checked;
+export function check(input: Input, options?: { from?: InputFormat } & Partial<ConvertOptions> | null): Checked;
 
 export function convert(input: Input, options: ConvertOptions & { errors?: 'throw' }): string;
 export function convert(input: Input, options: ConvertOptions & { errors: 'collect' }): { output: string; errors: NotateError[]; warnings: NotateError[] };
@@ -116,13 +116,14 @@ export interface InfiniteTracks {
 
 export type ShogiFormat = 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf' | 'shogi-book';
 
-export function egd(input: Input, options?: Omit<Partial<ConvertOptions>, 'to'> & { errors?: 'throw' }): Record<string, any>[];
-export function tracks(input: Input, options?: { from?: ChessFormat; errors?: 'throw' }): Tracks[];
+export function egd(input: Input, options?: Omit<Partial<ConvertOptions>, 'to'> & { errors?: 'throw' } | null): Record<string, any>[];
+export function tracks(input: Input, options?: { from?: ChessFormat; errors?: 'throw' } | null): Tracks[];
 export function tracks(input: Input, options: { from: ShogiFormat; errors?: 'throw' }): ShogiTracks[];
 export function tracks(input: Input, options: { from: 'icn' | 'icn-json'; errors?: 'throw' }): InfiniteTracks[];
 
-export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
-export function streamGames(stream: ByteStream, options?: ReadOptions & { errors?: 'throw' }): AsyncGenerator<Game>;
+/** Chunks of bytes (or of text): a web ReadableStream, a node stream, any async iterable, or an array (not a string: `readPgn` takes text). */
+export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> | ReadonlyArray<Uint8Array | string>;
+export function streamGames(stream: ByteStream, options?: ReadOptions & { errors?: 'throw' } | null): AsyncGenerator<Game>;
 export function streamGames(stream: ByteStream, options: ReadOptions & { errors: 'collect' }): AsyncGenerator<Game | NotateError>;
 
 export class Tracker {

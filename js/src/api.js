@@ -51,7 +51,7 @@ export function readGames(input, options) {
   options = optionsOf(options, 'readGames');
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
-  if (!CHESS_STREAMS.includes(from)) throw usage(`readGames reads ${CHESS_STREAMS.join(', ')}, not ${from}`);
+  if (!CHESS_STREAMS.includes(from)) throw usage(`readGames reads ${CHESS_STREAMS.join(', ')}, not ${shown(from)}`);
   const games = items(run(input, from, 'json', { fens: true }, true).output);
   const error = mode === 'throw' && firstError(games);
   if (error) throw error;
@@ -113,7 +113,7 @@ export function tracks(input, options) {
 /** The chunks of a node stream, a web ReadableStream, or any (async) iterable of bytes. */
 async function* chunksOf(stream) {
   if (stream === null || (typeof stream !== 'object' && typeof stream !== 'function')) {
-    throw usage(`expected a ReadableStream, a node stream or an iterable of bytes, not ${stream === null ? 'null' : typeof stream}`);
+    throw usage(`expected a ReadableStream, a node stream or an iterable of bytes, not ${shown(stream)}`);
   }
   if (typeof stream.getReader === 'function') {
     const reader = stream.getReader();
@@ -143,7 +143,7 @@ export async function* streamGames(stream, options) {
   options = optionsOf(options, 'streamGames');
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
-  if (!CHESS_STREAMS.includes(from)) throw usage(`streams read ${CHESS_STREAMS.join(', ')}, not ${from}`);
+  if (!CHESS_STREAMS.includes(from)) throw usage(`streams read ${CHESS_STREAMS.join(', ')}, not ${shown(from)}`);
   const feed = call(() => new wasm.GameFeed(from));
   const take = (converted) => {
     try {

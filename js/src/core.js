@@ -152,14 +152,18 @@ export function wholeNumber(value, name, max = Number.MAX_SAFE_INTEGER) {
  * `name`, not the engine's TypeError or RangeError.
  */
 export function jsonOf(value, name) {
-  let json;
-  try {
-    json = JSON.stringify(value);
-  } catch (e) {
-    throw usage(`${name}: not JSON (${e.message})`);
-  }
+  const json = stringify(value, undefined, name);
   if (json === undefined) throw usage(`${name}: not JSON (${kindOf(value)})`);
   return json;
+}
+
+/** JSON.stringify, its TypeError or RangeError a usage error (`name`: what is said). */
+function stringify(value, replacer, name) {
+  try {
+    return JSON.stringify(value, replacer);
+  } catch (e) {
+    throw usage(`${name ? `${name}: ` : ''}not JSON (${e.message})`);
+  }
 }
 
 /**
@@ -168,7 +172,7 @@ export function jsonOf(value, name) {
  */
 export function optionsOf(options, name) {
   if (options === undefined || options === null) return {};
-  if (typeof options !== 'object') throw usage(`${name}: the options must be an object, not ${typeof options}`);
+  if (typeof options !== 'object') throw usage(`${name}: the options must be an object, not ${kindOf(options)}`);
   return options;
 }
 
@@ -180,7 +184,7 @@ export function bytesOf(input) {
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  throw usage(`expected a string or bytes, got ${input === null ? 'null' : typeof input}`);
+  throw usage(`expected a string or bytes, not ${kindOf(input)}`);
 }
 
 // Integers past 2^53 travel as exact JSON numbers; JSON.parse would round them, so they are
@@ -205,14 +209,9 @@ export function stringifyExact(value) {
   try {
     // The common case, without a replacer (which costs a call per value).
     text = JSON.stringify(value);
-  } catch (e) {
-    // A BigInt (or a cycle, or nesting past the stack, which fail again below).
-    if (!(e instanceof TypeError)) throw usage(`not JSON (${e.message})`);
-    try {
-      text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
-    } catch (again) {
-      throw usage(`not JSON (${again.message})`);
-    }
+  } catch {
+    // A BigInt; or a cycle, or nesting past the stack, which fail again here.
+    text = stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
   }
   if (text === undefined) throw usage(`expected a JSON value, got ${typeof value}`);
   return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;

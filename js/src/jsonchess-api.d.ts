@@ -7,7 +7,8 @@ export interface Unpacked {
   fullmove: number;
   index: number;
   label: string;
-  time: number;
+  /** Milliseconds; a BigInt past 2^53, exact. */
+  time: number | bigint;
   from: string;
   to: string;
   castlingRightsLost: ('K' | 'Q')[];
@@ -42,7 +43,8 @@ export interface Decoded {
   promoteTo: string | null;
   isEnPassant: boolean;
   capturedPiece: string | null;
-  time: number;
+  /** Milliseconds; a BigInt past 2^53, exact. */
+  time: number | bigint;
 }
 
 export interface DecodeOptions {
@@ -51,17 +53,17 @@ export interface DecodeOptions {
 }
 
 export const Move: {
-  encodeAndPack(fen: string, move: string, time?: number): string;
+  encodeAndPack(fen: string, move: string, time?: number | bigint | string | null): string;
   unpack(packed: string): Unpacked;
-  decode(packed: string, fen?: string, options?: DecodeOptions): Decoded;
+  decode(packed: string, fen?: string | null, options?: DecodeOptions | null): Decoded;
 };
 
 export const History: {
-  decode(history: string[], fen?: string, options?: DecodeOptions): Decoded[];
+  decode(history: string[], fen?: string | null, options?: DecodeOptions | null): Decoded[];
 };
 
 export class Premove {
-  constructor(fen: string, from: string | number, to: string | number, promoteTo?: string);
+  constructor(fen: string, from: string | number, to: string | number, promoteTo?: string | null);
   isValid: boolean;
   error: string | null;
   board: string;

@@ -20,8 +20,8 @@ export const Move = {
   /** `move` (SAN or UCI) played in `fen` at `time` (ms since the epoch), packed. */
   encodeAndPack(fen, move, time = 0) {
     // The time is milliseconds, a whole number: a fraction or a time past 2^53 would not
-    // come back as written.
-    return call(wasm.jsonchessEncodeAndPack, text(fen, 'fen'), text(move, 'move'), wholeNumber(time, 'time'));
+    // come back as written. `null` is no time, 0.
+    return call(wasm.jsonchessEncodeAndPack, text(fen, 'fen'), text(move, 'move'), wholeNumber(time ?? 0, 'time'));
   },
 
   /** The fields of a packed move; a malformed field throws a NotateError naming it. */
@@ -39,7 +39,7 @@ export const Move = {
    */
   decode(packed, fen = START, options) {
     const { referenceRights } = optionsOf(options, 'Move.decode');
-    return parseExact(call(wasm.jsonchessDecode, text(packed, 'packed'), text(fen, 'fen', true), Boolean(referenceRights)));
+    return parseExact(call(wasm.jsonchessDecode, text(packed, 'packed'), text(fen, 'fen', true) ?? START, Boolean(referenceRights)));
   },
 };
 
@@ -55,16 +55,16 @@ export const History = {
   },
 };
 
-/**
- * `jsonchess/Premove`: a move queued before the opponent has moved, valid by the shape of
- * the piece's move. Squares as `"e2"` or 0 … 63.
- */
 /** A square as Premove takes it: a name (`"e2"`) or a number 0 … 63, as text for the layer. */
 function square(value, name) {
   if (typeof value === 'number') return String(value);
   return text(value, name);
 }
 
+/**
+ * `jsonchess/Premove`: a move queued before the opponent has moved, valid by the shape of
+ * the piece's move. Squares as `"e2"` or 0 … 63.
+ */
 export class Premove {
   #json;
 

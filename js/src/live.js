@@ -13,7 +13,6 @@
 // `js/test/live.test.mjs`), and `element.notateLive` is the client.
 
 import { mount } from './board.js';
-import { optionsOf } from './core.js';
 
 const FILES = 'abcdefgh';
 const TOKEN_KEY = 'notate-serve-token';
@@ -176,7 +175,9 @@ export function live(container, options) {
 
 export class Live {
   constructor(container, options) {
-    options = optionsOf(options, 'live');
+    // `null` is no options. (This module is served alone with the board, without the
+    // WebAssembly package's core: no import from it.)
+    options = options ?? {};
     this.container = container;
     this.doc = container.ownerDocument;
     const location = this.doc.defaultView.location;

@@ -3,7 +3,7 @@
 // WebAssembly package turns the file into viewer documents.
 
 import { mount } from './board.js';
-import { init, optionsOf } from './core.js';
+import { init, optionsOf, bytesOf } from './core.js';
 import { convert } from './api.js';
 
 export { mount, Viewer, pieceOf, positionsOf } from './board.js';
@@ -22,20 +22,14 @@ export { mount, Viewer, pieceOf, positionsOf } from './board.js';
 export async function viewerDocuments(input, options) {
   options = optionsOf(options, 'viewerDocuments');
   const text = typeof input === 'string' ? input : null;
-  const head = (text ?? new TextDecoder().decode(toBytes(input).subarray(0, 4096))).trimStart();
+  const head = (text ?? new TextDecoder().decode(bytesOf(input).subarray(0, 4096))).trimStart();
   if (head.startsWith('{"family"') || /^\{"(game_tags|header|metadata)":[^\n]*"start":\{[^\n]*"actions":/.test(head)) {
-    const lines = (text ?? new TextDecoder().decode(toBytes(input))).split('\n').filter((line) => line.trim() !== '');
+    const lines = (text ?? new TextDecoder().decode(bytesOf(input))).split('\n').filter((line) => line.trim() !== '');
     return { documents: lines, errors: [] };
   }
   await init(options.wasm);
   const { output, errors } = convert(input, { from: options.from, to: 'view', errors: 'collect' });
   return { documents: output.split('\n').filter((line) => line !== ''), errors };
-}
-
-function toBytes(input) {
-  if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
 }
 
 /**

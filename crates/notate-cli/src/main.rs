@@ -487,11 +487,10 @@ fn parse_ply(ply: &str) -> Result<Option<usize>, ExitCode> {
 
 /// Worker threads: `--threads`, or one per core.
 fn threads(common: &Common) -> usize {
-    common.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(2, |n| n.get()),
-        // At most MAX_THREADS, by the argument's range.
-        |n| n as usize,
-    )
+    // At most MAX_THREADS, by the argument's range.
+    common
+        .threads
+        .map_or_else(notate::format::default_threads, |n| n as usize)
 }
 
 /// Every named input must be a file; a usage error names the first that is not.

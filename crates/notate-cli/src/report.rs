@@ -63,10 +63,10 @@ pub fn thousands(n: u64) -> String {
 /// does not know are left out; a JSON document names its path).
 pub fn error_line(file: &str, game: u64, players: &str, error: &Error) -> String {
     let mut line = file.to_string();
-    if let Some(place) = error.place.filter(|p| p.line > 0) {
-        line.push_str(&format!(":{}", place.line));
-        if place.column > 0 {
-            line.push_str(&format!(":{}", place.column));
+    if let Some((at, column)) = error.line_and_column() {
+        line.push_str(&format!(":{at}"));
+        if let Some(column) = column {
+            line.push_str(&format!(":{column}"));
         }
     }
     line.push_str(&format!(": game {game}"));

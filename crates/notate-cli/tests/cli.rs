@@ -780,6 +780,13 @@ fn every_family_runs_through_one_pipeline() {
     assert_eq!(text(&one.stdout).lines().count(), 2);
     assert_eq!(text(&one.stdout), text(&run("2").stdout));
     assert_eq!(text(&one.stderr), "converted 2 games, 0 failed\n");
+    // 1 to 256 threads, else a usage error before anything is read.
+    for bad in ["0", "257", "-1", "two"] {
+        let refused = run(bad);
+        assert_eq!(refused.status.code(), Some(2), "--threads {bad}");
+        assert!(text(&refused.stdout).is_empty(), "--threads {bad}");
+    }
+    assert!(run("256").status.success());
 
     // --game picks one game of each input, whatever the family.
     let both = dir.join("both.usi");

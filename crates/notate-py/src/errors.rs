@@ -35,12 +35,10 @@ pub fn usage(message: impl Into<String>) -> PyErr {
 pub fn game_error(py: Python<'_>, error: &notate::Error) -> PyErr {
     let err = GameError::new_err(error.to_string());
     let value = err.value(py);
-    // A place of line 0 knows only its byte offset.
-    let place = error.place.filter(|p| p.line > 0);
+    let place = error.line_and_column();
     let attributes: [(&str, Option<u64>); 5] = [
-        ("line", place.map(|p| p.line)),
-        // Column 0: the line is known, the column not.
-        ("column", place.map(|p| p.column).filter(|&c| c > 0)),
+        ("line", place.map(|(line, _)| line)),
+        ("column", place.and_then(|(_, column)| column)),
         (
             "offset",
             error.place.and_then(|p| p.offset).map(|o| o as u64),

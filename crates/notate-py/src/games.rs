@@ -94,7 +94,7 @@ impl GameData {
 ///
 /// The games of a PGN source, in order: text, bytes, a binary file object or a path (`.pgn`,
 /// `.pgn.zst`, `.gz`, `.bz2`). Games are read and replayed ahead on `threads` threads
-/// (default: every core) without the GIL, a few chunks of the source at a time; a game's
+/// (1 to 256; default: every core) without the GIL, a few chunks of the source at a time; a game's
 /// comments (and clocks, evaluations) are read from its text the first time they are asked.
 ///
 /// A bad game raises `GameError` (with `line`, `column`, `game`, `ply`, `token`); iterating

@@ -28,7 +28,7 @@ use crate::errors::usage;
 /// OverflowError or TypeError).
 pub(crate) fn threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     let Some(threads) = threads.filter(|t| !t.is_none()) else {
-        return Ok(std::thread::available_parallelism().map_or(2, |n| n.get()));
+        return Ok(notate::format::default_threads());
     };
     let max = notate::format::MAX_THREADS;
     threads

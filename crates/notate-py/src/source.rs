@@ -93,6 +93,13 @@ fn open_path(path: PathBuf) -> PyResult<Opened> {
     let file = File::open(&path).map_err(|e| {
         pyo3::exceptions::PyOSError::new_err(format!("cannot open {}: {e}", path.display()))
     })?;
+    // A directory opens, and fails only when read: said here, as the OSError it is.
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(pyo3::exceptions::PyIsADirectoryError::new_err(format!(
+            "cannot read {}: it is a directory",
+            path.display()
+        )));
+    }
     let length = file
         .metadata()
         .ok()

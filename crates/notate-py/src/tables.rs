@@ -234,7 +234,7 @@ pub fn _arrow_batches(
 /// Loads the games of a PGN source (as `read_pgn` takes it) into `db`, as `notate load --db`
 /// does: a SQLite file (any path), `postgres://…`, or `parquet:DIR`. Games already stored
 /// (the same id) are not added again; rows are built, and Parquet's files encoded, on
-/// `threads` threads (default: every core).
+/// `threads` threads (1 to 256; default: every core).
 ///
 /// Returns a dict: `games` (added), `known` (already there), `moves` (rows added), `errors`
 /// (the `GameError` of each bad game). A bad game raises `GameError` after the games before

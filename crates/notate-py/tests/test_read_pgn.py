@@ -55,7 +55,7 @@ def test_every_legal_vector_game_has_python_chess_moves_and_positions(egd_vector
 def test_generated_games_have_python_chess_moves_and_positions(tmp_path):
     """The repository's generated games (crates/notate-testdata: Chess960 and FEN starts,
     castling both ways, en passant, under-promotions, null moves, spellings that are not SAN,
-    clocks, variations) read by both, move by move."""
+    clocks, evals, mates) read by both, their main lines compared move by move."""
     path = tmp_path / "generated.pgn"
     path.write_bytes(generated_pgn(7, 300))
     ours = list(notate.read_pgn(path, errors="collect"))
@@ -184,6 +184,8 @@ def test_bad_sources_and_arguments_raise_notate_errors(tmp_path):
         notate.read_pgn(tmp_path / "missing.pgn")
     with pytest.raises(OSError):
         notate.read_pgn("missing.pgn.zst")
+    with pytest.raises(IsADirectoryError):
+        notate.read_pgn(tmp_path)
     with pytest.raises(notate.NotateError):
         notate.read_pgn(42)
     with pytest.raises(notate.NotateError):

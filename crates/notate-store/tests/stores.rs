@@ -348,7 +348,19 @@ fn parquet_row_groups_have_statistics_where_a_reader_can_skip_by_them() {
                 );
             }
             // A move's texts span every value in any row group; positions never repeat.
-            for name in ["san", "uci", "lran", "piece", "fen_before", "fen_after"] {
+            for name in [
+                "move_key",
+                "player",
+                "san",
+                "lran",
+                "uci",
+                "from_square",
+                "to_square",
+                "piece",
+                "move_type",
+                "fen_before",
+                "fen_after",
+            ] {
                 assert!(statistics(name).is_none(), "{name} has statistics");
             }
         }

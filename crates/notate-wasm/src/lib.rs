@@ -58,14 +58,12 @@ fn start() {
 /// assert_eq!(json["kind"], "illegal");
 /// ```
 pub fn error_json(error: &Error) -> Value {
-    // A place of line 0 knows only its byte offset.
-    let place = error.place.filter(|p| p.line > 0);
+    let place = error.line_and_column();
     json!({
         "kind": error.kind.name(),
         "message": error.message,
-        "line": place.map(|p| p.line),
-        // Column 0: the line is known, the column not.
-        "column": place.map(|p| p.column).filter(|&c| c > 0),
+        "line": place.map(|(line, _)| line),
+        "column": place.and_then(|(_, column)| column),
         "offset": error.place.and_then(|p| p.offset),
         "game": error.game,
         "ply": error.ply,

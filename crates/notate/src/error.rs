@@ -227,6 +227,20 @@ impl Error {
         }
     }
 
+    /// The line of the error when known, with its column when known (0 in a [`Place`] is
+    /// not known): what messages and the bindings' `line` and `column` give.
+    ///
+    /// ```
+    /// use notate::{Error, ErrorKind, Place};
+    /// let error = Error::new(ErrorKind::Encoding, "not valid Shift_JIS").with_place(Place::at_line(4, 0));
+    /// assert_eq!(error.line_and_column(), Some((4, None)));
+    /// ```
+    pub fn line_and_column(&self) -> Option<(u64, Option<u64>)> {
+        self.place
+            .filter(|p| p.line > 0)
+            .map(|p| (p.line, (p.column > 0).then_some(p.column)))
+    }
+
     /// Writes everything but the message: `game 2, line 5, column 3, $.moves[1], ply 4
     /// "Nf9"` (empty when nothing is known), as the command line prints it after a file name.
     pub fn write_where(&self, out: &mut impl fmt::Write) -> fmt::Result {
@@ -235,10 +249,10 @@ impl Error {
             write!(out, "game {game}")?;
             sep = ", ";
         }
-        if let Some(place) = self.place.filter(|p| p.line > 0) {
-            write!(out, "{sep}line {}", place.line)?;
-            if place.column > 0 {
-                write!(out, ", column {}", place.column)?;
+        if let Some((line, column)) = self.line_and_column() {
+            write!(out, "{sep}line {line}")?;
+            if let Some(column) = column {
+                write!(out, ", column {column}")?;
             }
             sep = ", ";
         }

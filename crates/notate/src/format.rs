@@ -388,9 +388,20 @@ impl<G> Iterator for NumberedGames<G> {
 }
 
 /// The most worker threads a run may be asked for (the command line's `--threads`, the
-/// bindings' `threads`): each holds chunks in flight, and past the machine's cores more
-/// only cost memory; far past it, the system refuses to start them.
+/// bindings' `threads`; [`ChunkMap`] starts no more): each holds chunks in flight, and past
+/// the machine's cores more only cost memory; far past it, the system refuses to start them.
 pub const MAX_THREADS: usize = 256;
+
+/// The worker threads a run takes unless told: one per core, at most [`MAX_THREADS`].
+///
+/// ```
+/// assert!((1..=notate::format::MAX_THREADS).contains(&notate::format::default_threads()));
+/// ```
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .min(MAX_THREADS)
+}
 
 /// The games of a stream, read chunk by chunk on several threads, each chunk's games handed
 /// to a worker function there, and what it makes of them given back in order: one item per
@@ -503,7 +514,7 @@ impl<T: Send + 'static> ChunkMap<T> {
     {
         use std::sync::mpsc::sync_channel;
         use std::sync::Mutex;
-        let threads = threads.max(1);
+        let threads = threads.clamp(1, MAX_THREADS);
         let in_flight = 2 * threads + 2;
         let (tickets, ticket_box) = sync_channel::<()>(in_flight);
         for _ in 0..in_flight {

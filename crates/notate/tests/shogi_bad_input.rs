@@ -299,6 +299,26 @@ fn variations_nest_32_deep_and_no_deeper() {
         kif::read_one(&kif::to_string(&record).unwrap()).unwrap(),
         record
     );
+    assert_eq!(
+        ki2::read_one(&ki2::to_string(&record).unwrap()).unwrap(),
+        record
+    );
+    // A record built one deeper than a reader gives: the writers of nested formats refuse it.
+    let mut deeper = record.clone();
+    deeper.variations.push(notate::shogi::Variation {
+        parent: 32,
+        first_ply: 34,
+        moves: Vec::new(),
+        ending: None,
+    });
+    for err in [
+        kif::to_string(&deeper).unwrap_err(),
+        ki2::to_string(&deeper).unwrap_err(),
+        jkf::to_string(&deeper).unwrap_err(),
+    ] {
+        assert_eq!(err.kind, ErrorKind::Unwritable, "{err}");
+        assert_eq!(err.message, "variations nested deeper than 32");
+    }
     for depth in [33, 8_000] {
         let err = kif::read_one(&nested_kif(depth)).unwrap_err();
         assert_eq!(err.kind, ErrorKind::TooLarge, "{err}");

@@ -40,7 +40,7 @@ def to_arrow(source, table="moves", columns=None, *, errors="raise", threads=Non
     exactly the columns (names, types, nullability) of `notate load`'s tables, `year` and
     `month` included; `columns` picks some of them, in the order given.
 
-    Rows and Arrow columns are built on `threads` threads (default: every core), without
+    Rows and Arrow columns are built on `threads` threads (1 to 256; default: every core), without
     the GIL; each batch reaches pyarrow through the Arrow C data interface, without a copy.
     pandas (`reader.read_pandas()`), polars (`polars.from_arrow(reader.read_all())`) and
     DuckDB (`duckdb.sql("SELECT ... FROM reader")`) read it directly.

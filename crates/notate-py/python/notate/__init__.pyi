@@ -117,8 +117,8 @@ def read_pgn(
     threads: Optional[int] = None,
 ) -> Games:
     """The games of a PGN source, in order: text, bytes, a binary file object or a path
-    (`.pgn`, `.pgn.zst`, `.gz`, `.bz2`), read ahead on `threads` threads (default: every
-    core) without the GIL. A bad game raises GameError (iterating again goes on); with
+    (`.pgn`, `.pgn.zst`, `.gz`, `.bz2`), read ahead on `threads` threads (1 to 256;
+    default: every core) without the GIL. A bad game raises GameError (iterating again goes on); with
     `errors="collect"` it is given in the game's place."""
 
 def to_arrow(
@@ -147,7 +147,8 @@ def load(
     threads: Optional[int] = None,
 ) -> LoadResult:
     """Loads the games of a PGN source into `db` as `notate load --db` does (a SQLite path,
-    `postgres://…`, `parquet:DIR`); games already stored are not added again."""
+    `postgres://…`, `parquet:DIR`); games already stored are not added again. Rows are
+    built on `threads` threads (1 to 256; default: every core)."""
 
 def convert(
     data: Source,

@@ -480,9 +480,8 @@ pub(super) fn read_japanese(
                 )
             })?;
             if r.record.depth_below(parent) > MAX_VARIATION_DEPTH {
-                let mut error = nested_too_deep();
-                error.place = Some(crate::Place::at_line(number as u64, 1));
-                return Err(error.with_token(line.chars().take(80).collect::<String>()));
+                let too_deep = nested_too_deep();
+                return Err(error::line(number, line, 0, too_deep.message).with_kind(too_deep.kind));
             }
             let (pos, last_to) = r.record.position_before(parent, first_ply);
             r.record.variations.push(Variation {

@@ -639,6 +639,7 @@ impl WriteFormat for Jkf {
     }
 
     fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
+        record.check_depth()?;
         out.extend_from_slice(write(record, self.options.pretty).as_bytes());
         out.push(b'\n');
         Ok(())

@@ -360,12 +360,14 @@ impl WriteFormat for Kif {
 
     fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
         japanese::check_header(record, "KIF")?;
+        record.check_depth()?;
         out.extend_from_slice(&write_bytes(record, &self.options)?);
         Ok(())
     }
 
     fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
         japanese::check_header(record, "KIF")?;
+        record.check_depth()?;
         out.extend_from_slice(write_with(record, &self.options).as_bytes());
         Ok(())
     }

@@ -41,5 +41,7 @@ pub mod western;
 
 pub use piece::{Color, Piece, PieceKind, ALL_KINDS, HAND_ORDER};
 pub use position::{in_promotion_zone, is_dead_square, IllegalMove, Move, Played, Position};
-pub use record::{Ending, EndingKind, MoveTime, Record, RecordMove, Variation};
+pub use record::{
+    Ending, EndingKind, MoveTime, Record, RecordMove, Variation, MAX_VARIATION_DEPTH,
+};
 pub use square::{CoordError, Square};

@@ -312,6 +312,35 @@ impl Record {
         depth
     }
 
+    /// Whether the record's variations nest at most [`MAX_VARIATION_DEPTH`] deep, as every
+    /// reader gives them: the writers of the formats that hold variations (KIF, KI2, JKF) go
+    /// down the nesting, and refuse a record built deeper.
+    pub(crate) fn check_depth(&self) -> Result<(), Error> {
+        // A variation's parent is an earlier line: depths in one pass, in order.
+        let mut depths = Vec::with_capacity(self.variations.len());
+        for (i, v) in self.variations.iter().enumerate() {
+            let depth =
+                match v.parent {
+                    0 => 1,
+                    parent => match depths.get(parent - 1) {
+                        Some(depth) => depth + 1,
+                        None => return Err(Error::new(
+                            crate::ErrorKind::Unwritable,
+                            format!(
+                                "variation {} branches from line {parent}, which is not before it",
+                                i + 1
+                            ),
+                        )),
+                    },
+                };
+            if depth > MAX_VARIATION_DEPTH {
+                return Err(nested_too_deep().with_kind(crate::ErrorKind::Unwritable));
+            }
+            depths.push(depth);
+        }
+        Ok(())
+    }
+
     /// A record of no moves from `start`.
     pub fn new(start: Position) -> Record {
         Record {
