@@ -319,20 +319,21 @@ impl Record {
         // A variation's parent is an earlier line: depths in one pass, in order.
         let mut depths = Vec::with_capacity(self.variations.len());
         for (i, v) in self.variations.iter().enumerate() {
-            let depth =
-                match v.parent {
-                    0 => 1,
-                    parent => match depths.get(parent - 1) {
-                        Some(depth) => depth + 1,
-                        None => return Err(Error::new(
+            let depth = match v.parent {
+                0 => 1,
+                parent => match depths.get(parent - 1) {
+                    Some(depth) => depth + 1,
+                    None => {
+                        return Err(Error::new(
                             crate::ErrorKind::Unwritable,
                             format!(
                                 "variation {} branches from line {parent}, which is not before it",
                                 i + 1
                             ),
-                        )),
-                    },
-                };
+                        ))
+                    }
+                },
+            };
             if depth > MAX_VARIATION_DEPTH {
                 return Err(nested_too_deep().with_kind(crate::ErrorKind::Unwritable));
             }
