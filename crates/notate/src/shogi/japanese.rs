@@ -12,8 +12,8 @@ use super::error::{self, Error};
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::{Move, Position};
 use super::record::{
-    branch_parent, nested_too_deep, play_checked, Ending, EndingKind, MoveTime, Record, RecordMove,
-    Variation, MAX_VARIATION_DEPTH,
+    nested_too_deep, play_checked, Ending, EndingKind, MoveTime, Record, RecordMove, Variation,
+    MAX_VARIATION_DEPTH,
 };
 use super::sfen::STARTPOS;
 use super::square::Square;
@@ -152,9 +152,41 @@ pub(super) struct RecordReader {
     pub last_to: Option<Square>,
     ended: bool,
     pending_comments: Vec<String>,
+    /// For each ply (from 1, at index ply - 1), the newest line with a move or its ending
+    /// there: where a `変化：N手` branches from, found at once (looking through every
+    /// variation for it made a record of many variations take quadratic time).
+    covered_by: Vec<usize>,
 }
 
 impl RecordReader {
+    /// Notes that the current line has a move or its ending at `ply`. Lines are read one
+    /// after another, so the last to note a ply is the newest line there.
+    fn cover(&mut self, ply: u32) {
+        let at = ply as usize - 1;
+        if self.covered_by.len() <= at {
+            self.covered_by.resize(at + 1, usize::MAX);
+        }
+        self.covered_by[at] = self.line;
+    }
+
+    /// The line a variation starting at `first_ply` branches off, as KIF means it: the
+    /// newest line (variations, then the main line) that has a move, or its ending (a
+    /// variation may replace `中断`), at that ply; a line that itself starts at that ply is a
+    /// sibling, so its parent is taken.
+    fn branch_parent(&self, first_ply: u32) -> Option<usize> {
+        let line = *self
+            .covered_by
+            .get((first_ply as usize).checked_sub(1)?)
+            .filter(|&&line| line != usize::MAX)?;
+        Some(match line {
+            0 => 0,
+            i if self.record.variations[i - 1].first_ply == first_ply => {
+                self.record.variations[i - 1].parent
+            }
+            i => i,
+        })
+    }
+
     /// The 1-based ply number of the next move of the current line.
     pub fn next_ply(&self) -> u32 {
         match self.line {
@@ -184,6 +216,7 @@ impl RecordReader {
         }
         let ply = self.next_ply();
         play_checked(&mut self.pos, mv, ply, Some(number), written)?;
+        self.cover(ply);
         self.last_to = Some(mv.to());
         let m = RecordMove {
             mv,
@@ -199,6 +232,7 @@ impl RecordReader {
 
     /// Ends the current line.
     pub fn end(&mut self, kind: EndingKind, time: Option<MoveTime>) {
+        self.cover(self.next_ply());
         let ending = Some(Ending {
             kind,
             time,
@@ -440,6 +474,7 @@ pub(super) fn read_japanese(
         last_to: None,
         ended: false,
         pending_comments: Vec::new(),
+        covered_by: Vec::new(),
     };
     let mut summary: Option<(usize, String)> = None;
     for (i, raw) in text.lines().enumerate() {
@@ -471,7 +506,7 @@ pub(super) fn read_japanese(
                 .ok()
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| error::line(number, line, 0, "expected 変化：N手"))?;
-            let parent = branch_parent(&r.record, first_ply).ok_or_else(|| {
+            let parent = r.branch_parent(first_ply).ok_or_else(|| {
                 error::line(
                     number,
                     line,

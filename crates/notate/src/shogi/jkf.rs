@@ -424,6 +424,7 @@ fn relative_letters(words: &str) -> String {
 #[allow(clippy::too_many_arguments)]
 fn write_line(
     record: &Record,
+    branches: &[Vec<usize>],
     line: usize,
     first_ply: u32,
     moves: &[RecordMove],
@@ -433,15 +434,27 @@ fn write_line(
 ) -> Vec<Value> {
     let mut entries = Vec::with_capacity(moves.len() + 1);
     let mut totals = [0u64; 2];
-    let forks_at = |ply: u32, pos: &Position, last_to: Option<Square>| -> Vec<Value> {
-        record
-            .variations
+    // The line's branches not written yet: the last first ply first, so the next ply's are
+    // at the end (in their order) as the plies go up.
+    let mut left: &[usize] = &branches[line];
+    let mut forks_at = |ply: u32, pos: &Position, last_to: Option<Square>| -> Vec<Value> {
+        let first = |i: &usize| record.variations[*i].first_ply;
+        // Branches before this ply have no move to hang on: not written, as before.
+        while left.last().is_some_and(|i| first(i) < ply) {
+            left = &left[..left.len() - 1];
+        }
+        let at = left
             .iter()
-            .enumerate()
-            .filter(|(_, v)| v.parent == line && v.first_ply == ply)
-            .map(|(i, v)| {
+            .rposition(|i| first(i) != ply)
+            .map_or(0, |k| k + 1);
+        let (rest, here) = left.split_at(at);
+        left = rest;
+        here.iter()
+            .map(|&i| {
+                let v = &record.variations[i];
                 Value::Array(write_line(
                     record,
+                    branches,
                     i + 1,
                     ply,
                     &v.moves,
@@ -581,6 +594,7 @@ pub fn to_value(record: &Record) -> Value {
     }];
     moves.extend(write_line(
         record,
+        &record.branches(),
         0,
         1,
         &record.moves,

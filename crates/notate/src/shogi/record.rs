@@ -457,46 +457,43 @@ pub(crate) fn play_checked(
         .map_err(|e| error::illegal(line, ply, written, e.to_string()))
 }
 
-/// Finds the line a variation starting at `first_ply` branches off, as KIF means it: the
-/// latest line (variations newest first, then the main line) that has a move, or its ending
-/// (a variation may replace `中断`), at that ply; a line that itself starts at that ply is a
-/// sibling, so its parent is taken.
-pub(crate) fn branch_parent(record: &Record, first_ply: u32) -> Option<usize> {
-    let covers = |start: u32, len: usize, ended: bool| {
-        let end = start + len as u32 + u32::from(ended);
-        start <= first_ply && first_ply < end
-    };
-    for (i, v) in record.variations.iter().enumerate().rev() {
-        if covers(v.first_ply, v.moves.len(), v.ending.is_some()) {
-            return Some(if v.first_ply == first_ply {
-                v.parent
-            } else {
-                i + 1
-            });
-        }
-    }
-    covers(1, record.moves.len(), record.ending.is_some()).then_some(0)
-}
-
 impl Record {
-    /// The variations of line `line` (0: main line) in the order KIF lists them: branch
-    /// points from the last to the first, each variation followed by its own.
-    fn listing(&self, line: usize, out: &mut Vec<usize>) {
-        let mut children: Vec<usize> = (0..self.variations.len())
-            .filter(|&i| self.variations[i].parent == line)
-            .collect();
-        // Stable: alternatives at one ply keep their order.
-        children.sort_by_key(|&i| std::cmp::Reverse(self.variations[i].first_ply));
-        for i in children {
-            out.push(i);
-            self.listing(i + 1, out);
+    /// The variations branching off each line (index 0: the main line, `i`: variation
+    /// `i - 1`), each line's in the order KIF lists them: branch points from the last to the
+    /// first, alternatives at one ply in their order. Made once, in one pass: looking
+    /// through every variation for each line's made a record of many take quadratic time.
+    pub(crate) fn branches(&self) -> Vec<Vec<usize>> {
+        let mut branches = vec![Vec::new(); self.variations.len() + 1];
+        for (i, v) in self.variations.iter().enumerate() {
+            if let Some(list) = branches.get_mut(v.parent) {
+                list.push(i);
+            }
         }
+        for list in &mut branches {
+            // Stable: alternatives at one ply keep their order.
+            list.sort_by_key(|&i| std::cmp::Reverse(self.variations[i].first_ply));
+        }
+        branches
     }
 
-    /// The indexes of the variations in the order KIF lists them.
+    /// The indexes of the variations in the order KIF lists them: depth first, each
+    /// variation followed by its own.
     pub(crate) fn listing_order(&self) -> Vec<usize> {
+        let branches = self.branches();
         let mut order = Vec::with_capacity(self.variations.len());
-        self.listing(0, &mut order);
+        // The branches each open line has left to list, innermost last.
+        let mut open = vec![branches[0].iter()];
+        while let Some(left) = open.last_mut() {
+            match left.next() {
+                Some(&i) => {
+                    order.push(i);
+                    open.push(branches[i + 1].iter());
+                }
+                None => {
+                    open.pop();
+                }
+            }
+        }
         order
     }
 
