@@ -12,8 +12,8 @@ use super::error::{self, Error};
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::{Move, Position};
 use super::record::{
-    nested_too_deep, play_checked, Ending, EndingKind, MoveTime, Record, RecordMove, Variation,
-    MAX_VARIATION_DEPTH,
+    nested_too_deep, play_checked, Ending, EndingKind, MainLinePositions, MoveTime, Record,
+    RecordMove, Variation, MAX_VARIATION_DEPTH,
 };
 use super::sfen::STARTPOS;
 use super::square::Square;
@@ -156,6 +156,8 @@ pub(super) struct RecordReader {
     /// there: where a `変化：N手` branches from, found at once (looking through every
     /// variation for it made a record of many variations take quadratic time).
     covered_by: Vec<usize>,
+    /// Positions of the main line, kept from the first variation on.
+    main_positions: Option<MainLinePositions>,
 }
 
 impl RecordReader {
@@ -475,6 +477,7 @@ pub(super) fn read_japanese(
         ended: false,
         pending_comments: Vec::new(),
         covered_by: Vec::new(),
+        main_positions: None,
     };
     let mut summary: Option<(usize, String)> = None;
     for (i, raw) in text.lines().enumerate() {
@@ -518,7 +521,11 @@ pub(super) fn read_japanese(
                 let too_deep = nested_too_deep();
                 return Err(error::line(number, line, 0, too_deep.message).with_kind(too_deep.kind));
             }
-            let (pos, last_to) = r.record.position_before(parent, first_ply);
+            // The main line is whole once variations start.
+            let kept = r
+                .main_positions
+                .get_or_insert_with(|| MainLinePositions::new(&r.record));
+            let (pos, last_to) = r.record.position_before_with(kept, parent, first_ply);
             r.record.variations.push(Variation {
                 parent,
                 first_ply,

@@ -15,7 +15,7 @@ use super::japanese::{
 };
 use super::piece::{Color, PieceKind};
 use super::position::{Move, Position};
-use super::record::{EndingKind, Record, RecordMove};
+use super::record::{EndingKind, MainLinePositions, Record, RecordMove};
 use super::square::Square;
 
 /// Reads the KI2 records of bytes in `encoding` (detected when `None`): several records
@@ -223,10 +223,11 @@ pub(crate) fn write(record: &Record) -> String {
             write_comment(&mut out, c);
         }
     }
+    let kept = MainLinePositions::new(record);
     for i in record.listing_order() {
         let v = &record.variations[i];
         let _ = write!(out, "\n変化：{}手\n", v.first_ply);
-        let (pos, last_to) = record.position_before(v.parent, v.first_ply);
+        let (pos, last_to) = record.position_before_with(&kept, v.parent, v.first_ply);
         let end = write_moves(&mut out, &v.moves, pos, last_to);
         if let Some(e) = &v.ending {
             let plies = v.first_ply as usize - 1 + v.moves.len();

@@ -21,7 +21,7 @@ use super::japanese::{
 };
 use super::piece::PieceKind;
 use super::position::{Move, Position};
-use super::record::{Ending, EndingKind, MoveTime, Record, RecordMove};
+use super::record::{Ending, EndingKind, MainLinePositions, MoveTime, Record, RecordMove};
 use super::square::Square;
 
 /// How KIF is written.
@@ -317,10 +317,11 @@ pub(crate) fn write_with(record: &Record, options: &WriteOptions) -> String {
         let side = record.end_position().side_to_move();
         write_summary(&mut out, record, record.moves.len(), e.kind, side);
     }
+    let kept = MainLinePositions::new(record);
     for i in record.listing_order() {
         let v = &record.variations[i];
         let _ = write!(out, "\n変化：{}手\n", v.first_ply);
-        let (pos, last_to) = record.position_before(v.parent, v.first_ply);
+        let (pos, last_to) = record.position_before_with(&kept, v.parent, v.first_ply);
         write_line(
             &mut out,
             options,

@@ -401,6 +401,18 @@ impl Record {
     /// The moves leading to ply `first_ply` of line `line` (0: main line): the parent chain
     /// up to the branch, then nothing of the line itself.
     pub fn moves_before(&self, line: usize, first_ply: u32) -> Vec<Move> {
+        self.chain_before(line, first_ply)
+            .0
+            .into_iter()
+            .rev()
+            .flat_map(|ms| ms.iter().map(|m| m.mv))
+            .collect()
+    }
+
+    /// The lines' moves leading to ply `first_ply` of line `line`, from that line's parent
+    /// up (the main line's last), and whether the chain reaches the main line (a variation
+    /// of ply 1 starts from the start position instead).
+    fn chain_before(&self, line: usize, first_ply: u32) -> (Vec<&[RecordMove]>, bool) {
         let mut chain = Vec::new();
         let mut line = line;
         let mut upto = first_ply.saturating_sub(1);
@@ -414,27 +426,42 @@ impl Record {
             };
             let take = upto.saturating_sub(start - 1) as usize;
             chain.push(&moves[..take.min(moves.len())]);
-            if line == 0 || start <= 1 {
-                break;
+            if line == 0 {
+                return (chain, true);
+            }
+            if start <= 1 {
+                return (chain, false);
             }
             upto = start - 1;
             line = self.variations[line - 1].parent;
         }
-        chain
-            .into_iter()
-            .rev()
-            .flat_map(|ms| ms.iter().map(|m| m.mv))
-            .collect()
     }
 
     /// The position before ply `first_ply` of a variation branching off `parent`, and the
     /// destination of the move that led to it (what `同` refers to).
     pub fn position_before(&self, parent: usize, first_ply: u32) -> (Position, Option<Square>) {
-        let mut pos = self.start.clone();
-        let mut last_to = None;
-        for mv in self.moves_before(parent, first_ply) {
-            pos.play_unchecked(mv);
-            last_to = Some(mv.to());
+        self.position_before_with(&MainLinePositions::none(self), parent, first_ply)
+    }
+
+    /// [`Record::position_before`], replayed from the nearest of `kept`'s positions of the
+    /// main line instead of the start.
+    pub(crate) fn position_before_with(
+        &self,
+        kept: &MainLinePositions,
+        parent: usize,
+        first_ply: u32,
+    ) -> (Position, Option<Square>) {
+        let (mut chain, reaches_main) = self.chain_before(parent, first_ply);
+        let (mut pos, mut last_to) = (self.start.clone(), None);
+        if reaches_main {
+            let main = chain.pop().expect("the chain ends with the main line");
+            let (from, (kept_pos, kept_to)) = kept.before(main.len());
+            (pos, last_to) = (kept_pos.clone(), *kept_to);
+            chain.push(&main[from..]);
+        }
+        for m in chain.into_iter().rev().flatten() {
+            pos.play_unchecked(m.mv);
+            last_to = Some(m.mv.to());
         }
         (pos, last_to)
     }
@@ -442,6 +469,45 @@ impl Record {
     /// Whether the side to move at the start is White (a handicap game: 上手 moves first).
     pub fn white_starts(&self) -> bool {
         self.start.side_to_move() == Color::White
+    }
+}
+
+/// Every this many plies of the main line, [`MainLinePositions`] keeps the position.
+const KEPT_EVERY: usize = 64;
+
+/// Positions of a record's main line, one every [`KEPT_EVERY`] plies: the position a
+/// variation starts from is replayed from the nearest one, not from the game's start (which,
+/// for each of thousands of variations, made reading and writing them quadratic).
+pub(crate) struct MainLinePositions(Vec<(Position, Option<Square>)>);
+
+impl MainLinePositions {
+    /// The positions of `record`'s main line as it is now.
+    pub(crate) fn new(record: &Record) -> MainLinePositions {
+        let mut kept = Vec::with_capacity(record.moves.len() / KEPT_EVERY + 1);
+        let (mut pos, mut last_to) = (record.start.clone(), None);
+        for (i, m) in record.moves.iter().enumerate() {
+            if i.is_multiple_of(KEPT_EVERY) {
+                kept.push((pos.clone(), last_to));
+            }
+            pos.play_unchecked(m.mv);
+            last_to = Some(m.mv.to());
+        }
+        if record.moves.len().is_multiple_of(KEPT_EVERY) {
+            kept.push((pos, last_to));
+        }
+        MainLinePositions(kept)
+    }
+
+    /// Only the start position: every position is replayed from it.
+    fn none(record: &Record) -> MainLinePositions {
+        MainLinePositions(vec![(record.start.clone(), None)])
+    }
+
+    /// The kept position nearest before `plies` main-line moves: how many moves it is
+    /// after, and the position.
+    fn before(&self, plies: usize) -> (usize, &(Position, Option<Square>)) {
+        let at = (plies / KEPT_EVERY).min(self.0.len() - 1);
+        (at * KEPT_EVERY, &self.0[at])
     }
 }
 
@@ -517,6 +583,65 @@ impl Record {
                 v.parent = new_index[v.parent - 1];
             }
             self.variations.push(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A KIF of `plies` rook moves, with a variation at every ply of the main line from the
+    /// last to the first, and one nested in the variation of ply 100.
+    fn many_variations(plies: usize) -> String {
+        let cycle = ["４八飛(28)", "６二飛(82)", "２八飛(48)", "８二飛(62)"];
+        let mut text = String::from("手合割：平手\n");
+        for k in 1..=plies {
+            text += &format!("{k} {}\n", cycle[(k - 1) % 4]);
+        }
+        for k in (2..=plies).rev() {
+            text += &format!("変化：{k}手\n{k} {}\n", cycle[(k - 1) % 4]);
+            if k == 100 {
+                text += &format!(
+                    "{} {}\n変化：{}手\n{} {}\n",
+                    k + 1,
+                    cycle[k % 4],
+                    k + 1,
+                    k + 1,
+                    cycle[k % 4]
+                );
+            }
+        }
+        text
+    }
+
+    #[test]
+    fn kept_positions_give_the_positions_replayed_from_the_start() {
+        for plies in [1, 63, 64, 65, 200] {
+            let record = crate::shogi::kif::read_one(&many_variations(plies)).unwrap();
+            let kept = MainLinePositions::new(&record);
+            for v in &record.variations {
+                let (want, want_to) = {
+                    let mut pos = record.start.clone();
+                    let mut last_to = None;
+                    for mv in record.moves_before(v.parent, v.first_ply) {
+                        pos.play_unchecked(mv);
+                        last_to = Some(mv.to());
+                    }
+                    (pos, last_to)
+                };
+                let (got, got_to) = record.position_before_with(&kept, v.parent, v.first_ply);
+                assert!(
+                    got.same_position(&want),
+                    "{plies} plies, variation at {}",
+                    v.first_ply
+                );
+                assert_eq!(got_to, want_to);
+            }
+            assert_eq!(
+                record.variations.len(),
+                (plies - 1) + usize::from(plies >= 100)
+            );
         }
     }
 }
