@@ -80,9 +80,9 @@ export function LongToShort_Format(longformat, options = {}, make_new_lines) {
  * `modify_input`, the given object becomes that position and is returned.
  */
 export function GameToPosition(longformat, halfmoves = 0, modify_input = false) {
-  // Past 2^53 is past the end of any game: the end, as Infinity is.
-  const past = typeof halfmoves === 'number' && Number.isInteger(halfmoves) && halfmoves > Number.MAX_SAFE_INTEGER;
-  const plies = halfmoves === Infinity || past ? undefined : wholeNumber(halfmoves, 'halfmoves (or Infinity)');
+  // Infinity, or past 2^53 (past the end of any game): the end.
+  const toEnd = typeof halfmoves === 'number' && halfmoves > Number.MAX_SAFE_INTEGER;
+  const plies = toEnd ? undefined : wholeNumber(halfmoves, 'halfmoves (or Infinity)');
   const position = parseExact(call(wasm.icnGameToPosition, stringifyExact(longformat), plies));
   if (!modify_input) return position;
   for (const key of Object.keys(longformat)) delete longformat[key];

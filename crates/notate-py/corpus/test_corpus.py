@@ -66,24 +66,23 @@ def key(tags: dict) -> tuple:
     return tuple(sorted((k, plain(v)) for k, v in tags.items() if k != "Result" and v not in ("?", "????.??.??")))
 
 
-def compare_file(path: Path, totals: dict, unpaired: dict, failed: dict, read_by_notate_only: list):
+def compare_file(path: Path, totals: dict, differences: dict, read_by_notate_only: list):
     ours = list(notate.read_pgn(path, errors="collect"))
     theirs = python_chess_games(path, totals)
     read = [g for g in ours if isinstance(g, notate.Game)]
-    errors = (len(ours) - len(read), sum(bool(g.errors) for _, g, _ in theirs))
-    if errors != (0, 0):
-        failed[path.name] = errors
+    failed = (len(ours) - len(read), sum(bool(g.errors) for _, g, _ in theirs))
     # Paired by their tags; the games notate failed have none, and are counted above.
     matcher = difflib.SequenceMatcher(
         a=[key(g.tags) for g in read], b=[key(tags) for tags, _, _ in theirs], autojunk=False
     )
-    pairs = []
+    pairs, unpaired = [], (0, 0)
     for op, a0, a1, b0, b1 in matcher.get_opcodes():
         if op == "equal":
             pairs += zip(range(a0, a1), range(b0, b1))
-        elif (a1 - a0, b1 - b0) != (0, 0):
-            n, m = unpaired.get(path.name, (0, 0))
-            unpaired[path.name] = (n + a1 - a0, m + b1 - b0)
+        else:
+            unpaired = (unpaired[0] + a1 - a0, unpaired[1] + b1 - b0)
+    if failed + unpaired != (0, 0, 0, 0):
+        differences[path.name] = failed + unpaired
     for i, j in pairs:
         game, (_, reference, cut) = read[i], theirs[j]
         if reference.errors:
@@ -121,9 +120,9 @@ def test_every_corpus_file_reads_as_python_chess_reads_it():
     totals = dict.fromkeys(
         ["games", "plies", "after a python-chess failure", "moves after a blank line", "cut at a blank line", "pieces without moves"], 0
     )
-    unpaired, failed, read_by_notate_only = {}, {}, []
+    differences, read_by_notate_only = {}, []
     for path in files:
-        compare_file(path, totals, unpaired, failed, read_by_notate_only)
+        compare_file(path, totals, differences, read_by_notate_only)
     assert totals == {
         "games": 11759,
         "plies": 754718,
@@ -132,43 +131,31 @@ def test_every_corpus_file_reads_as_python_chess_reads_it():
         "cut at a blank line": 3,
         "pieces without moves": 1,
     }
-    # Games that failed: (notate's, python-chess's). notate refuses the variants it does not
-    # play (antichess-programfox: Antichess; the two zh-lichess files: Crazyhouse); in
-    # chessdoctor, python-chess's fifth is a piece of a game cut at a blank line.
-    assert failed == {
-        "black2move.pgn": (1, 1),
-        "antichess-programfox.pgn": (2, 0),
-        "knightvuillaume-jannlee-zh-lichess.pgn": (1, 0),
-        "saturs-jannlee-zh-lichess.pgn": (1, 0),
-        "ambiguous.pgn": (1, 1),
-        "chessdoctor.pgn": (4, 5),
-        "europe_echecs.pgn": (2, 2),
-        "hayes.pgn": (1, 1),
-        "immortal_games.pgn": (4, 4),
-        "perle.pgn": (1, 1),
-    }
-    # Games left unpaired: (notate's, python-chess's). Failed games have no tags to pair by
-    # (python-chess's failed games count here, the ones notate also failed); FWWRC and
-    # uzchesscup are runs of tag-only blocks, which python-chess reads as one game; in
+    # Files where the readers differ: (games notate failed, games python-chess failed, games
+    # of notate's left unpaired, of python-chess's). notate refuses the variants it does not
+    # play (antichess-programfox: Antichess; the two zh-lichess files: Crazyhouse). Failed
+    # games have no tags to pair by: python-chess's count as unpaired. FWWRC and uzchesscup
+    # are runs of tag-only blocks, which python-chess reads as one game; in
     # chessbase-empty-line, python-chess ends the first game at the empty line after its
-    # tags and reads the rest under the second game's tags.
-    assert unpaired == {
-        "black2move.pgn": (0, 1),
-        "antichess-programfox.pgn": (0, 2),
-        "chessbase-empty-line.pgn": (2, 1),
-        "knightvuillaume-jannlee-zh-lichess.pgn": (0, 1),
-        "saturs-jannlee-zh-lichess.pgn": (0, 1),
-        "FWWRC.pgn": (604, 0),
-        "uzchesscup.pgn": (45, 1),
-        "GM_games.pgn": (1, 1),
-        "ambiguous.pgn": (0, 1),
-        "chessdoctor.pgn": (1, 4),
-        "d00_chess_informant.pgn": (1, 0),
-        "europe_echecs.pgn": (0, 2),
-        "hartwig.pgn": (1, 1),
-        "hayes.pgn": (0, 1),
-        "immortal_games.pgn": (0, 4),
-        "perle.pgn": (0, 1),
+    # tags and reads the rest under the second game's tags; in chessdoctor, python-chess's
+    # fifth failure is a piece of a game it cut at a blank line.
+    assert differences == {
+        "black2move.pgn": (1, 1, 0, 1),
+        "antichess-programfox.pgn": (2, 0, 0, 2),
+        "knightvuillaume-jannlee-zh-lichess.pgn": (1, 0, 0, 1),
+        "saturs-jannlee-zh-lichess.pgn": (1, 0, 0, 1),
+        "ambiguous.pgn": (1, 1, 0, 1),
+        "chessdoctor.pgn": (4, 5, 1, 4),
+        "europe_echecs.pgn": (2, 2, 0, 2),
+        "hayes.pgn": (1, 1, 0, 1),
+        "immortal_games.pgn": (4, 4, 0, 4),
+        "perle.pgn": (1, 1, 0, 1),
+        "chessbase-empty-line.pgn": (0, 0, 2, 1),
+        "FWWRC.pgn": (0, 0, 604, 0),
+        "uzchesscup.pgn": (0, 0, 45, 1),
+        "GM_games.pgn": (0, 0, 1, 1),
+        "d00_chess_informant.pgn": (0, 0, 1, 0),
+        "hartwig.pgn": (0, 0, 1, 1),
     }
     # notate reads what python-chess does not: castling written `o-o-o` (W30), and
     # `18....g8-e7`, a move from square to square after four dots (W45).

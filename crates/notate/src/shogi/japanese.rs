@@ -904,10 +904,13 @@ pub(super) fn write_comment(out: &mut String, comment: &str) {
     }
 }
 
-/// Refuses a header that KIF or KI2 text cannot hold: a line break in a key or value, or a
-/// key that would read back as another kind of line (a move, a comment, a diagram, the move
-/// section) or split at another colon. Written anyway, the record would not read back.
-pub(super) fn check_header(record: &Record, format: &str) -> Result<(), Error> {
+/// Refuses a record that KIF or KI2 text cannot hold: variations nested deeper than
+/// [`MAX_VARIATION_DEPTH`] ([`Record::check_depth`]), or a header with a line break in a key
+/// or value, or a key that would read back as another kind of line (a move, a comment, a
+/// diagram, the move section) or split at another colon. Written anyway, the record would
+/// not read back.
+pub(super) fn check_writable(record: &Record, format: &str) -> Result<(), Error> {
+    record.check_depth()?;
     const OTHER_LINES: [&str; 7] = ["変化", "まで", "手数", "+", "|", "９", "#"];
     for (key, value) in &record.header {
         let misread = key.is_empty()

@@ -279,15 +279,13 @@ impl WriteFormat for Ki2 {
     }
 
     fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
-        japanese::check_header(record, "KI2")?;
-        record.check_depth()?;
+        japanese::check_writable(record, "KI2")?;
         out.extend_from_slice(&write_bytes(record, self.options.encoding)?);
         Ok(())
     }
 
     fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
-        japanese::check_header(record, "KI2")?;
-        record.check_depth()?;
+        japanese::check_writable(record, "KI2")?;
         out.extend_from_slice(write(record).as_bytes());
         Ok(())
     }

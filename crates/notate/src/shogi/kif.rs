@@ -360,15 +360,13 @@ impl WriteFormat for Kif {
     }
 
     fn write_game(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
-        japanese::check_header(record, "KIF")?;
-        record.check_depth()?;
+        japanese::check_writable(record, "KIF")?;
         out.extend_from_slice(&write_bytes(record, &self.options)?);
         Ok(())
     }
 
     fn write_text(&mut self, record: &Record, out: &mut Vec<u8>) -> Result<(), Error> {
-        japanese::check_header(record, "KIF")?;
-        record.check_depth()?;
+        japanese::check_writable(record, "KIF")?;
         out.extend_from_slice(write_with(record, &self.options).as_bytes());
         Ok(())
     }

@@ -300,7 +300,8 @@ pub struct Variation {
 
 impl Record {
     /// How deep a new variation branching off line `parent` (0: the main line) would be
-    /// nested: 1 off the main line. Counted up to one past [`MAX_VARIATION_DEPTH`].
+    /// nested: 1 off the main line. Counted up to one past [`MAX_VARIATION_DEPTH`], so at
+    /// most that many steps.
     pub(crate) fn depth_below(&self, parent: usize) -> usize {
         let mut depth = 1;
         let mut line = parent;
@@ -316,28 +317,20 @@ impl Record {
     /// reader gives them: the writers of the formats that hold variations (KIF, KI2, JKF) go
     /// down the nesting, and refuse a record built deeper.
     pub(crate) fn check_depth(&self) -> Result<(), Error> {
-        // A variation's parent is an earlier line: depths in one pass, in order.
-        let mut depths = Vec::with_capacity(self.variations.len());
         for (i, v) in self.variations.iter().enumerate() {
-            let depth = match v.parent {
-                0 => 1,
-                parent => match depths.get(parent - 1) {
-                    Some(depth) => depth + 1,
-                    None => {
-                        return Err(Error::new(
-                            crate::ErrorKind::Unwritable,
-                            format!(
-                                "variation {} branches from line {parent}, which is not before it",
-                                i + 1
-                            ),
-                        ))
-                    }
-                },
-            };
-            if depth > MAX_VARIATION_DEPTH {
+            if v.parent > i {
+                return Err(Error::new(
+                    crate::ErrorKind::Unwritable,
+                    format!(
+                        "variation {} branches from line {}, which is not before it",
+                        i + 1,
+                        v.parent
+                    ),
+                ));
+            }
+            if self.depth_below(v.parent) > MAX_VARIATION_DEPTH {
                 return Err(nested_too_deep().with_kind(crate::ErrorKind::Unwritable));
             }
-            depths.push(depth);
         }
         Ok(())
     }
