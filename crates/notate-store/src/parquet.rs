@@ -240,7 +240,7 @@ pub struct ParquetStore {
     dir: PathBuf,
     /// Held for the whole load: two loads into one directory would remove each other's
     /// files in progress and pick the same part numbers.
-    _lock: File,
+    _lock: LoadLock,
     /// Encodes what the workers did not (a batch given in part, or with games already
     /// stored).
     encoder: Encoder,
@@ -307,6 +307,33 @@ impl TempFile {
     }
 }
 
+/// The lock on a directory's `.notate-load.lock`, given back when dropped.
+///
+/// Given back explicitly rather than by closing the file: the lock belongs to the open
+/// file, which a process started meanwhile by another thread (`fork`, then `exec`) holds
+/// too until its `exec`, so closing our copy alone would leave the directory locked for
+/// that moment and a load opened right after would be refused.
+struct LoadLock(File);
+
+impl LoadLock {
+    /// The lock, or `None` when another load holds it.
+    fn take(path: &Path) -> std::io::Result<Option<LoadLock>> {
+        let file = File::create(path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(LoadLock(file))),
+            Err(fs::TryLockError::WouldBlock) => Ok(None),
+            Err(fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+}
+
+impl Drop for LoadLock {
+    fn drop(&mut self) {
+        // Nothing to do on failure: closing the file gives the lock back anyway.
+        let _ = self.0.unlock();
+    }
+}
+
 fn partition_dir(table: &str, (year, month): Partition) -> PathBuf {
     let value = |v: Option<i32>, width: usize| match v {
         Some(v) => format!("{v:0width$}"),
@@ -323,13 +350,13 @@ impl ParquetStore {
         fs::create_dir_all(dir.join("games")).map_err(StoreError::io(dir))?;
         fs::create_dir_all(dir.join("moves")).map_err(StoreError::io(dir))?;
         let lock_path = dir.join(".notate-load.lock");
-        let lock = File::create(&lock_path).map_err(StoreError::io(&lock_path))?;
-        if lock.try_lock().is_err() {
+        let lock = LoadLock::take(&lock_path).map_err(StoreError::io(&lock_path))?;
+        let Some(lock) = lock else {
             return Err(StoreError::Target(format!(
                 "another notate load is writing to {}",
                 dir.display()
             )));
-        }
+        };
         remove_leftovers(dir)?;
         Ok(ParquetStore {
             dir: dir.to_path_buf(),

@@ -457,6 +457,41 @@ fn an_interrupted_parquet_load_leaves_whole_files_only() {
 }
 
 #[test]
+fn a_finished_parquet_load_frees_the_directory_while_a_process_starts_elsewhere() {
+    use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
+    let dir = temp_dir("parquet-lock");
+    let target = Target::Parquet(dir.clone());
+    let store = target.open().unwrap();
+    // Another thread starts a process: between its `fork` and its `exec` the child holds a
+    // copy of every open file, the lock's too. Here that moment lasts two seconds, and the
+    // child says through a pipe when it has begun.
+    let (mut began, said) = std::io::pipe().unwrap();
+    let child = std::thread::spawn(move || {
+        let mut command = std::process::Command::new("true");
+        // SAFETY: between fork and exec the child only writes to a pipe and sleeps (both
+        // async-signal-safe system calls), then execs.
+        unsafe {
+            command.pre_exec(move || {
+                (&said).write_all(b"!")?;
+                std::thread::sleep(std::time::Duration::from_secs(2));
+                Ok(())
+            });
+        }
+        command.status().unwrap()
+    });
+    let mut byte = [0];
+    began.read_exact(&mut byte).unwrap();
+    // The load ends while the child still holds the copy: the directory is free at once.
+    drop(store);
+    let again = target.open();
+    assert!(again.is_ok(), "{:?}", again.err());
+    drop(again);
+    assert!(child.join().unwrap().success());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn postgres_loads_once_and_answers_as_sqlite_does() {
     let server = Server::start();
     let (rows, expected) = &*GENERATED;
