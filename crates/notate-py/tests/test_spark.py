@@ -30,6 +30,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::notate.GameWarning", "ignore::F
 SPLIT = 64 << 10  # 1.1 MB of games in 17 ranges
 
 
+# Local mode binds to the host's name by default, which a fresh machine may not resolve to an
+# address of its own; the command line's run below inherits this too.
+os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+
 @pytest.fixture(scope="module")
 def games_pgn(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("games") / "games.pgn"

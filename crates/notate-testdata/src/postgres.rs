@@ -84,29 +84,38 @@ impl Server {
             .status()
             .unwrap();
         assert!(status.success(), "initdb failed");
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let options = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
-            dir.display()
-        );
-        let status = pg_command(&bin, "pg_ctl", root)
-            .arg("-D")
-            .arg(&data)
-            .args(["-o", &options, "-l"])
-            .arg(dir.join("log"))
-            .args(["-w", "start"])
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
-        assert!(
-            status.success(),
-            "pg_ctl start failed: {}",
-            std::fs::read_to_string(dir.join("log")).unwrap_or_default()
-        );
+        // A free port, asked of the system and let go before the server takes it: another
+        // test may take it meanwhile, so a server that cannot start tries another port.
+        let mut attempts = 0;
+        let port = loop {
+            attempts += 1;
+            let port = TcpListener::bind("127.0.0.1:0")
+                .unwrap()
+                .local_addr()
+                .unwrap()
+                .port();
+            let options = format!(
+                "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off",
+                dir.display()
+            );
+            let status = pg_command(&bin, "pg_ctl", root)
+                .arg("-D")
+                .arg(&data)
+                .args(["-o", &options, "-l"])
+                .arg(dir.join("log"))
+                .args(["-w", "start"])
+                .stdout(Stdio::null())
+                .status()
+                .unwrap();
+            if status.success() {
+                break port;
+            }
+            assert!(
+                attempts < 5,
+                "pg_ctl start failed: {}",
+                std::fs::read_to_string(dir.join("log")).unwrap_or_default()
+            );
+        };
         Server {
             data,
             dir,

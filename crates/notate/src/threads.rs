@@ -130,7 +130,12 @@ mod tests {
         let first: Vec<_> = done_rx.iter().take(2).collect();
         assert_ne!(first[0], first[1]);
         // Both are back on the list once their jobs end; a new job goes to one of them.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
         while idle().len() < 2 {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the threads never came back"
+            );
             std::thread::yield_now();
         }
         let done = done_tx.clone();

@@ -278,7 +278,14 @@ class _DirectoryLock:
         return self
 
     def __exit__(self, *exc):
-        self._file.close()
+        import fcntl
+
+        # Given back explicitly, not by closing: a process another thread starts meanwhile
+        # holds a copy of the open file between its fork and exec, and the lock with it.
+        try:
+            fcntl.flock(self._file, fcntl.LOCK_UN)
+        finally:
+            self._file.close()
 
 
 def _write_json(path: Path, value) -> None:
