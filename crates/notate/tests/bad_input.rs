@@ -278,7 +278,7 @@ fn oversized_game_names_its_players_when_validating() {
 }
 
 #[test]
-fn a_byte_order_mark_read_a_byte_at_a_time_is_still_blanked() {
+fn a_byte_order_mark_read_a_byte_at_a_time_is_still_taken_out() {
     let text = b"\xEF\xBB\xBF[Event \"a\"]\n[White \"b\"]\n\n1. e4 *\n\n[Event \"c\"]\n\n1. d4 *\n";
     let mut trickle = Trickle {
         bytes: text,

@@ -223,6 +223,23 @@ fn start_tags_in_any_case_and_variant_with_blanks() {
 }
 
 #[test]
+fn a_byte_order_mark_at_the_start_takes_no_column_and_a_percent_line_after_it_escapes() {
+    // Line 1's columns are an editor's, which shows no mark: the same as without it.
+    let error = "game 1, line 1, column 10, ply 3 \"Nf9\": not a move, result or annotation";
+    for text in ["1. e4 e5 Nf9 *\n", "\u{feff}1. e4 e5 Nf9 *\n"] {
+        assert_eq!(games(text), [Err(error.to_string())], "{text:?}");
+    }
+    let mut read = pgn::Reader::new("\u{feff}[Event \"a\"] 1. e4 Nf9 *\n".as_bytes());
+    let place = read.next().unwrap().unwrap_err().place.unwrap();
+    assert_eq!((place.line, place.column, place.offset), (1, 19, Some(21)));
+    // A `%` line escapes only a whole line: right after the mark, it is one.
+    assert_eq!(
+        games("\u{feff}% exported by a tool\n[Event \"a\"]\n\n1. e4 *\n"),
+        ok(&["e2e4"])
+    );
+}
+
+#[test]
 fn byte_order_marks_inside_the_stream_and_typographic_dashes_are_read() {
     let text =
         "\n\u{feff}[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O\u{2011}O *\n\

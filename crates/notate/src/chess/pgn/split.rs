@@ -375,7 +375,7 @@ impl<R: Read> GameSplitter<R> {
                 }
             }
             if !self.bom_checked && !self.eof && self.buf.len() < 3 {
-                // A byte-order mark is blanked out before the first scan: a first read of
+                // A byte-order mark is taken out before the first scan: a first read of
                 // one or two bytes must not let the scan see half of one.
                 self.fill()?;
                 continue;
@@ -465,9 +465,14 @@ impl<R: Read> GameSplitter<R> {
         self.mend_line_ends(old);
         if !self.bom_checked && self.buf.len() >= 3 {
             self.bom_checked = true;
-            if self.buf.starts_with(b"\xEF\xBB\xBF") {
-                // Blank the BOM out: offsets and columns stay those of the file.
-                self.buf[..3].copy_from_slice(b"   ");
+            if self.buf.starts_with(BOM) {
+                // The BOM is taken out before the first scan, and counted as bytes of the
+                // stream before the first chunk: offsets stay the file's, and line 1's
+                // columns count from the first character after it, as an editor shows them
+                // (blanked, it counted three columns); a `%` line right after it escapes.
+                debug_assert_eq!(self.scanned, 0);
+                self.buf.drain(..BOM.len());
+                self.first_byte += BOM.len() as u64;
             }
         }
         Ok(())
