@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use notate::chess::pgn::{self, replay_chunk, GameParser, Keep, ReadOptions};
 use notate::chess::{replay, ChessGame, Comment, Eval, Played, Ply};
 use notate::chunk::Chunk;
-use notate::format::{ChunkMap, NumberedGames};
+use notate::format::{ChunkMap, NumberedGames, StillWaiting};
 use notate::Error;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
@@ -23,6 +23,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
 use crate::errors::{game_error, OnError};
 use crate::source;
+use crate::SIGNALS_EVERY;
 
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
@@ -136,10 +137,18 @@ impl Games {
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         // Waiting for the next game needs no Python object: other threads run meanwhile.
-        let next = py.detach(|| match self.reader.lock() {
-            Ok(mut reader) => reader.next(),
-            Err(poisoned) => poisoned.into_inner().next(),
-        });
+        // The wait is given up now and then to look for signals, so that Ctrl-C stops a
+        // read from a source that has gone silent (a pipe, a socket) at once.
+        let next = loop {
+            let waited = py.detach(|| {
+                let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
+                reader.next_within(SIGNALS_EVERY)
+            });
+            match waited {
+                Ok(next) => break next,
+                Err(StillWaiting) => py.check_signals()?,
+            }
+        };
         match next {
             None => Ok(None),
             Some(Ok(game)) => Ok(Some(Py::new(py, Game::new(game))?.into_any())),

@@ -23,6 +23,10 @@ use pyo3::prelude::*;
 
 use crate::errors::usage;
 
+/// How long a wait for the reading threads (or a load's) goes before Python's signals are
+/// looked at: Ctrl-C is noticed within this, even while a source is silent.
+pub(crate) const SIGNALS_EVERY: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// The number of worker threads asked for (default: every core): a whole number from 1 to
 /// [`MAX_THREADS`](notate::format::MAX_THREADS), else a usage error (not Python's
 /// OverflowError or TypeError).

@@ -4,14 +4,16 @@
 //! on the reading threads ([`ChunkMap`]); Python's thread only takes what they made.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
 use notate::chess::pgn::{GameSplitter, Keep, Pgn, ReadOptions};
 use notate::chess::rows::{RowBatch, RowWriter, Tables};
 use notate::chess::ChessGame;
-use notate::format::ChunkMap;
+use notate::format::{ChunkMap, StillWaiting};
 use notate::Error;
 use notate_store::arrow::{BatchBuilder, Partitioning, Table};
 use notate_store::{Inserted, Rows, Target};
@@ -20,6 +22,7 @@ use pyo3::types::PyDict;
 
 use crate::errors::{game_error, usage, warn, OnError};
 use crate::source::{self, Input};
+use crate::SIGNALS_EVERY;
 
 /// How the tables read PGN: comments hold only their clock, time and evaluation commands,
 /// all a row has of them (as `notate load` reads).
@@ -84,16 +87,21 @@ enum Step {
     /// The source could not be read on: always raised, and the end.
     Fatal(Error),
     End,
+    /// Nothing yet, after [`SIGNALS_EVERY`]: signals are looked at before waiting again.
+    Waiting,
 }
 
 impl BatchState {
     fn step(&mut self) -> Step {
         loop {
             let Some((chunk, next)) = &mut self.current else {
-                match self.chunks.next() {
-                    None => return Step::End,
-                    Some(Err(e)) => return Step::Fatal(Error::from(e).with_game(self.games + 1)),
-                    Some(Ok(chunk)) => self.current = Some((chunk, 0)),
+                match self.chunks.next_within(SIGNALS_EVERY) {
+                    Err(StillWaiting) => return Step::Waiting,
+                    Ok(None) => return Step::End,
+                    Ok(Some(Err(e))) => {
+                        return Step::Fatal(Error::from(e).with_game(self.games + 1))
+                    }
+                    Ok(Some(Ok(chunk))) => self.current = Some((chunk, 0)),
                 }
                 continue;
             };
@@ -142,6 +150,7 @@ impl ArrowBatches {
             });
             match step {
                 Step::End => return Ok(None),
+                Step::Waiting => py.check_signals()?,
                 Step::Batch(batch) => return Ok(Some(batch.to_pyarrow(py)?.unbind())),
                 Step::Fatal(error) => return Err(game_error(py, &error)),
                 // Raised where the game's rows would be, after the batches before it.
@@ -239,6 +248,8 @@ pub fn _arrow_batches(
 /// Returns a dict: `games` (added), `known` (already there), `moves` (rows added), `errors`
 /// (the `GameError` of each bad game). A bad game raises `GameError` after the games before
 /// it are committed; with `errors="collect"` the load goes on and the errors are listed.
+/// Ctrl-C stops the load after the batch in hand, which is committed whole, and raises
+/// `KeyboardInterrupt`.
 ///
 /// >>> import notate, tempfile, os
 /// >>> db = os.path.join(tempfile.mkdtemp(), "games.sqlite")
@@ -259,7 +270,46 @@ pub fn load<'py>(
     // Made here, where a failure is a plain error before anything is read.
     target.preparer().map_err(|e| usage(e.to_string()))?;
     let input: Input = source::open(source)?;
-    let (outcome, failures) = py.detach(|| run_load(&target, input, threads, collect));
+    // The load runs on a thread of its own while this one looks for signals now and then:
+    // Ctrl-C stops it after the batch in hand, whose games are committed as a whole, and
+    // raises KeyboardInterrupt (a long load would otherwise not stop before its end).
+    let stop = AtomicBool::new(false);
+    let (ran, interrupted) = std::thread::scope(|scope| {
+        let (done, finished) = std::sync::mpsc::channel();
+        // In a mutex only to be waited on without the GIL (a receiver is not `Sync`).
+        let finished = Mutex::new(finished);
+        let (target, stop) = (&target, &stop);
+        scope.spawn(move || {
+            let _ = done.send(run_load(target, input, threads, collect, stop));
+        });
+        let mut interrupted = None;
+        loop {
+            let wait = if interrupted.is_some() {
+                Duration::MAX
+            } else {
+                SIGNALS_EVERY
+            };
+            let received = py.detach(|| {
+                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
+                finished.recv_timeout(wait)
+            });
+            match received {
+                Ok(ran) => return (Some(ran), interrupted),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        interrupted = Some(signal);
+                    }
+                }
+                // The thread failed without an answer (a panic, which the scope re-raises).
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return (None, interrupted),
+            }
+        }
+    });
+    if let Some(signal) = interrupted {
+        return Err(signal);
+    }
+    let (outcome, failures) = ran.expect("a load that failed without an answer panicked");
     let failures: Vec<Py<PyAny>> = failures
         .iter()
         .map(|e| game_error(py, e).into_value(py).into_any())
@@ -285,12 +335,14 @@ enum LoadFailure {
     Store(String),
 }
 
-/// The load itself, without the GIL: the games added, and the bad games' errors.
+/// The load itself, without the GIL: the games added, and the bad games' errors. Once `stop`
+/// is set, it commits what it stored and ends before the next batch.
 fn run_load(
     target: &Target,
     input: Input,
     threads: usize,
     collect: bool,
+    stop: &AtomicBool,
 ) -> (Result<Inserted, LoadFailure>, Vec<Error>) {
     let store_error = |e: notate_store::StoreError| LoadFailure::Store(e.to_string());
     let mut failures = Vec::new();
@@ -301,7 +353,7 @@ fn run_load(
     let target = target.clone();
     // Whole chunks from the first, as `notate load` cuts them: each is a Parquet row group.
     let splitter = GameSplitter::with_limits(input, notate_store::CHUNK_BYTES, read_options());
-    let chunks =
+    let mut chunks =
         ChunkMap::with_splitter::<Pgn, _, _, _>(splitter, read_options(), threads, move || {
             let mut writer = RowWriter::new();
             let mut preparer = target.preparer().expect("made once before reading");
@@ -314,7 +366,16 @@ fn run_load(
             }
         });
     let mut games = 0u64;
-    for chunk in chunks {
+    loop {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        // Waited for a while at a time, so that a stop is seen while the source is silent.
+        let chunk = match chunks.next_within(SIGNALS_EVERY) {
+            Err(StillWaiting) => continue,
+            Ok(None) => break,
+            Ok(Some(chunk)) => chunk,
+        };
         let (mut rows, outcomes) = match chunk {
             Ok(chunk) => chunk,
             Err(e) => {

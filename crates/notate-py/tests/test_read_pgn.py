@@ -4,8 +4,10 @@ the repository's EGD vectors and on texts written here."""
 import bz2
 import gzip
 import io
+import os
 import re
 import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -218,6 +220,55 @@ def test_ctrl_c_in_a_file_objects_read_is_keyboard_interrupt():
 
     with pytest.raises(KeyboardInterrupt):
         list(notate.read_pgn(Interrupted(), errors="collect"))
+
+
+def _read_all(source, tmp_path):
+    for _ in notate.read_pgn(source):
+        pass
+
+
+def _to_arrow(source, tmp_path):
+    notate.to_arrow(source).read_all()
+
+
+def _load(source, tmp_path):
+    notate.load(source, str(tmp_path / "games.sqlite"))
+
+
+@pytest.mark.parametrize("work", [_read_all, _to_arrow, _load])
+def test_ctrl_c_while_the_source_is_silent_is_keyboard_interrupt(work, tmp_path):
+    # A pipe whose writer says nothing more after one game: the wait for the next game
+    # notices Ctrl-C (here simulated after 0.3 s) at once, not when the next bytes come.
+    import _thread
+
+    read_end, write_end = os.pipe()
+    os.write(write_end, b'[White "x"]\n\n1. e4 *\n\n')
+    ctrl_c = threading.Timer(0.3, _thread.interrupt_main)
+    # Were Ctrl-C not noticed, the input ends after 10 s, and the time below fails the test.
+    closed = []
+
+    def end_input():
+        os.close(write_end)
+        closed.append(True)
+
+    ender = threading.Timer(10, end_input)
+    with os.fdopen(read_end, "rb", buffering=0) as silent:
+        started = time.monotonic()
+        ctrl_c.start()
+        ender.start()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                work(silent, tmp_path)
+            assert time.monotonic() - started < 3
+        finally:
+            ctrl_c.cancel()
+            ender.cancel()
+            ender.join()
+            if not closed:
+                os.close(write_end)
+    if work is _load:
+        # The interrupted load gave its database back whole: a load after it works.
+        assert notate.load("1. d4 *", str(tmp_path / "games.sqlite"))["games"] == 1
 
 
 def test_an_unknown_column_is_none():

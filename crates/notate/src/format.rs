@@ -263,20 +263,32 @@ impl<G> Numbering<G> {
         &mut self,
         mut fetch: impl FnMut(&mut VecDeque<Result<G, Error>>) -> Option<io::Result<()>>,
     ) -> Option<Result<G, Error>> {
+        let next = self.try_next(|pending| Ok::<_, std::convert::Infallible>(fetch(pending)));
+        match next {
+            Ok(next) => next,
+        }
+    }
+
+    /// [`Numbering::next`] with a `fetch` that may give up for now (`Err`): the games fetched
+    /// so far stay queued, and a later call goes on.
+    fn try_next<E>(
+        &mut self,
+        mut fetch: impl FnMut(&mut VecDeque<Result<G, Error>>) -> Result<Option<io::Result<()>>, E>,
+    ) -> Result<Option<Result<G, Error>>, E> {
         loop {
             if let Some(result) = self.pending.pop_front() {
                 self.games += 1;
                 let number = self.games;
-                return Some(result.map_err(|e| e.with_game(number)));
+                return Ok(Some(result.map_err(|e| e.with_game(number))));
             }
             if self.done {
-                return None;
+                return Ok(None);
             }
-            match fetch(&mut self.pending) {
+            match fetch(&mut self.pending)? {
                 Some(Ok(())) => {}
                 Some(Err(e)) => {
                     self.done = true;
-                    return Some(Err(Error::from(e)));
+                    return Ok(Some(Err(Error::from(e))));
                 }
                 None => self.done = true,
             }
@@ -386,6 +398,45 @@ impl<G> Iterator for NumberedGames<G> {
         })
     }
 }
+
+impl<G> NumberedGames<G> {
+    /// The next game as [`Iterator::next`] gives it, or [`StillWaiting`] when the workers
+    /// have given none within `wait`: for a caller that must look up now and then while the
+    /// input is silent (a binding checking for Ctrl-C). Nothing is lost by giving up; the
+    /// next call goes on.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use notate::chess::pgn::{replay_chunk, GameSplitter, ReadOptions};
+    /// use notate::format::ChunkMap;
+    /// // An input that never ends and gives nothing: a pipe whose writer is silent.
+    /// let (silent, writer) = std::io::pipe().unwrap();
+    /// let splitter = GameSplitter::new(silent, 1 << 12);
+    /// let mut games = ChunkMap::of_chunks(splitter, 1, || |chunk: &notate::chunk::Chunk| {
+    ///     replay_chunk(chunk, ReadOptions::default()).map(|(g, _)| g).collect::<Vec<_>>()
+    /// })
+    /// .numbered();
+    /// assert!(games.next_within(Duration::from_millis(10)).is_err());
+    /// drop(writer); // the input ends: no game
+    /// assert!(games.next_within(Duration::from_secs(60)).unwrap().is_none());
+    /// ```
+    pub fn next_within(
+        &mut self,
+        wait: std::time::Duration,
+    ) -> Result<Option<Result<G, Error>>, StillWaiting> {
+        let chunks = &mut self.chunks;
+        self.numbering.try_next(|pending| {
+            Ok(chunks
+                .next_within(wait)?
+                .map(|chunk| chunk.map(|games| pending.extend(games))))
+        })
+    }
+}
+
+/// No item came within the time a caller said it would wait (see
+/// [`NumberedGames::next_within`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StillWaiting;
 
 /// The most worker threads a run may be asked for (the command line's `--threads`, the
 /// bindings' `threads`; [`ChunkMap`] starts no more): each holds chunks in flight, and past
@@ -652,35 +703,82 @@ impl<T> Iterator for ChunkMap<T> {
     type Item = io::Result<T>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        self.next_item(None)
+            .expect("no wait is given up without a time limit")
+    }
+}
+
+impl<T> ChunkMap<T> {
+    /// The next item as [`Iterator::next`] gives it, or [`StillWaiting`] when the workers
+    /// have given none within `wait` (see [`NumberedGames::next_within`]).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use notate::chess::pgn::GameSplitter;
+    /// use notate::format::ChunkMap;
+    /// let (silent, mut writer) = std::io::pipe().unwrap();
+    /// let splitter = GameSplitter::new(silent, 1 << 12);
+    /// let mut sizes = ChunkMap::of_chunks(splitter, 1, || |chunk: &notate::chunk::Chunk| chunk.bytes.len());
+    /// assert!(sizes.next_within(Duration::from_millis(10)).is_err());
+    /// std::io::Write::write_all(&mut writer, b"1. e4 *\n").unwrap();
+    /// drop(writer);
+    /// assert_eq!(sizes.next_within(Duration::from_secs(60)).unwrap().unwrap().unwrap(), 8);
+    /// ```
+    pub fn next_within(
+        &mut self,
+        wait: std::time::Duration,
+    ) -> Result<Option<io::Result<T>>, StillWaiting> {
+        self.next_item(Some(wait))
+    }
+
+    /// The next item, waiting at most `wait` for it (without a limit if `None`).
+    fn next_item(
+        &mut self,
+        wait: Option<std::time::Duration>,
+    ) -> Result<Option<io::Result<T>>, StillWaiting> {
+        use std::sync::mpsc::RecvTimeoutError;
+        let deadline = wait.map(|wait| std::time::Instant::now() + wait);
         while !self.done {
             let item = match self.waiting.remove(&self.next_chunk) {
                 Some(item) => item,
-                None => match self.results.recv() {
-                    Ok((sequence, item)) if sequence != self.next_chunk => {
-                        self.waiting.insert(sequence, item);
-                        continue;
+                None => {
+                    let received = match deadline {
+                        None => self
+                            .results
+                            .recv()
+                            .map_err(|_| RecvTimeoutError::Disconnected),
+                        Some(deadline) => self.results.recv_timeout(
+                            deadline.saturating_duration_since(std::time::Instant::now()),
+                        ),
+                    };
+                    match received {
+                        Ok((sequence, item)) if sequence != self.next_chunk => {
+                            self.waiting.insert(sequence, item);
+                            continue;
+                        }
+                        Ok((_, item)) => item,
+                        Err(RecvTimeoutError::Timeout) => return Err(StillWaiting),
+                        // Every thread is gone: the stream has ended.
+                        Err(RecvTimeoutError::Disconnected) => {
+                            self.done = true;
+                            continue;
+                        }
                     }
-                    Ok((_, item)) => item,
-                    // Every thread is gone: the stream has ended.
-                    Err(_) => {
-                        self.done = true;
-                        continue;
-                    }
-                },
+                }
             };
             self.next_chunk += 1;
             match item {
                 Ok(item) => {
                     let _ = self.tickets.send(());
-                    return Some(Ok(item));
+                    return Ok(Some(Ok(item)));
                 }
                 Err(e) => {
                     self.done = true;
-                    return Some(Err(e));
+                    return Ok(Some(Err(e)));
                 }
             }
         }
-        None
+        Ok(None)
     }
 }
 

@@ -148,7 +148,8 @@ def load(
 ) -> LoadResult:
     """Loads the games of a PGN source into `db` as `notate load --db` does (a SQLite path,
     `postgres://…`, `parquet:DIR`); games already stored are not added again. Rows are
-    built on `threads` threads (1 to 256; default: every core)."""
+    built on `threads` threads (1 to 256; default: every core). Ctrl-C stops the load after
+    the batch in hand, which is committed whole, and raises KeyboardInterrupt."""
 
 def convert(
     data: Source,
