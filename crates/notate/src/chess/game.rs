@@ -561,7 +561,8 @@ impl StartPosition {
     /// read in X-FEN and Shredder-FEN. A `Variant` other than standard chess and Chess960 is
     /// an error.
     pub fn from_tags(tags: &Tags) -> Result<StartPosition, StartError> {
-        if let Some(variant) = start_tag(tags, "Variant") {
+        let StartTags { variant, fen } = StartTags::of(tags);
+        if let Some(variant) = variant {
             let v = variant.trim().to_ascii_lowercase();
             let known = v.is_empty()
                 || v == "standard"
@@ -573,17 +574,17 @@ impl StartPosition {
                 return Err(StartError::Variant(variant.to_string()));
             }
         }
-        let Some(text) = start_tag(tags, "FEN") else {
+        let Some(text) = fen else {
             return Ok(StartPosition {
                 position: Chess::default(),
-                castling: castling_mode(tags, None),
+                castling: castling_mode(variant, None),
             });
         };
         let fen: Fen = text
             .trim()
             .parse()
             .map_err(|_| StartError::BadFen(text.to_string()))?;
-        let castling = castling_mode(tags, Some(&fen));
+        let castling = castling_mode(variant, Some(&fen));
         let position = fen
             .into_position(castling)
             .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
@@ -596,21 +597,39 @@ pub type WrittenGame = Game<Written>;
 /// A replayed game: every move resolved and legal.
 pub type ChessGame = Game<Played>;
 
-/// A tag that decides the start position, its name in any case (`fEn`, as some programs
-/// write it: a reader that missed it would replay the game from the wrong position).
-fn start_tag<'t>(tags: &'t Tags, name: &str) -> Option<&'t str> {
-    tags.get(name).or_else(|| {
-        tags.iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v)
-    })
+/// The tags that decide the start position, their names in any case (`fEn`, as some
+/// programs write it: a reader that missed it would replay the game from the wrong
+/// position); a name in its own case first. Found in one look through the tags: every game
+/// read asks for them.
+struct StartTags<'t> {
+    variant: Option<&'t str>,
+    fen: Option<&'t str>,
+}
+
+impl<'t> StartTags<'t> {
+    fn of(tags: &'t Tags) -> StartTags<'t> {
+        // Per name: the value under its own spelling, else the first in another case.
+        let mut exact: [Option<&str>; 2] = [None, None];
+        let mut any_case: [Option<&str>; 2] = [None, None];
+        for (name, value) in tags.iter() {
+            for (i, wanted) in ["Variant", "FEN"].into_iter().enumerate() {
+                if name == wanted {
+                    exact[i] = Some(value);
+                } else if any_case[i].is_none() && name.eq_ignore_ascii_case(wanted) {
+                    any_case[i] = Some(value);
+                }
+            }
+        }
+        StartTags {
+            variant: exact[0].or(any_case[0]),
+            fen: exact[1].or(any_case[1]),
+        }
+    }
 }
 
 /// The castling mode of a game: Chess960 when its `Variant` tag says so or its FEN needs it.
-fn castling_mode(tags: &Tags, fen: Option<&Fen>) -> CastlingMode {
-    let variant = start_tag(tags, "Variant")
-        .unwrap_or("")
-        .to_ascii_lowercase();
+fn castling_mode(variant: Option<&str>, fen: Option<&Fen>) -> CastlingMode {
+    let variant = variant.unwrap_or("").to_ascii_lowercase();
     if variant.contains("960") || variant.contains("fischer") {
         return CastlingMode::Chess960;
     }
