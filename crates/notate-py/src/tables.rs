@@ -6,7 +6,6 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
@@ -274,42 +273,18 @@ pub fn load<'py>(
     // Ctrl-C stops it after the batch in hand, whose games are committed as a whole, and
     // raises KeyboardInterrupt (a long load would otherwise not stop before its end).
     let stop = AtomicBool::new(false);
-    let (ran, interrupted) = std::thread::scope(|scope| {
-        let (done, finished) = std::sync::mpsc::channel();
-        // In a mutex only to be waited on without the GIL (a receiver is not `Sync`).
-        let finished = Mutex::new(finished);
-        let (target, stop) = (&target, &stop);
-        scope.spawn(move || {
-            let _ = done.send(run_load(target, input, threads, collect, stop));
-        });
-        let mut interrupted = None;
-        loop {
-            let wait = if interrupted.is_some() {
-                Duration::MAX
-            } else {
-                SIGNALS_EVERY
-            };
-            let received = py.detach(|| {
-                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
-                finished.recv_timeout(wait)
-            });
-            match received {
-                Ok(ran) => return (Some(ran), interrupted),
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if let Err(signal) = py.check_signals() {
-                        stop.store(true, Ordering::Relaxed);
-                        interrupted = Some(signal);
-                    }
-                }
-                // The thread failed without an answer (a panic, which the scope re-raises).
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return (None, interrupted),
-            }
-        }
+    let ((outcome, failures), interrupted) = run_interruptibly(py, &stop, || {
+        run_load(&target, input, threads, collect, &stop)
     });
     if let Some(signal) = interrupted {
+        // A commit that failed is said, caused by the interrupt; otherwise the interrupt.
+        if let Err(LoadFailure::Store(message)) = &outcome {
+            let error = usage(format!("{db}: {message}"));
+            error.set_cause(py, Some(signal));
+            return Err(error);
+        }
         return Err(signal);
     }
-    let (outcome, failures) = ran.expect("a load that failed without an answer panicked");
     let failures: Vec<Py<PyAny>> = failures
         .iter()
         .map(|e| game_error(py, e).into_value(py).into_any())
@@ -325,6 +300,50 @@ pub fn load<'py>(
     result.set_item("moves", inserted.moves)?;
     result.set_item("errors", failures)?;
     Ok(result)
+}
+
+/// Runs `work` on a thread of its own while this one looks at Python's signals every
+/// [`SIGNALS_EVERY`]: the first signal whose handler raises (Ctrl-C's `KeyboardInterrupt`)
+/// sets `stop`, which `work` watches, and comes back with what `work` returned once it has
+/// ended. Handlers go on running while it ends; a second Ctrl-C does not cut it short.
+/// A panic in `work` goes on here, with its message.
+fn run_interruptibly<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> (T, Option<PyErr>) {
+    use std::sync::mpsc::RecvTimeoutError;
+    let (ran, interrupted) = std::thread::scope(|scope| {
+        let (done, finished) = std::sync::mpsc::channel();
+        // In a mutex only to be waited on without the GIL (a receiver is not `Sync`).
+        let finished = Mutex::new(finished);
+        scope.spawn(move || {
+            let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+        });
+        let mut interrupted: Option<PyErr> = None;
+        loop {
+            let received = py.detach(|| {
+                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
+                finished.recv_timeout(SIGNALS_EVERY)
+            });
+            match received {
+                Ok(ran) => return (ran, interrupted),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        interrupted.get_or_insert(signal);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    unreachable!("the thread sends what it ran before it ends, panic or not")
+                }
+            }
+        }
+    });
+    match ran {
+        Ok(value) => (value, interrupted),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
 }
 
 /// Why a load stopped.

@@ -238,14 +238,15 @@ impl Encoder {
 /// ```
 pub struct ParquetStore {
     dir: PathBuf,
-    /// Held for the whole load: two loads into one directory would remove each other's
-    /// files in progress and pick the same part numbers.
-    _lock: LoadLock,
     /// Encodes what the workers did not (a batch given in part, or with games already
     /// stored).
     encoder: Encoder,
     partitions: HashMap<Partition, PartitionFiles>,
     inserted: Inserted,
+    /// Held for the whole load: two loads into one directory would remove each other's
+    /// files in progress and pick the same part numbers. Last, so that it is given back
+    /// after the files in progress are closed.
+    _lock: LoadLock,
 }
 
 /// What a partition knows and has open.
@@ -312,7 +313,9 @@ impl TempFile {
 /// Given back explicitly rather than by closing the file: the lock belongs to the open
 /// file, which a process started meanwhile by another thread (`fork`, then `exec`) holds
 /// too until its `exec`, so closing our copy alone would leave the directory locked for
-/// that moment and a load opened right after would be refused.
+/// that moment and a load opened right after would be refused. The other side of it: a
+/// child forked while a load runs that does not `exec` and drops its copy of the store would
+/// give the parent's lock back too (a store is not meant to cross a `fork`).
 struct LoadLock(File);
 
 impl LoadLock {
@@ -329,7 +332,7 @@ impl LoadLock {
 
 impl Drop for LoadLock {
     fn drop(&mut self) {
-        // Nothing to do on failure: closing the file gives the lock back anyway.
+        // On failure the lock goes when the last copy of the open file is closed.
         let _ = self.0.unlock();
     }
 }
@@ -360,10 +363,10 @@ impl ParquetStore {
         remove_leftovers(dir)?;
         Ok(ParquetStore {
             dir: dir.to_path_buf(),
-            _lock: lock,
             encoder: Encoder::new()?,
             partitions: HashMap::new(),
             inserted: Inserted::default(),
+            _lock: lock,
         })
     }
 

@@ -737,7 +737,8 @@ impl<T> ChunkMap<T> {
         wait: Option<std::time::Duration>,
     ) -> Result<Option<io::Result<T>>, StillWaiting> {
         use std::sync::mpsc::RecvTimeoutError;
-        let deadline = wait.map(|wait| std::time::Instant::now() + wait);
+        // A wait too long to have an end (`Duration::MAX`) is no limit.
+        let deadline = wait.and_then(|wait| std::time::Instant::now().checked_add(wait));
         while !self.done {
             let item = match self.waiting.remove(&self.next_chunk) {
                 Some(item) => item,

@@ -289,6 +289,9 @@ fn a_byte_order_mark_read_a_byte_at_a_time_is_still_taken_out() {
         .next_chunk()
         .unwrap()
         .unwrap();
+    // The mark is bytes of the stream before the chunk: the chunk starts after it.
+    assert_eq!((chunk.first_byte, chunk.first_line), (3, 1));
+    assert!(chunk.bytes.starts_with(b"[Event"));
     let games: Vec<_> = read_chunk(&chunk, ReadOptions::default())
         .into_iter()
         .map(|read| read.game.unwrap().tags.get("Event").map(str::to_string))
