@@ -263,10 +263,8 @@ impl<G> Numbering<G> {
         &mut self,
         mut fetch: impl FnMut(&mut VecDeque<Result<G, Error>>) -> Option<io::Result<()>>,
     ) -> Option<Result<G, Error>> {
-        let next = self.try_next(|pending| Ok::<_, std::convert::Infallible>(fetch(pending)));
-        match next {
-            Ok(next) => next,
-        }
+        let Ok(next) = self.try_next(|pending| Ok::<_, std::convert::Infallible>(fetch(pending)));
+        next
     }
 
     /// [`Numbering::next`] with a `fetch` that may give up for now (`Err`): the games fetched
@@ -390,12 +388,8 @@ impl<G> Iterator for NumberedGames<G> {
     type Item = Result<G, Error>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let chunks = &mut self.chunks;
-        self.numbering.next(|pending| {
-            chunks
-                .next()
-                .map(|chunk| chunk.map(|games| pending.extend(games)))
-        })
+        self.next_item(None)
+            .expect("no wait is given up without a time limit")
     }
 }
 
@@ -424,10 +418,18 @@ impl<G> NumberedGames<G> {
         &mut self,
         wait: std::time::Duration,
     ) -> Result<Option<Result<G, Error>>, StillWaiting> {
+        self.next_item(Some(wait))
+    }
+
+    /// The next game, waiting at most `wait` for a chunk (without a limit if `None`).
+    fn next_item(
+        &mut self,
+        wait: Option<std::time::Duration>,
+    ) -> Result<Option<Result<G, Error>>, StillWaiting> {
         let chunks = &mut self.chunks;
         self.numbering.try_next(|pending| {
             Ok(chunks
-                .next_within(wait)?
+                .next_item(wait)?
                 .map(|chunk| chunk.map(|games| pending.extend(games))))
         })
     }

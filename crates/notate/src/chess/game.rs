@@ -562,14 +562,15 @@ impl StartPosition {
     /// an error.
     pub fn from_tags(tags: &Tags) -> Result<StartPosition, StartError> {
         let StartTags { variant, fen } = StartTags::of(tags);
+        let mut chess960 = false;
         if let Some(variant) = variant {
             let v = variant.trim().to_ascii_lowercase();
-            let known = v.is_empty()
+            chess960 = v.contains("960") || v.contains("fischer");
+            let known = chess960
+                || v.is_empty()
                 || v == "standard"
                 || v == "normal"
-                || v == "from position"
-                || v.contains("960")
-                || v.contains("fischer");
+                || v == "from position";
             if !known {
                 return Err(StartError::Variant(variant.to_string()));
             }
@@ -577,14 +578,14 @@ impl StartPosition {
         let Some(text) = fen else {
             return Ok(StartPosition {
                 position: Chess::default(),
-                castling: castling_mode(variant, None),
+                castling: castling_mode(chess960, None),
             });
         };
         let fen: Fen = text
             .trim()
             .parse()
             .map_err(|_| StartError::BadFen(text.to_string()))?;
-        let castling = castling_mode(variant, Some(&fen));
+        let castling = castling_mode(chess960, Some(&fen));
         let position = fen
             .into_position(castling)
             .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
@@ -628,9 +629,8 @@ impl<'t> StartTags<'t> {
 }
 
 /// The castling mode of a game: Chess960 when its `Variant` tag says so or its FEN needs it.
-fn castling_mode(variant: Option<&str>, fen: Option<&Fen>) -> CastlingMode {
-    let variant = variant.unwrap_or("").to_ascii_lowercase();
-    if variant.contains("960") || variant.contains("fischer") {
+fn castling_mode(chess960: bool, fen: Option<&Fen>) -> CastlingMode {
+    if chess960 {
         return CastlingMode::Chess960;
     }
     match fen {
