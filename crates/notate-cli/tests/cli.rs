@@ -69,6 +69,28 @@ fn check_goes_on_after_a_bad_game() {
 }
 
 #[test]
+fn check_counts_the_games_convert_counts_after_an_unreadable_move() {
+    // The rest of a game after an unreadable move was checked as a game of its own: here a
+    // second failed game, whose first move (`e5`) was White's.
+    let input = "[Event \"a\"]\n\n1. e4 Zz9x e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+    for (job, summary) in [("check", "checked"), ("convert", "converted")] {
+        let out = notate(
+            &[job, "--to", "uci"][..if job == "check" { 1 } else { 3 }],
+            input,
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let err = text(&out.stderr);
+        assert_eq!(
+            err,
+            format!(
+                "<stdin>:3:7: game 1 (? – ?), ply 2 \"Zz9x\": not a move, result or annotation\n\
+                 {summary} 1 game, 1 failed\n"
+            )
+        );
+    }
+}
+
+#[test]
 fn strict_stops_at_the_first_error() {
     let input = format!("{TWO_GAMES}\n1. e4 *\n");
     let out = notate(&["convert", "--to", "uci", "--strict"], &input);

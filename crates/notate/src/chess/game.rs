@@ -54,7 +54,13 @@ impl Tags {
     /// ```
     pub fn push(&mut self, name: impl AsRef<str>, value: impl AsRef<str>) {
         let (name, value) = (name.as_ref(), value.as_ref());
-        let existing = self.iter().position(|(n, _)| n == name);
+        // Bytes compared, not `str`s cut from the text (each cut checks two char
+        // boundaries): every tag read looks at the tags before it.
+        let text = self.text.as_bytes();
+        let existing = self
+            .spans
+            .iter()
+            .position(|s| &text[s[0] as usize..s[1] as usize] == name.as_bytes());
         let mut span = [0u32; 4];
         if existing.is_none() {
             span[0] = self.text.len() as u32;
@@ -69,6 +75,12 @@ impl Tags {
             Some(i) => self.spans[i][2..].copy_from_slice(&span[2..]),
             None => self.spans.push(span),
         }
+    }
+
+    /// Room for `bytes` of names and values in `tags` tags, reserved at once.
+    pub(crate) fn reserve(&mut self, bytes: usize, tags: usize) {
+        self.text.reserve(bytes);
+        self.spans.reserve(tags);
     }
 
     /// The value of a tag.
