@@ -122,6 +122,41 @@ proptest! {
     }
 
     #[test]
+    fn validating_finds_what_reading_then_replaying_finds(
+        text in "(\\[White \"[a-z]{0,3}\"\\]\n|\n|[ {};()]|\\$[0-9]|[0-9]\\. |(e4|e5|d4|d5|Nf3|Nc6|Ke2|Ke5|Zz9x|--) |\\{ \\[%clk 0:05:00\\] \\} |(1-0|\\*)\n){0,120}",
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 0..8),
+        sample in 0u8..3,
+    ) {
+        // `notate check` validates as it reads (moves played, not kept); `convert` reads,
+        // then replays. Both must find the same games, failing at the same place and ply,
+        // with as many warnings.
+        let bytes = match sample {
+            0 => mutate(ANNOTATED.as_bytes().to_vec(), edits),
+            1 => mutate(SAMPLE.as_bytes().to_vec(), edits),
+            _ => mutate(text.into_bytes(), edits),
+        };
+        let verdicts = |keep: Keep| {
+            let options = ReadOptions { keep, ..ReadOptions::default() };
+            let mut splitter = GameSplitter::with_limits(bytes.as_slice(), 1 << 16, options);
+            let mut out = Vec::new();
+            while let Some(chunk) = splitter.next_chunk().unwrap() {
+                for read in read_chunk(&chunk, options) {
+                    let warnings = read.warnings.len();
+                    out.push(match read.game.and_then(replay) {
+                        Ok(_) => (None, None, None, warnings),
+                        Err(mut f) => {
+                            f.error.locate(&mut chunk.locator());
+                            (f.error.offset(), f.error.ply, f.error.token, warnings)
+                        }
+                    });
+                }
+            }
+            out
+        };
+        prop_assert_eq!(verdicts(Keep::Nothing), verdicts(Keep::Moves));
+    }
+
+    #[test]
     fn chunking_never_changes_what_is_read(cut in 1usize..4096) {
         // However the stream is cut into chunks, the same games come out.
         let whole: Vec<_> = read_chunk(

@@ -237,9 +237,11 @@ impl Builder {
     /// Opens a variation on the open line's last move.
     fn open_variation(&mut self, orphan: bool) {
         let base = self.next_ply().saturating_sub(2);
+        // An orphan's moves are read, not played: it is dropped, never replayed.
         let board = self
             .stack
             .last()
+            .filter(|_| !orphan)
             .and_then(|f| f.board.as_ref())
             .map(|b| Board {
                 before_last: b.before_last.clone(),
@@ -306,7 +308,9 @@ impl<'a> GameParser<'a> {
         self.read_through = false;
         let mut game = WrittenGame::default();
         let mut result = self.read_game(&mut game);
-        let stumbled = result.is_err() || !self.warnings.is_empty();
+        // A move that does not play is no stumble: reading the moves without playing them
+        // (then replaying them) would not have met it.
+        let stumbled = (result.is_err() && !self.read_through) || !self.warnings.is_empty();
         if stumbled
             && memchr(
                 b'{',
@@ -326,8 +330,10 @@ impl<'a> GameParser<'a> {
             self.nested_comments = true;
             let mut second = WrittenGame::default();
             let retry = self.read_game(&mut second);
-            if let (Ok(()), true, Some(at)) =
-                (&retry, self.warnings.is_empty(), self.brace_in_comment)
+            // Clean as reading without playing would find it: a bad move found while
+            // validating is replay's to report.
+            let read = retry.is_ok() || self.read_through;
+            if let (true, true, Some(at)) = (read, self.warnings.is_empty(), self.brace_in_comment)
             {
                 self.warnings.push(Error::at(
                     at,
@@ -339,6 +345,7 @@ impl<'a> GameParser<'a> {
                 self.pos = first_pos;
                 self.warnings = first_warnings;
                 self.read_through = first_read_through;
+                self.nested_comments = false;
             }
         }
         if self.limits.validates_only() && (result.is_err() || !self.warnings.is_empty()) {
@@ -371,6 +378,13 @@ impl<'a> GameParser<'a> {
     pub(super) fn tags_for_messages(&mut self) -> Tags {
         let (pos, warnings) = (self.pos, std::mem::take(&mut self.warnings));
         self.pos = self.game_start;
+        // Past the comments before the tags, as `read_game` reads them.
+        while self.pos < self.end
+            && matches!(self.src[self.pos], b'{' | b';')
+            && self.comment_span().is_ok()
+        {
+            self.skip_blank();
+        }
         self.keep_names = true;
         let mut game = WrittenGame::default();
         // A broken tag line ends the tags as it did the first time (the error is known).
@@ -435,12 +449,13 @@ impl<'a> GameParser<'a> {
     }
 
     fn read_tags(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
-        if !self.limits.validates_only() && self.src.get(self.pos) == Some(&b'[') {
+        if !self.limits.validates_only() && self.pos < self.end && self.src[self.pos] == b'[' {
             // Most of the tags of a lichess or TWIC game (16 to 19 tags, names and values of
             // 250 to 380 bytes) reserved at once: growing the tags' text and index from
             // nothing took a twentieth of reading a lichess game. (Reserving all of it was
             // faster still on lichess, and a third slower on TWIC: glibc's malloc.) Capped
-            // by what is left to read (a tag line takes at least 3 bytes).
+            // by what is left to read (a tag line takes at least 3 bytes). A game of few tags
+            // holds up to twice what growing would have given it.
             let left = self.end - self.pos;
             game.tags.reserve(left.min(256), (left / 3).min(16));
         }
@@ -594,7 +609,8 @@ impl<'a> GameParser<'a> {
             result = Err(failed);
             self.read_through = true;
         }
-        if result.is_ok() && b.stack.len() > 1 {
+        // (A game read to its end, its bad move found while validating, too.)
+        if (result.is_ok() || self.read_through) && b.stack.len() > 1 {
             self.warnings.push(Error::at(
                 self.pos.saturating_sub(1),
                 "variation not closed by `)`: closed at the end of the game",
@@ -1262,12 +1278,17 @@ mod tests {
 mod validate_tests {
     use super::*;
 
-    fn validate(text: &str) -> Vec<Result<usize, (Option<usize>, String)>> {
+    /// A parser validating `text` (as `notate check` reads).
+    fn validating(text: &str) -> GameParser<'_> {
         let options = ReadOptions {
             keep: Keep::Nothing,
             ..ReadOptions::default()
         };
-        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        GameParser::new(text.as_bytes(), 0..text.len(), options)
+    }
+
+    fn validate(text: &str) -> Vec<Result<usize, (Option<usize>, String)>> {
+        let mut parser = validating(text);
         let mut out = Vec::new();
         while let Some(game) = parser.next_game() {
             out.push(
@@ -1325,16 +1346,33 @@ mod validate_tests {
         // A variation on a move that did not play is not one before any move.
         let text = "1. Ke2 (1. Kd2 Qc3) e5 *";
         assert_eq!(validate(text), [Err((Some(1), "Ke2".into()))]);
-        let mut parser = GameParser::new(
-            text.as_bytes(),
-            0..text.len(),
-            ReadOptions {
-                keep: Keep::Nothing,
-                ..ReadOptions::default()
-            },
-        );
+        let mut parser = validating(text);
         assert!(parser.next_game().unwrap().is_err());
         assert_eq!(parser.take_warnings(), []);
+    }
+
+    #[test]
+    fn a_bad_move_is_no_reason_to_read_comments_again_with_nested_braces() {
+        // Read with nested braces, the first line is one comment and the game has no bad
+        // move; but read as the standard says, nothing stumbles but `Ke5`, which is
+        // replay's to report: validating did read it again, and passed the game.
+        let text = "1. e4 {a {b} Ke5 ; }\ne5 *";
+        assert_eq!(read_then_replay(text), [Err((Some(2), "Ke5".into()))]);
+        assert_eq!(validate(text), read_then_replay(text));
+        // Read again for a stumble, the nested reading is taken with its bad move, as
+        // replaying it would.
+        let text = "1. e4 {a {b} c} Ke5 *";
+        assert_eq!(read_then_replay(text), [Err((Some(2), "Ke5".into()))]);
+        assert_eq!(validate(text), read_then_replay(text));
+    }
+
+    #[test]
+    fn a_failed_game_names_its_players_after_a_comment_before_its_tags() {
+        let text = "{from my database}\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e4 *";
+        let mut parser = validating(text);
+        let failed = parser.next_game().unwrap().unwrap_err();
+        assert_eq!(failed.tags.get("White"), Some("W"));
+        assert_eq!(failed.tags.get("Black"), Some("B"));
     }
 
     #[test]
@@ -1343,28 +1381,20 @@ mod validate_tests {
         assert_eq!(validate(text), [Ok(1)]);
         // A game with something to report has its players' names for the message.
         let text = "[Event \"E\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 e4 *";
-        let options = ReadOptions {
-            keep: Keep::Nothing,
-            ..ReadOptions::default()
-        };
-        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        let mut parser = validating(text);
         let failed = parser.next_game().unwrap().unwrap_err();
         assert_eq!(failed.tags.get("White"), Some("W"));
         assert_eq!(failed.tags.get("Black"), Some("B"));
         assert_eq!(failed.tags.get("Event"), None);
         let text = "[White \"W\"]\n[Black \"B\"]\n\n1. e4 ^5blergh e5 *";
-        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        let mut parser = validating(text);
         let game = parser.next_game().unwrap().unwrap();
         assert_eq!(game.tags.get("White"), Some("W"));
         assert_eq!(parser.take_warnings().len(), 1);
         // A broken tag is still a warning, kept or not.
         let text = "[Event \"E]\n[White \"W\"]\n\n1. e4 *";
         assert_eq!(validate(text), [Ok(1)]);
-        let options = ReadOptions {
-            keep: Keep::Nothing,
-            ..ReadOptions::default()
-        };
-        let mut parser = GameParser::new(text.as_bytes(), 0..text.len(), options);
+        let mut parser = validating(text);
         assert!(parser.next_game().unwrap().is_ok());
         assert_eq!(parser.take_warnings().len(), 1);
     }
