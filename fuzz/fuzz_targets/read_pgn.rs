@@ -1,5 +1,5 @@
-//! Reads arbitrary bytes as PGN, in both reading modes, and writes what replays (also as
-//! database rows).
+//! Reads arbitrary bytes as PGN, in both reading modes (which must find the same games,
+//! failing at the same place), and writes what replays (also as database rows).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -8,6 +8,9 @@ use notate::chess::rows::{RowBatch, RowWriter};
 use notate::chess::{json, replay};
 
 fuzz_target!(|data: &[u8]| {
+    // What each reading finds: per game, where, at which ply and token it failed, and its
+    // warnings.
+    let mut verdicts = Vec::new();
     for options in [
         ReadOptions::default(),
         ReadOptions {
@@ -15,17 +18,30 @@ fuzz_target!(|data: &[u8]| {
             ..ReadOptions::default()
         },
     ] {
+        let mut found = Vec::new();
         let mut splitter = GameSplitter::with_limits(data, 4096, options);
         while let Ok(Some(chunk)) = splitter.next_chunk() {
             for read in read_chunk(&chunk, options) {
-                if let Ok(game) = read.game.and_then(replay) {
-                    pgn::to_string(&game).expect("a replayed game writes as PGN");
-                    json::to_string(&game).expect("a replayed game writes as JSON");
-                    let _ = RowWriter::new().write(&game, &mut RowBatch::new());
+                let warnings = read.warnings.len();
+                match read.game.and_then(replay) {
+                    Ok(game) => {
+                        pgn::to_string(&game).expect("a replayed game writes as PGN");
+                        json::to_string(&game).expect("a replayed game writes as JSON");
+                        let _ = RowWriter::new().write(&game, &mut RowBatch::new());
+                        found.push((None, None, None, warnings));
+                    }
+                    Err(mut failed) => {
+                        failed.error.locate(&mut chunk.locator());
+                        let error = failed.error;
+                        found.push((error.offset(), error.ply, error.token, warnings));
+                    }
                 }
             }
         }
+        verdicts.push(found);
     }
+    // Validating as it reads (`notate check`) finds what reading then replaying finds.
+    assert_eq!(verdicts[0], verdicts[1]);
     // The streaming reader of the library face, on the same bytes.
     for game in pgn::Reader::new(data) {
         if let Err(e) = game {
