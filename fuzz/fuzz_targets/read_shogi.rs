@@ -44,23 +44,51 @@ fn check(record: &Record) {
         let back = read(&text).unwrap_or_else(|e| panic!("written {name} reads back: {e}\n{text}"));
         assert_eq!(moves(&back), moves(record), "{name} moves\n{text}");
         // The start's move number is SFEN's alone: the board, hands and side must agree.
-        assert!(back.start.same_position(&record.start), "{name} start\n{text}");
+        assert!(
+            back.start.same_position(&record.start),
+            "{name} start\n{text}"
+        );
         if keeps_all {
             assert_eq!(ending(&back), ending(record), "{name} ending\n{text}");
-            assert_eq!(back.variations.len(), record.variations.len(), "{name} variations\n{text}");
+            assert_eq!(
+                back.variations.len(),
+                record.variations.len(),
+                "{name} variations\n{text}"
+            );
         }
     }
 }
 
 fuzz_target!(|data: &[u8]| {
     let mut records = Vec::new();
-    let encodings = [None, Some(Encoding::Utf8), Some(Encoding::ShiftJis), Some(Encoding::EucJp)];
+    let encodings = [
+        None,
+        Some(Encoding::Utf8),
+        Some(Encoding::ShiftJis),
+        Some(Encoding::EucJp),
+    ];
     for encoding in encodings {
         let options = ReadOptions { encoding };
-        records.extend(notate::format::read_bytes::<kif::Kif>(data, options).into_iter().flatten());
-        records.extend(notate::format::read_bytes::<ki2::Ki2>(data, options).into_iter().flatten());
-        records.extend(notate::format::read_bytes::<csa::Csa>(data, options).into_iter().flatten());
-        records.extend(notate::format::read_bytes::<jkf::Jkf>(data, options).into_iter().flatten());
+        records.extend(
+            notate::format::read_bytes::<kif::Kif>(data, options)
+                .into_iter()
+                .flatten(),
+        );
+        records.extend(
+            notate::format::read_bytes::<ki2::Ki2>(data, options)
+                .into_iter()
+                .flatten(),
+        );
+        records.extend(
+            notate::format::read_bytes::<csa::Csa>(data, options)
+                .into_iter()
+                .flatten(),
+        );
+        records.extend(
+            notate::format::read_bytes::<jkf::Jkf>(data, options)
+                .into_iter()
+                .flatten(),
+        );
     }
     if let Ok(text) = std::str::from_utf8(data) {
         records.extend(usi::Reader::new(text.as_bytes()).into_iter().flatten());
