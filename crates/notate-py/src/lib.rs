@@ -75,3 +75,49 @@ fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(convert::convert, m)?)?;
     Ok(())
 }
+
+/// Runs `work` on a thread of its own while this one looks at Python's signals every
+/// [`SIGNALS_EVERY`]: the first signal whose handler raises (Ctrl-C's `KeyboardInterrupt`)
+/// sets `stop`, which `work` watches, and comes back with what `work` returned once it has
+/// ended. Handlers go on running while it ends; a second Ctrl-C does not cut it short.
+/// A panic in `work` goes on here, with its message.
+pub(crate) fn run_interruptibly<T: Send>(
+    py: Python<'_>,
+    stop: &std::sync::atomic::AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> (T, Option<PyErr>) {
+    use std::sync::atomic::Ordering;
+    use std::sync::mpsc::RecvTimeoutError;
+    use std::sync::Mutex;
+    let (ran, interrupted) = std::thread::scope(|scope| {
+        let (done, finished) = std::sync::mpsc::channel();
+        // In a mutex only to be waited on without the GIL (a receiver is not `Sync`).
+        let finished = Mutex::new(finished);
+        scope.spawn(move || {
+            let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+        });
+        let mut interrupted: Option<PyErr> = None;
+        loop {
+            let received = py.detach(|| {
+                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
+                finished.recv_timeout(SIGNALS_EVERY)
+            });
+            match received {
+                Ok(ran) => return (ran, interrupted),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        interrupted.get_or_insert(signal);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    unreachable!("the thread sends what it ran before it ends, panic or not")
+                }
+            }
+        }
+    });
+    match ran {
+        Ok(value) => (value, interrupted),
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}

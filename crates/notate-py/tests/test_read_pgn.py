@@ -235,7 +235,11 @@ def _load(source, tmp_path):
     notate.load(source, str(tmp_path / "games.sqlite"))
 
 
-@pytest.mark.parametrize("work", [_read_all, _to_arrow, _load])
+def _convert(source, tmp_path):
+    notate.convert(source, to="uci", from_="pgn")
+
+
+@pytest.mark.parametrize("work", [_read_all, _to_arrow, _load, _convert])
 def test_ctrl_c_while_the_source_is_silent_is_keyboard_interrupt(work, tmp_path):
     # A pipe whose writer says nothing more after one game: the wait for the next game
     # notices Ctrl-C (here simulated after 0.3 s) at once, not when the next bytes come.
@@ -269,6 +273,30 @@ def test_ctrl_c_while_the_source_is_silent_is_keyboard_interrupt(work, tmp_path)
     if work is _load:
         # The interrupted load gave its database back whole: a load after it works.
         assert notate.load("1. d4 *", str(tmp_path / "games.sqlite"))["games"] == 1
+
+
+def test_ctrl_c_stops_a_long_conversion_before_its_end():
+    import _thread
+
+    # 22 MB: a second or two of FENs after every move (text, so no list to make after).
+    text = "\n\n".join(['[White "x"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 *'] * 400000)
+    # The time of the whole, at its shortest (the first run also faults its memory in).
+    whole = float("inf")
+    for _ in range(2):
+        started = time.monotonic()
+        fens = notate.convert(text, to="fen")
+        whole = min(whole, time.monotonic() - started)
+    assert fens.count("\n") == 400000 * 10  # the start and 8 moves, and a blank line
+    ctrl_c = threading.Timer(whole / 4, _thread.interrupt_main)
+    started = time.monotonic()
+    ctrl_c.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            notate.convert(text, to="fen")
+        # Stopped before the next game, not at the end.
+        assert time.monotonic() - started < whole / 2, whole
+    finally:
+        ctrl_c.cancel()
 
 
 def test_an_unknown_column_is_none():
