@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use notate::convert::{Converter, Format, OptionValue, Options};
 use notate::Error;
@@ -47,10 +47,8 @@ fn run(
     };
     let mut games = converter.read(input);
     let mut number = 0;
-    while let Some(game) = games.next() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
+    while !stop.load(Ordering::Relaxed) {
+        let Some(game) = games.next() else { break };
         number += 1;
         let mark = run.out.len();
         if !run.ends.is_empty() {
@@ -212,8 +210,14 @@ pub fn convert(
 
 /// The whole of `input`, read on a thread of its own while this one looks for signals: a
 /// read from a source gone silent (a pipe, a socket) cannot be given up, and Ctrl-C must not
-/// wait for it. Interrupted, the thread is left to end with its input.
+/// wait for it. Interrupted, the thread reads no more once the read under way returns (it
+/// would take input the caller may read next, and hold it).
 fn read_all(py: Python<'_>, input: Input) -> PyResult<std::io::Result<Vec<u8>>> {
+    let given_up = Arc::new(AtomicBool::new(false));
+    let input: Input = Box::new(UntilGivenUp {
+        input,
+        given_up: given_up.clone(),
+    });
     let (done, read) = channel();
     std::thread::spawn(move || {
         let _ = done.send(read_to_end(input));
@@ -227,7 +231,12 @@ fn read_all(py: Python<'_>, input: Input) -> PyResult<std::io::Result<Vec<u8>>> 
         });
         match waited {
             Ok(bytes) => return Ok(bytes),
-            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Timeout) => {
+                if let Err(signal) = py.check_signals() {
+                    given_up.store(true, Ordering::Relaxed);
+                    return Err(signal);
+                }
+            }
             Err(RecvTimeoutError::Disconnected) => {
                 unreachable!("the thread sends what it read before it ends")
             }
@@ -238,4 +247,19 @@ fn read_all(py: Python<'_>, input: Input) -> PyResult<std::io::Result<Vec<u8>>> 
 fn read_to_end(mut input: Input) -> std::io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes).map(|_| bytes)
+}
+
+/// A source read until the reader gives it up: then it says so instead of reading.
+struct UntilGivenUp {
+    input: Input,
+    given_up: Arc<AtomicBool>,
+}
+
+impl Read for UntilGivenUp {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.given_up.load(Ordering::Relaxed) {
+            return Err(std::io::Error::other("the conversion was interrupted"));
+        }
+        self.input.read(buf)
+    }
 }
