@@ -3,7 +3,7 @@
 
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::channel;
 use std::sync::{Arc, Mutex};
 
 use notate::convert::{Converter, Format, OptionValue, Options};
@@ -13,7 +13,7 @@ use pyo3::types::{PyBool, PyDict, PyString};
 
 use crate::errors::{game_error, usage, warn, OnError};
 use crate::source::{self, Input};
-use crate::{run_interruptibly, SIGNALS_EVERY};
+use crate::{receive_or_signal, run_interruptibly};
 
 /// The bytes of input from which a conversion runs on a thread of its own, so that Ctrl-C
 /// stops it (a mebibyte of PGN converts in a few milliseconds to EGD's fifty).
@@ -222,26 +222,8 @@ fn read_all(py: Python<'_>, input: Input) -> PyResult<std::io::Result<Vec<u8>>> 
     std::thread::spawn(move || {
         let _ = done.send(read_to_end(input));
     });
-    // In a mutex only to be waited on without the GIL (a receiver is not `Sync`).
-    let read = Mutex::new(read);
-    loop {
-        let waited = py.detach(|| {
-            let read = read.lock().unwrap_or_else(|e| e.into_inner());
-            read.recv_timeout(SIGNALS_EVERY)
-        });
-        match waited {
-            Ok(bytes) => return Ok(bytes),
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(signal) = py.check_signals() {
-                    given_up.store(true, Ordering::Relaxed);
-                    return Err(signal);
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                unreachable!("the thread sends what it read before it ends")
-            }
-        }
-    }
+    receive_or_signal(py, &Mutex::new(read))
+        .inspect_err(|_| given_up.store(true, Ordering::Relaxed))
 }
 
 fn read_to_end(mut input: Input) -> std::io::Result<Vec<u8>> {

@@ -87,31 +87,19 @@ pub(crate) fn run_interruptibly<T: Send>(
     work: impl FnOnce() -> T + Send,
 ) -> (T, Option<PyErr>) {
     use std::sync::atomic::Ordering;
-    use std::sync::mpsc::RecvTimeoutError;
-    use std::sync::Mutex;
     let (ran, interrupted) = std::thread::scope(|scope| {
         let (done, finished) = std::sync::mpsc::channel();
-        // In a mutex only to be waited on without the GIL (a receiver is not `Sync`).
-        let finished = Mutex::new(finished);
+        let finished = std::sync::Mutex::new(finished);
         scope.spawn(move || {
             let _ = done.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
         });
         let mut interrupted: Option<PyErr> = None;
         loop {
-            let received = py.detach(|| {
-                let finished = finished.lock().unwrap_or_else(|e| e.into_inner());
-                finished.recv_timeout(SIGNALS_EVERY)
-            });
-            match received {
+            match receive_or_signal(py, &finished) {
                 Ok(ran) => return (ran, interrupted),
-                Err(RecvTimeoutError::Timeout) => {
-                    if let Err(signal) = py.check_signals() {
-                        stop.store(true, Ordering::Relaxed);
-                        interrupted.get_or_insert(signal);
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    unreachable!("the thread sends what it ran before it ends, panic or not")
+                Err(signal) => {
+                    stop.store(true, Ordering::Relaxed);
+                    interrupted.get_or_insert(signal);
                 }
             }
         }
@@ -119,5 +107,29 @@ pub(crate) fn run_interruptibly<T: Send>(
     match ran {
         Ok(value) => (value, interrupted),
         Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+/// What `receiver` gets, waited for without the GIL and [`SIGNALS_EVERY`] at a time, or the
+/// first signal whose handler raises meanwhile (Ctrl-C's `KeyboardInterrupt`). The receiver
+/// is in a mutex only to be waited on without the GIL (a receiver is not `Sync`); its sender
+/// must send before it is dropped.
+pub(crate) fn receive_or_signal<T: Send>(
+    py: Python<'_>,
+    receiver: &std::sync::Mutex<std::sync::mpsc::Receiver<T>>,
+) -> PyResult<T> {
+    use std::sync::mpsc::RecvTimeoutError;
+    loop {
+        let received = py.detach(|| {
+            let receiver = receiver.lock().unwrap_or_else(|e| e.into_inner());
+            receiver.recv_timeout(SIGNALS_EVERY)
+        });
+        match received {
+            Ok(value) => return Ok(value),
+            Err(RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(RecvTimeoutError::Disconnected) => {
+                unreachable!("the sender sends before it is dropped, panic or not")
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@
 the repository's EGD vectors and on texts written here."""
 
 import bz2
+import contextlib
 import gzip
 import io
 import os
@@ -239,16 +240,15 @@ def _convert(source, tmp_path):
     notate.convert(source, to="uci", from_="pgn")
 
 
-@pytest.mark.parametrize("work", [_read_all, _to_arrow, _load, _convert])
-def test_ctrl_c_while_the_source_is_silent_is_keyboard_interrupt(work, tmp_path):
-    # A pipe whose writer says nothing more after one game: the wait for the next game
-    # notices Ctrl-C (here simulated after 0.3 s) at once, not when the next bytes come.
+@contextlib.contextmanager
+def _silent_pipe():
+    """A pipe whose writer says one game, then nothing: Ctrl-C is simulated after 0.3 s.
+    Were Ctrl-C not noticed, the input ends after 10 s. Gives both ends' descriptors."""
     import _thread
 
     read_end, write_end = os.pipe()
     os.write(write_end, b'[White "x"]\n\n1. e4 *\n\n')
     ctrl_c = threading.Timer(0.3, _thread.interrupt_main)
-    # Were Ctrl-C not noticed, the input ends after 10 s, and the time below fails the test.
     closed = []
 
     def end_input():
@@ -256,20 +256,29 @@ def test_ctrl_c_while_the_source_is_silent_is_keyboard_interrupt(work, tmp_path)
         closed.append(True)
 
     ender = threading.Timer(10, end_input)
-    with os.fdopen(read_end, "rb", buffering=0) as silent:
-        started = time.monotonic()
-        ctrl_c.start()
-        ender.start()
-        try:
+    ctrl_c.start()
+    ender.start()
+    try:
+        yield read_end, write_end
+    finally:
+        ctrl_c.cancel()
+        ender.cancel()
+        ender.join()
+        if not closed:
+            os.close(write_end)
+        os.close(read_end)
+
+
+@pytest.mark.parametrize("work", [_read_all, _to_arrow, _load, _convert])
+def test_ctrl_c_while_the_source_is_silent_is_keyboard_interrupt(work, tmp_path):
+    # The wait for the next game notices Ctrl-C at once, not when the next bytes come (the
+    # input's end, after 10 s, would fail the time below).
+    started = time.monotonic()
+    with _silent_pipe() as (read_end, _):
+        with os.fdopen(read_end, "rb", buffering=0, closefd=False) as silent:
             with pytest.raises(KeyboardInterrupt):
                 work(silent, tmp_path)
-            assert time.monotonic() - started < 3
-        finally:
-            ctrl_c.cancel()
-            ender.cancel()
-            ender.join()
-            if not closed:
-                os.close(write_end)
+        assert time.monotonic() - started < 3
     if work is _load:
         # The interrupted load gave its database back whole: a load after it works.
         assert notate.load("1. d4 *", str(tmp_path / "games.sqlite"))["games"] == 1
@@ -307,40 +316,19 @@ def test_ctrl_c_stops_a_long_conversion_before_its_end():
 
 
 def test_an_interrupted_convert_reads_its_source_no_more():
-    import _thread
-
-    read_end, write_end = os.pipe()
-    os.write(write_end, b'[White "x"]\n\n1. e4 *\n\n')
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    # Were Ctrl-C not noticed, the input ends after 10 s (and the writes below fail).
-    closed = []
-
-    def end_input():
-        os.close(write_end)
-        closed.append(True)
-
-    ender = threading.Timer(10, end_input)
-    timer.start()
-    ender.start()
-    try:
+    with _silent_pipe() as (read_end, write_end):
         with os.fdopen(read_end, "rb", buffering=0, closefd=False) as silent:
             with pytest.raises(KeyboardInterrupt):
                 notate.convert(silent, to="uci", from_="pgn")
         # The read under way when Ctrl-C came takes what comes next; then no more is read,
-        # and what the writer says after is left for the caller.
+        # and what the writer says after is left for the caller (had the input ended, the
+        # writes would fail).
         os.write(write_end, b"taken by the read under way")
         time.sleep(0.3)
         os.write(write_end, b"left")
         time.sleep(0.3)
         os.set_blocking(read_end, False)
         assert os.read(read_end, 100) == b"left"
-    finally:
-        timer.cancel()
-        ender.cancel()
-        ender.join()
-        if not closed:
-            os.close(write_end)
-        os.close(read_end)
 
 
 def test_an_unknown_column_is_none():
