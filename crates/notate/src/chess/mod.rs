@@ -29,7 +29,7 @@ pub mod view;
 pub use error::FailedGame;
 pub use game::{
     format_clock, parse_clock, play, ChessGame, Comment, Eval, Game, GameResult, Line, MoveKind,
-    Played, Ply, StartError, StartPosition, Tags, Written, WrittenGame,
+    Played, Ply, StartError, StartPosition, Tags, ThinVec, Written, WrittenGame,
 };
 pub use replay::replay;
 pub use san::{MoveSpec, SanError, SanText};

@@ -78,7 +78,7 @@ fn replay_line(
                 .resolve(&pos)
                 .map_err(|e| Box::new(move_error(&pos, e, &written, number)))?;
             let variations = if variations.is_empty() {
-                Vec::new()
+                thin_vec::ThinVec::new()
             } else {
                 variations
                     .into_iter()
