@@ -35,6 +35,7 @@ peak resident memory of each: flat means the same for both.
 """
 
 import argparse
+import gc
 import math
 import os
 import statistics
@@ -221,17 +222,28 @@ def main():
             counts = {}
             # A pass of a fast library takes a few milliseconds, less than the kernel's time
             # slice: one pass a round measured the machine's other load as much as the
-            # library. A library runs as many passes a round as make PASS_SECONDS (measured on
-            # a first pass), and its time is the time per pass.
+            # library. A library runs as many passes a round as make PASS_SECONDS, and its time
+            # is the time per pass. The passes are counted from warm passes (after one that
+            # starts threads and fills caches, as many as take a twentieth of a second): a
+            # cold first pass of notate takes several times a warm one, and counting from it
+            # made rounds of a fraction of PASS_SECONDS, where the first, cold pass after
+            # another library's round weighed the most.
             passes = {}
             for name, run in entries:
-                start = time.perf_counter()
+                gc.collect()
                 run(path, full)
-                passes[name] = max(1, math.ceil(PASS_SECONDS / (time.perf_counter() - start)))
+                count, start = 0, time.perf_counter()
+                while (elapsed := time.perf_counter() - start) < PASS_SECONDS / 5 or count == 0:
+                    run(path, full)
+                    count += 1
+                passes[name] = max(1, math.ceil(PASS_SECONDS / (elapsed / count)))
             for round_ in range(args.rounds):
                 order = entries[round_ % len(entries):] + entries[:round_ % len(entries)]
                 for name, run in order:
                     print(f"{path.name} {work}: {name} x{passes[name]}", file=sys.stderr)
+                    # The garbage of the library before (python-chess's game trees are cycles)
+                    # is collected now, not in the next library's time.
+                    gc.collect()
                     start = time.perf_counter()
                     for _ in range(passes[name]):
                         counts[name] = run(path, full)

