@@ -776,8 +776,10 @@ mod tests {
     /// in place (the vector is reused): the smaller, the faster (see [`Ply`]).
     #[test]
     fn a_ply_stays_small_and_replay_keeps_its_size() {
-        assert_eq!(std::mem::size_of::<Ply<Written>>(), 56);
-        assert_eq!(std::mem::size_of::<Ply<Played>>(), 56);
+        use std::mem::size_of;
+        assert_eq!(size_of::<Ply<Written>>(), size_of::<Ply<Played>>());
+        #[cfg(target_pointer_width = "64")]
+        assert_eq!(size_of::<Ply<Played>>(), 56);
     }
 
     #[test]

@@ -219,7 +219,8 @@ fn write_comments(key: &str, comments: &[Comment], out: &mut Vec<u8>) -> bool {
     true
 }
 
-fn comments_in(comments: Vec<JsonComment>) -> Vec<Comment> {
+/// Into a `Vec` or a ply's `ThinVec`, whichever the caller holds.
+fn comments_in<C: FromIterator<Comment>>(comments: Vec<JsonComment>) -> C {
     // The commands are parsed from the text again, so text and fields cannot disagree.
     comments.into_iter().map(|c| Comment::new(c.text)).collect()
 }
@@ -287,7 +288,7 @@ fn line_in(
         plies.push(Ply {
             mv: Played { san, mv, offset },
             nags: m.nags.into(),
-            comments: comments_in(m.comments).into(),
+            comments: comments_in(m.comments),
             variations,
         });
     }

@@ -3,7 +3,9 @@
 use shakmaty::{fen::Fen, Chess, EnPassantMode};
 
 use super::error::FailedGame;
-use super::game::{play, ChessGame, Game, Line, Played, Ply, StartPosition, Written, WrittenGame};
+use super::game::{
+    play, ChessGame, Game, Line, Played, Ply, StartPosition, ThinVec, Written, WrittenGame,
+};
 use super::san::SanError;
 use crate::{Error, ErrorKind};
 
@@ -77,14 +79,14 @@ fn replay_line(
                 .spec
                 .resolve(&pos)
                 .map_err(|e| Box::new(move_error(&pos, e, &written, number)))?;
-            let variations = if variations.is_empty() {
-                thin_vec::ThinVec::new()
-            } else {
-                variations
-                    .into_iter()
-                    .map(|v| replay_line(v, pos.clone(), number - 1))
-                    .collect::<Result<_, _>>()?
-            };
+            let mut replayed = ThinVec::new();
+            if !variations.is_empty() {
+                // Sized at once: collected from a fallible iterator, it would grow 1, 2, 4.
+                replayed.reserve_exact(variations.len());
+                for variation in variations {
+                    replayed.push(replay_line(variation, pos.clone(), number - 1)?);
+                }
+            }
             play(&mut pos, mv);
             Ok(Ply {
                 mv: Played {
@@ -94,7 +96,7 @@ fn replay_line(
                 },
                 nags,
                 comments,
-                variations,
+                variations: replayed,
             })
         })
         .collect::<Result<Vec<_>, Box<Error>>>()?;

@@ -1353,24 +1353,60 @@ mod plain_tag_tests {
 
     /// `read` with the general path only.
     fn read_general(text: &[u8], options: ReadOptions) -> String {
+        /// Puts the quick path back, even when `read` panics (proptest then shrinks on).
+        struct Restore;
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                GENERAL_ONLY.set(false);
+            }
+        }
         GENERAL_ONLY.set(true);
-        let read = read(text, options);
-        GENERAL_ONLY.set(false);
-        read
+        let _restore = Restore;
+        read(text, options)
     }
 
-    /// The tags, moves and outcome of the first game of `text`, as text.
+    /// Every game of `text` as the parser gives it: tags, moves with their offsets, the error
+    /// with its place, kind, ply and token, the warnings with theirs; for a failed game read
+    /// validating, the players' names for its message (which read its tag lines again).
     fn read(text: &[u8], options: ReadOptions) -> String {
         let mut parser = GameParser::new(text, 0..text.len(), options);
-        let game = match parser.next_game() {
-            Some(Ok(game)) => {
-                let sans: Vec<_> = game.moves.plies.iter().map(|p| p.mv.san).collect();
-                format!("{:?} {sans:?}", game.tags.iter().collect::<Vec<_>>())
+        let mut out = String::new();
+        while let Some(game) = parser.next_game() {
+            match game {
+                Ok(game) => {
+                    let moves: Vec<_> = game
+                        .moves
+                        .plies
+                        .iter()
+                        .map(|p| (p.mv.san, p.mv.offset))
+                        .collect();
+                    out += &format!("{:?} {moves:?}", game.tags.iter().collect::<Vec<_>>());
+                }
+                Err(failed) => {
+                    let e = &failed.error;
+                    out += &format!(
+                        "{:?} failed at {:?}: {:?} {} ply {:?} token {:?}",
+                        failed.tags.iter().collect::<Vec<_>>(),
+                        e.offset(),
+                        e.kind,
+                        e.message,
+                        e.ply,
+                        e.token,
+                    );
+                    if options.validates_only() {
+                        let names = parser.tags_for_messages();
+                        out += &format!(" names {:?}", names.iter().collect::<Vec<_>>());
+                    }
+                }
             }
-            Some(Err(failed)) => format!("{:?} failed: {}", failed.tags, failed.error.message),
-            None => "none".into(),
-        };
-        format!("{game}; {} warnings", parser.take_warnings().len())
+            let warnings: Vec<_> = parser
+                .take_warnings()
+                .into_iter()
+                .map(|w| (w.offset(), w.message, w.token))
+                .collect();
+            out += &format!("; warnings {warnings:?}\n");
+        }
+        out
     }
 
     #[test]
@@ -1380,7 +1416,7 @@ mod plain_tag_tests {
             ..ReadOptions::default()
         };
         let text = b"[Event \"x\"]\n[Site \"far away\"]\n\n1. e4 *";
-        assert!(read(text, options).contains("failed: tag line longer than 12 bytes"));
+        assert!(read(text, options).contains("TooLarge tag line longer than 12 bytes"));
         assert_eq!(read(text, options), read_general(text, options));
         let short = b"[Event \"x\"]\n\n1. e4 *";
         assert!(read(short, options).contains("[(\"Event\", \"x\")]"));
@@ -1388,22 +1424,32 @@ mod plain_tag_tests {
 
     proptest! {
         /// Every tag line reads the same with and without the quick path, whatever its name,
-        /// value and line end.
+        /// value, line end and what stands before it, under any tag length limit, kept or
+        /// validated, in a game that plays or fails.
         #[test]
         fn a_tag_line_reads_the_same_on_both_paths(
+            before in prop_oneof![Just(""), Just("  "), Just("\u{feff}"), Just("{c}\n"),
+                                  Just("%x\n"), Just("[Event \"e\"]")],
             name in "[A-Za-z0-9_ \\[\\]\"é]{0,8}",
             value in proptest::collection::vec(
-                prop_oneof![Just(b'"'), Just(b'\\'), Just(b']'), Just(b'['), Just(b'\r'),
-                            Just(b'\n'), Just(0xe9), Just(0xc3), Just(b' '), Just(b'a')], 0..8),
-            end in prop_oneof![Just(&b"\n"[..]), Just(&b"\r\n"[..]), Just(&b""[..]), Just(&b"\n\n"[..])],
+                prop_oneof![Just(&b"\""[..]), Just(&b"\\"[..]), Just(&b"]"[..]), Just(&b"["[..]),
+                            Just(&b"\r"[..]), Just(&b"\n"[..]), Just(&b"\xe9"[..]),
+                            Just(&b"\xc3"[..]), Just("é".as_bytes()), Just(&b" "[..]),
+                            Just(&b"a"[..])], 0..8),
+            end in prop_oneof![Just(&b"\n"[..]), Just(&b"\r\n"[..]), Just(&b""[..]),
+                               Just(&b"\n\n"[..]), Just(&b"\r\r\n"[..])],
+            max_tag_bytes in prop_oneof![Just(64 << 10), 4usize..24],
             validate in any::<bool>(),
+            moves in prop_oneof![Just("1. e4 e5 *"), Just("1. e4 e5 2. Ke3 *"), Just("1. e4 Zz *")],
         ) {
             let options = ReadOptions {
                 keep: if validate { Keep::Nothing } else { Keep::Everything },
+                max_tag_bytes,
                 ..ReadOptions::default()
             };
-            let text = [b"[", name.as_bytes(), b" \"", &value, b"\"]", end,
-                        b"[Black \"b\"]\n\n1. e4 e5 *"].concat();
+            let text = [before.as_bytes(), b"[", name.as_bytes(), b" \"", &value.concat(), b"\"]",
+                        end, b"[White \"w\"]\n[Black \"b\"]\n\n", moves.as_bytes(),
+                        b"\n\n[Event \"next\"]\n1. d4 *"].concat();
             prop_assert_eq!(read(&text, options), read_general(&text, options));
         }
     }
