@@ -42,12 +42,37 @@ rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 const wasm = join(target, 'wasm32-unknown-unknown', 'wasm', 'notate_wasm.wasm');
 run(wasmBindgen(), ['--target', 'web', '--out-dir', join(dist, 'wasm'), '--out-name', 'notate', wasm]);
+addRestart(join(dist, 'wasm', 'notate.js'));
 for (const file of readdirSync(join(js, 'src'))) {
   cpSync(join(js, 'src', file), join(dist, file));
 }
 writeFileSync(join(dist, 'd3.js'), d3Module());
 writeFileSync(join(dist, 'viewer.html'), readFileSync(join(js, 'scripts', 'viewer.html')));
 process.stderr.write(`built ${dist}\n`);
+
+/**
+ * Adds to wasm-bindgen's glue a way to start a fresh instance of the compiled module. An
+ * instance that traps (an allocation that fails aborts the layer) keeps its memory and its
+ * broken state; the glue holds its instance in variables of its own module, which only code
+ * in that module can replace. Checked against the glue of the pinned wasm-bindgen: the build
+ * fails if the glue no longer has what this relies on.
+ */
+function addRestart(glue) {
+  const code = readFileSync(glue, 'utf8');
+  for (const needed of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {\n    if (wasm !== undefined) return wasm;']) {
+    if (!code.includes(needed)) {
+      throw new Error(`${glue}: wasm-bindgen's glue changed (no \`${needed.split('\n')[0]}\`): see addRestart in scripts/build.mjs`);
+    }
+  }
+  writeFileSync(glue, `${code}
+// Added by notate's build (js/scripts/build.mjs): a fresh instance of the same compiled
+// module, for js/src/core.js after a trap; the old one is left to the garbage collector.
+export function __notateRestart() {
+    wasm = undefined;
+    return initSync({ module: wasmModule });
+}
+`);
+}
 
 /** The D3 modules as one ES module exporting `d3`. Each UMD build attaches itself to the
  * `d3` of the `globalThis` it sees: here a local object, so nothing leaks into the page. */

@@ -1,7 +1,7 @@
 // notate's own API: read, check and convert game records of every family, stream large
 // inputs, and follow a live game as piece-track actions.
 
-import { wasm, call, bytesOf, usage, optionsOf, text, jsonOf, shown, NotateError } from './core.js';
+import { wasm, call, bytesOf, usage, optionsOf, text, jsonOf, shown, track, instanceNumber, NotateError } from './core.js';
 
 const CHESS_STREAMS = ['pgn', 'json', 'egd', 'jsonchess'];
 
@@ -110,8 +110,23 @@ export function tracks(input, options) {
   return objects(input, options, 'tracks');
 }
 
-/** The chunks of a node stream, a web ReadableStream, or any (async) iterable of bytes. */
+/**
+ * The chunks of a node stream, a web ReadableStream, or any (async) iterable of bytes. What
+ * the stream itself throws (a file not found, a network error, a stream already read) is a
+ * NotateError of kind `io`, the stream's error as its cause.
+ */
 async function* chunksOf(stream) {
+  try {
+    yield* rawChunksOf(stream);
+  } catch (e) {
+    if (e instanceof NotateError) throw e;
+    const error = new NotateError(`the stream failed: ${e instanceof Error ? e.message : String(e)}`, { kind: 'io' });
+    error.cause = e;
+    throw error;
+  }
+}
+
+async function* rawChunksOf(stream) {
   if (stream === null || (typeof stream !== 'object' && typeof stream !== 'function')) {
     throw usage(`expected a ReadableStream, a node stream or an iterable of bytes, not ${shown(stream)}`);
   }
@@ -144,7 +159,11 @@ export async function* streamGames(stream, options) {
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
   if (!CHESS_STREAMS.includes(from)) throw usage(`streams read ${CHESS_STREAMS.join(', ')}, not ${shown(from)}`);
-  const feed = call(() => new wasm.GameFeed(from));
+  const { object: feed, instance } = track(call(() => new wasm.GameFeed(from)));
+  const live = () => {
+    if (instance !== instanceNumber()) throw usage('notate was started again (see the error before): read the stream again');
+    return feed;
+  };
   const take = (converted) => {
     try {
       return items(converted.takeOutput());
@@ -155,17 +174,18 @@ export async function* streamGames(stream, options) {
   try {
     for await (const chunk of chunksOf(stream)) {
       const bytes = bytesOf(chunk);
-      for (const item of take(call(() => feed.push(bytes)))) {
+      for (const item of take(call(() => live().push(bytes)))) {
         if (item instanceof NotateError && mode === 'throw') throw item;
         yield item;
       }
     }
-    for (const item of take(call(() => feed.finish()))) {
+    for (const item of take(call(() => live().finish()))) {
       if (item instanceof NotateError && mode === 'throw') throw item;
       yield item;
     }
   } finally {
-    feed.free();
+    // An object of an instance that was replaced is not freed: its memory went with it.
+    if (instance === instanceNumber()) feed.free();
   }
 }
 
@@ -175,11 +195,13 @@ export async function* streamGames(stream, options) {
  */
 export class Tracker {
   #inner;
+  /** The instance the WebAssembly tracker belongs to (see `instanceNumber`). */
+  #instance;
 
   /** A tracker from `fen` (default: the standard start). */
   constructor(fen) {
     const start = text(fen, 'fen', true);
-    this.#inner = call(() => new wasm.Tracker(start));
+    ({ object: this.#inner, instance: this.#instance } = track(call(() => new wasm.Tracker(start))));
   }
 
   /** Plays a move (SAN or UCI); its actions, `[["wkn","f3"]]`. */
@@ -191,6 +213,7 @@ export class Tracker {
   /** The WebAssembly tracker, unless freed. */
   #live() {
     if (this.#inner === undefined) throw usage('this Tracker was freed');
+    if (this.#instance !== instanceNumber()) throw usage('notate was started again (see the error before): make the Tracker again');
     return this.#inner;
   }
 
@@ -206,7 +229,8 @@ export class Tracker {
 
   /** Frees the WebAssembly memory now (otherwise the garbage collector does it); again, nothing. */
   free() {
-    this.#inner?.free();
+    // A tracker of an instance that was replaced went with it.
+    if (this.#instance === instanceNumber()) this.#inner?.free();
     this.#inner = undefined;
   }
 }

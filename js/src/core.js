@@ -4,7 +4,7 @@
 // module from a URL, a Response or bytes. Node has no fetch for file: URLs, so there the
 // bytes are read from the package's folder.
 
-import initWasm, { initSync as initWasmSync } from './wasm/notate.js';
+import initWasm, { initSync as initWasmSync, __notateRestart } from './wasm/notate.js';
 import * as wasm from './wasm/notate.js';
 
 export { wasm };
@@ -23,7 +23,28 @@ export function isLoaded() {
  * WebAssembly.Module) or, by default, from `notate_bg.wasm` beside this file.
  */
 export async function init(source) {
+  if (source !== undefined && !(source instanceof URL || typeof source === 'string' || source instanceof Uint8Array
+    || source instanceof ArrayBuffer || source instanceof WebAssembly.Module
+    || (typeof Response === 'function' && source instanceof Response))) {
+    throw usage(`init: a URL, a Response, bytes or a WebAssembly.Module, not ${kindOf(source)}`);
+  }
   if (isLoaded()) return;
+  try {
+    await load(source);
+  } catch (e) {
+    throw loadError(e);
+  }
+}
+
+/** Why loading failed, as a NotateError (`io`: the module could not be fetched or compiled). */
+function loadError(e) {
+  if (e instanceof NotateError) return e;
+  const error = new NotateError(`notate could not be loaded: ${e instanceof Error ? e.message : String(e)}`, { kind: 'io' });
+  error.cause = e;
+  return error;
+}
+
+async function load(source) {
   if (source === undefined) {
     const url = new URL('./wasm/notate_bg.wasm', import.meta.url);
     if (url.protocol === 'file:') {
@@ -43,8 +64,15 @@ export async function init(source) {
 
 /** Loads the WebAssembly module from bytes (or a compiled module), at once. */
 export function initSync(bytes) {
+  if (!(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer || bytes instanceof WebAssembly.Module)) {
+    throw usage(`initSync: bytes or a WebAssembly.Module, not ${kindOf(bytes)}`);
+  }
   if (isLoaded()) return;
-  exports = initWasmSync({ module: bytes });
+  try {
+    exports = initWasmSync({ module: bytes });
+  } catch (e) {
+    throw loadError(e);
+  }
   loaded = true;
 }
 
@@ -92,6 +120,58 @@ export function toNotateError(thrown) {
   return new NotateError(`internal error: ${message}`, { kind: 'internal' });
 }
 
+/**
+ * The WebAssembly objects made and not yet collected (Trackers, stream feeds), as WeakRefs:
+ * a restart must disown them.
+ */
+const made = new Set();
+const collected = new FinalizationRegistry((ref) => made.delete(ref));
+/** How many times the instance was started again (see `restart`). */
+let restarts = 0;
+
+/**
+ * Keeps a WebAssembly object known until it is collected, so that a restart can disown it;
+ * returns it, with the instance it belongs to (compare with `instanceNumber()`).
+ */
+export function track(object) {
+  const ref = new WeakRef(object);
+  made.add(ref);
+  collected.register(object, ref);
+  return { object, instance: restarts };
+}
+
+/** Which instance runs now: objects of an earlier one are gone. */
+export function instanceNumber() {
+  return restarts;
+}
+
+/**
+ * After a trap (an allocation that failed aborts the layer, which leaves the instance's
+ * memory full and its state broken): a fresh instance of the same module, and the objects
+ * of the old one disowned, their pointers zeroed and their finalizers unregistered (a
+ * finalizer would otherwise free their memory in the new instance). The error says so.
+ */
+function restart(thrown) {
+  const memory = wasmMemoryBytes();
+  for (const ref of made) ref.deref()?.__destroy_into_raw();
+  made.clear();
+  restarts += 1;
+  try {
+    exports = __notateRestart();
+  } catch (e) {
+    loaded = null;
+    exports = null;
+    return new NotateError(`internal error: notate stopped (${thrown.message}) and could not start again (${e.message})`, { kind: 'internal' });
+  }
+  // A trap after memory grew past a gigabyte is memory running out; any other is a bug.
+  const outOfMemory = memory >= 2 ** 30;
+  const what = outOfMemory ? `notate ran out of memory (${Math.round(memory / 2 ** 20)} MiB)` : `internal error: ${thrown.message}`;
+  return new NotateError(
+    `${what}: it was started again, and what was made before (Trackers, game streams) must be made again`,
+    { kind: outOfMemory ? 'too-large' : 'internal' },
+  );
+}
+
 /** Calls a WebAssembly export; whatever it throws becomes a NotateError. */
 export function call(fn, ...args) {
   if (!isLoaded()) {
@@ -100,6 +180,7 @@ export function call(fn, ...args) {
   try {
     return fn(...args);
   } catch (thrown) {
+    if (thrown instanceof WebAssembly.RuntimeError) throw restart(thrown);
     throw toNotateError(thrown);
   }
 }
@@ -173,7 +254,21 @@ function stringify(value, replacer, name) {
 export function optionsOf(options, name) {
   if (options === undefined || options === null) return {};
   if (typeof options !== 'object') throw usage(`${name}: the options must be an object, not ${kindOf(options)}`);
-  return options;
+  // Read once, here: a getter or a Proxy that throws is a usage error (with the thrown
+  // value as its cause), not an error of the caller's own escaping from inside notate.
+  return readOut(() => ({ ...options }), `${name}: the options`);
+}
+
+/** `read()`, a reading of the caller's values; what it throws is a usage error about `what`. */
+export function readOut(read, what) {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof NotateError) throw e;
+    const error = usage(`${what} could not be read: ${e instanceof Error ? e.message : String(e)}`);
+    error.cause = e;
+    throw error;
+  }
 }
 
 const encoder = new TextEncoder();
@@ -181,10 +276,18 @@ const encoder = new TextEncoder();
 /** Text or bytes as the bytes the WebAssembly layer reads. */
 export function bytesOf(input) {
   if (typeof input === 'string') return encoder.encode(input);
-  if (input instanceof Uint8Array) return input;
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  throw usage(`expected a string or bytes, not ${kindOf(input)}`);
+  if (!(input instanceof ArrayBuffer) && !ArrayBuffer.isView(input)) {
+    throw usage(`expected a string or bytes, not ${kindOf(input)}`);
+  }
+  // A view made anew from the buffer: an object that only claims to be one (its prototype
+  // set to Uint8Array's, a Proxy) has no buffer to give, and a detached buffer cannot be
+  // viewed; both are usage errors.
+  const bytes = readOut(
+    () => (input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)),
+    'the bytes',
+  );
+  if (bytes.buffer.detached === true) throw usage('the bytes could not be read: their ArrayBuffer is detached');
+  return bytes;
 }
 
 // Integers past 2^53 travel as exact JSON numbers; JSON.parse would round them, so they are
@@ -215,4 +318,18 @@ export function stringifyExact(value) {
   }
   if (text === undefined) throw usage(`expected a JSON value, got ${typeof value}`);
   return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+}
+
+/**
+ * Whether every own property of `doc` can be deleted and defined again (an array's length
+ * written), and new ones added: what replacing its contents in place needs.
+ */
+export function changeable(doc) {
+  if (!Object.isExtensible(doc)) return false;
+  const descriptors = Object.getOwnPropertyDescriptors(doc);
+  for (const key of Reflect.ownKeys(descriptors)) {
+    const d = descriptors[key];
+    if (Array.isArray(doc) && key === 'length' ? !d.writable : !d.configurable) return false;
+  }
+  return true;
 }

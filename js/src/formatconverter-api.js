@@ -2,7 +2,7 @@
 // and results (JSON.stringify-equal, key order included), computed by notate. Coordinates
 // past 2^53 stay exact: they are BigInts where the reference would round them.
 
-import { wasm, call, usage, parseExact, stringifyExact, shown, wholeNumber } from './core.js';
+import { wasm, call, usage, parseExact, stringifyExact, shown, wholeNumber, readOut, changeable } from './core.js';
 
 const MOVES = ['pretty', 'compact', 'minimal'];
 
@@ -63,8 +63,8 @@ function movesApart(longformat) {
  * dialect: "2024"|"2025"}`, or the positional `(longformat, compact_moves, make_new_lines)`.
  */
 export function LongToShort_Format(longformat, options = {}, make_new_lines) {
-  const written = writeOptions(options, make_new_lines);
-  const moves = movesApart(longformat);
+  const written = readOut(() => writeOptions(options, make_new_lines), 'LongToShort_Format: the options');
+  const moves = readOut(() => movesApart(longformat), 'LongToShort_Format: the moves');
   if (moves !== undefined) {
     try {
       return call(wasm.icnLongToShort, stringifyExact({ ...longformat, moves: [] }), moves, longformat.moves.length, written);
@@ -83,10 +83,17 @@ export function GameToPosition(longformat, halfmoves = 0, modify_input = false) 
   // Infinity, or past 2^53 (past the end of any game): the end.
   const toEnd = typeof halfmoves === 'number' && halfmoves > Number.MAX_SAFE_INTEGER;
   const plies = toEnd ? undefined : wholeNumber(halfmoves, 'halfmoves (or Infinity)');
+  // All or nothing: an object that cannot be changed is found before anything is.
+  if (modify_input && (longformat === null || typeof longformat !== 'object' || !changeable(longformat))) {
+    throw usage('GameToPosition: with modify_input, the game must be an object whose properties can all be replaced');
+  }
   const position = parseExact(call(wasm.icnGameToPosition, stringifyExact(longformat), plies));
   if (!modify_input) return position;
   for (const key of Object.keys(longformat)) delete longformat[key];
-  return Object.assign(longformat, position);
+  for (const [key, value] of Object.entries(position)) {
+    Object.defineProperty(longformat, key, { value, writable: true, enumerable: true, configurable: true });
+  }
+  return longformat;
 }
 
 /** A compact move (`"1,2>3,4=Q"`) → `{compact, startCoords, endCoords, promotion?}`. */

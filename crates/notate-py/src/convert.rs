@@ -50,6 +50,9 @@ fn run(
     while !stop.load(Ordering::Relaxed) {
         let Some(game) = games.next() else { break };
         number += 1;
+        // What reading skipped (placed and numbered), a warning as the command line's.
+        run.reports
+            .extend(games.take_warnings().into_iter().map(Report::Noted));
         let mark = run.out.len();
         if !run.ends.is_empty() {
             run.out.extend_from_slice(separator);
@@ -104,8 +107,9 @@ fn run(
 /// ("2.2", "3.0"), `western_squares` ("letter", "digit"), `mark_declined`, `encoding`.
 ///
 /// A bad game raises `GameError`; with `errors="warn"` it is reported by `warnings.warn`
-/// (category `GameWarning`) and left out. What a shogi record says without failing (an
-/// encoding that lies, a variation the output cannot hold) is always a `GameWarning`.
+/// (category `GameWarning`) and left out. What a game says without failing (a token that is
+/// no move, skipped; a shogi record's encoding that lies, a variation the output cannot
+/// hold) is always a `GameWarning`.
 ///
 /// >>> import notate
 /// >>> notate.convert("1. e4 e5 2. Nf3 *", to="uci")

@@ -31,6 +31,11 @@ pub fn usage(message: impl Into<String>) -> PyErr {
     NotateError::new_err(message.into())
 }
 
+/// The fields of a `GameError`.
+pub const GAME_ERROR_FIELDS: [&str; 8] = [
+    "kind", "message", "line", "column", "offset", "game", "ply", "token",
+];
+
 /// A `GameError` carrying the place of `error`; `str()` of it is the command line's message.
 pub fn game_error(py: Python<'_>, error: &notate::Error) -> PyErr {
     let err = GameError::new_err(error.to_string());

@@ -64,6 +64,12 @@ fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NotateError", m.py().get_type::<errors::NotateError>())?;
     m.add("GameError", m.py().get_type::<errors::GameError>())?;
+    // Every field a GameError has is None on one made by hand (`GameError("x")`), as the
+    // stubs say, instead of an AttributeError.
+    let game_error = m.py().get_type::<errors::GameError>();
+    for field in errors::GAME_ERROR_FIELDS {
+        game_error.setattr(field, m.py().None())?;
+    }
     m.add("GameWarning", m.py().get_type::<errors::GameWarning>())?;
     m.add_class::<games::Game>()?;
     m.add_class::<games::Move>()?;

@@ -149,7 +149,12 @@ impl Read for PyFile {
                 if let Ok(bytes) = chunk.cast::<PyBytes>() {
                     bytes.as_bytes()
                 } else if chunk.is_none() {
-                    &[]
+                    // A non-blocking stream's "nothing yet", not its end: reading on would
+                    // cut the input short in silence.
+                    return Err(io::Error::other(
+                        "the file object's read() gave None (a non-blocking stream with no \
+                         data yet): give a blocking one",
+                    ));
                 } else {
                     return Err(io::Error::other(format!(
                     "the file object's read() gave {}, not bytes: open it in binary mode (\"rb\")",

@@ -259,10 +259,19 @@ pub fn _arrow_batches(
 pub fn load<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
-    db: &str,
+    db: &Bound<'py, PyAny>,
     errors: &str,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    // A text, or a path object (`pathlib.Path`) of a SQLite file.
+    let db: String = if db.is_instance_of::<pyo3::types::PyString>() {
+        db.extract()?
+    } else {
+        py.import("os")?
+            .call_method1("fsdecode", (db,))?
+            .extract()?
+    };
+    let db = db.as_str();
     let collect = OnError::parse(errors, OnError::Collect)? == OnError::Collect;
     let threads = crate::threads(threads)?;
     let target = Target::parse(db).map_err(|e| usage(e.to_string()))?;

@@ -152,6 +152,19 @@ def test_a_bad_game_raises_or_is_left_out_with_a_warning():
     assert [w.category for w in caught] == [notate.GameWarning]
 
 
+def test_a_token_skipped_in_reading_is_a_warning_with_its_place():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert notate.convert("1. e4 e5 *\n\n1. d4 ^5blergh d5 *\n", to="uci") == (
+            "e2e4 e7e5\nd2d4 d7d5\n"
+        )
+    (warning,) = caught
+    assert warning.category is notate.GameWarning
+    assert str(warning.message) == (
+        'game 2, line 3, column 7, ply 2 "^5blergh": skipped: not a move, result or annotation'
+    )
+
+
 def test_a_long_shift_jis_record_is_told_from_its_bytes():
     # Longer than the 8 KiB head that detection reads, with two-byte characters across it.
     comments = "".join(f"*第{i}局の感想：序盤は互角\n" for i in range(600))

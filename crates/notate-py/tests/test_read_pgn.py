@@ -211,6 +211,34 @@ def test_bad_sources_and_arguments_raise_notate_errors(tmp_path):
     assert len(list(notate.read_pgn("1. e4 *", threads=256))) == 1
 
 
+def test_a_file_object_with_no_data_yet_is_an_error_not_the_end():
+    """A non-blocking stream's read() gives None for "nothing yet": reading on as if it
+    were the end would cut the input short in silence."""
+
+    class NonBlocking(io.RawIOBase):
+        def __init__(self):
+            self.calls = 0
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            self.calls += 1
+            return b"1. e4 e5 *\n\n" if self.calls == 1 else None
+
+    (error,) = list(notate.read_pgn(NonBlocking(), errors="collect"))
+    assert isinstance(error, notate.GameError)
+    assert "gave None" in str(error) and "non-blocking" in str(error)
+
+
+def test_a_game_error_made_by_hand_has_every_field():
+    error = notate.GameError("by hand")
+    for field in ("kind", "message", "line", "column", "offset", "game", "ply", "token"):
+        assert getattr(error, field) is None, field
+    (read,) = list(notate.read_pgn("1. e4 e5 2. Ke3 *", errors="collect"))
+    assert (read.kind, read.line, read.column, read.ply) == ("illegal", 1, 13, 3)
+
+
 def test_ctrl_c_in_a_file_objects_read_is_keyboard_interrupt():
     class Interrupted(io.RawIOBase):
         def readable(self):

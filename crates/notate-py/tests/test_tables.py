@@ -176,3 +176,7 @@ def test_load_adds_once_commits_before_a_bad_game_and_collects_errors(tmp_path):
         ]
     with pytest.raises(notate.NotateError):
         notate.load("1. e4 *", "parquet:")
+    # A path object names a SQLite file as its text does.
+    assert notate.load(BAD_IN_THE_MIDDLE, db, errors="collect")["known"] == 2
+    with pytest.raises(TypeError):
+        notate.load("1. e4 *", 42)

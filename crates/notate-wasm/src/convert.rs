@@ -6,7 +6,7 @@ use notate::chess::json::{self, Json};
 use notate::chess::jsonchess::Jsonchess;
 use notate::chess::pgn::Pgn;
 use notate::chess::ChessGame;
-use notate::convert::{Converter, Format, OptionValue};
+use notate::convert::{AnyGame, Converter, Format, OptionValue};
 use notate::format::{Feed, WriteFormat};
 use notate::Error;
 use wasm_bindgen::prelude::*;
@@ -251,8 +251,42 @@ fn with_game(mut error: Error, game: u64) -> Error {
     error
 }
 
+/// The most output one call builds: WebAssembly memory stops at 4 GiB, and the instance
+/// cannot survive running out of it (an allocation that fails aborts), so a call whose
+/// output passes this is refused instead (well under the longest string JavaScript makes,
+/// about 512 Mi characters). A larger conversion goes a part at a time, or through
+/// `streamGames`.
+const MAX_OUTPUT: usize = 256 << 20;
+
+/// More than any format writes for one chess ply (EGD with `egdExtended` and `pretty`,
+/// the longest, writes about 1.6 KB): a chess game's output is at most its plies times this,
+/// so a game whose bound passes [`MAX_OUTPUT`] is refused before it is written. A
+/// pathological game (4.5 MB of `Nf3 Nf6 Ng1 Ng8`, 800,000 plies) otherwise wrote gigabytes
+/// of EGD for minutes before running out of memory.
+const MAX_PLY_OUTPUT: usize = 2 << 10;
+
+/// The plies of a chess line, its variations' included.
+fn plies<M>(line: &notate::chess::Line<M>) -> usize {
+    line.plies
+        .iter()
+        .map(|ply| 1 + ply.variations.iter().map(plies).sum::<usize>())
+        .sum()
+}
+
+/// The error of a game whose output could pass [`MAX_OUTPUT`].
+fn too_large_game(plies: usize) -> Error {
+    Error::new(
+        notate::ErrorKind::TooLarge,
+        format!(
+            "a game of {plies} plies: its output could pass {} MiB, the most one call gives",
+            MAX_OUTPUT >> 20
+        ),
+    )
+}
+
 /// Converts `input` (text or bytes) from `from` (`None`: told by its first bytes) to `to`
-/// (`None`: only read and check).
+/// (`None`: only read and check). An output that passes [`MAX_OUTPUT`] is an error of the
+/// whole call.
 pub fn convert_bytes(
     input: &[u8],
     from: Option<&str>,
@@ -281,13 +315,35 @@ pub fn convert_bytes(
     let mut run = Run::new(shape);
     let mut games = converter.read(input);
     while let Some(game) = games.next() {
+        // What reading skipped (placed and numbered), before what writing noticed.
+        let read_warnings = games.take_warnings();
+        run.converted
+            .warnings
+            .extend(read_warnings.iter().map(error_json));
         run.take(game, &mut |game, out| {
-            converter.write(game, out).map_err(|mut error| {
+            let result = match game {
+                AnyGame::Chess(chess) if plies(&chess.moves) * MAX_PLY_OUTPUT > MAX_OUTPUT => {
+                    Err(too_large_game(plies(&chess.moves)))
+                }
+                _ => converter.write(game, out),
+            };
+            result.map_err(|mut error| {
                 games.place(&mut error);
                 error
             })?;
             Ok(converter.notes(game))
         });
+        if run.out.len() > MAX_OUTPUT {
+            return Err(Error::new(
+                notate::ErrorKind::TooLarge,
+                format!(
+                    "the output passed {} MiB, the most one call gives, at game {}: convert \
+                     fewer games at a time, or read them with streamGames",
+                    MAX_OUTPUT >> 20,
+                    run.converted.games
+                ),
+            ));
+        }
     }
     Ok(run.flush())
 }
@@ -377,6 +433,9 @@ impl GameFeed {
     fn take(&mut self, results: Vec<Result<ChessGame, Error>>) -> Converted {
         let json = &mut self.json;
         let mut write = |game: &ChessGame, out: &mut Vec<u8>| {
+            if plies(&game.moves) * MAX_PLY_OUTPUT > MAX_OUTPUT {
+                return Err(too_large_game(plies(&game.moves)));
+            }
             json.write_game(game, out)?;
             Ok(Vec::new())
         };

@@ -34,6 +34,15 @@ extern "C" {
     fn decode_legacy(label: &str, bytes: &[u8]) -> Option<String>;
 }
 
+/// Traps the instance, as an allocation that fails does (the layer aborts on one): for the
+/// tests of `js/src/core.js`, which must give a `NotateError` and a fresh instance. Not part
+/// of the package's API.
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __notateTrap)]
+pub fn trap() {
+    std::process::abort()
+}
+
 /// Runs when the module is instantiated.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen(start)]

@@ -918,6 +918,25 @@ impl Games<'_> {
     }
 }
 
+impl Games<'_> {
+    /// What was noticed reading the game last given (or failed) without failing it, placed
+    /// and numbered (PGN's skipped tokens); taken.
+    ///
+    /// ```
+    /// use notate::convert::{Converter, Format, Options};
+    /// let converter = Converter::new(Format::Pgn, Some(Format::Uci), &Options::default())?;
+    /// let mut games = converter.read(b"1. e4 ^5 e5 *\n");
+    /// games.next();
+    /// let warnings = games.take_warnings();
+    /// assert_eq!(warnings[0].token.as_deref(), Some("^5"));
+    /// assert_eq!(warnings[0].place.unwrap().column, 7);
+    /// # Ok::<(), notate::Error>(())
+    /// ```
+    pub fn take_warnings(&mut self) -> Vec<Error> {
+        self.games.take_warnings()
+    }
+}
+
 impl Iterator for Games<'_> {
     type Item = Result<AnyGame, Error>;
 
@@ -930,6 +949,7 @@ impl Iterator for Games<'_> {
 /// last one came from.
 trait Source: Iterator<Item = Result<AnyGame, Error>> {
     fn origin(&self) -> Option<Origin>;
+    fn take_warnings(&mut self) -> Vec<Error>;
 }
 
 struct Wrapped<F: ReadFormat, R: std::io::Read + Send> {
@@ -948,6 +968,10 @@ impl<F: ReadFormat, R: std::io::Read + Send> Iterator for Wrapped<F, R> {
 impl<F: ReadFormat, R: std::io::Read + Send> Source for Wrapped<F, R> {
     fn origin(&self) -> Option<Origin> {
         self.reader.origin()
+    }
+
+    fn take_warnings(&mut self) -> Vec<Error> {
+        self.reader.take_warnings()
     }
 }
 

@@ -98,6 +98,21 @@ pub trait ReadFormat {
             origins.extend(std::iter::repeat_n(None, read));
         }
     }
+
+    /// [`Self::read_chunk_with_origins`], and for each result what was noticed reading it
+    /// without failing it, placed in the stream (PGN's skipped tokens): one list a result,
+    /// appended to `warnings`. Formats that notice nothing give empty lists.
+    fn read_chunk_with_warnings(
+        chunk: &Chunk,
+        options: &Self::ReadOptions,
+        out: &mut Vec<Result<Self::Game, Error>>,
+        origins: &mut Vec<Option<Origin>>,
+        warnings: &mut Vec<Vec<Error>>,
+    ) {
+        let before = out.len();
+        Self::read_chunk_with_origins(chunk, options, out, origins);
+        warnings.resize_with(warnings.len() + out.len() - before, Vec::new);
+    }
 }
 
 /// Where a game read from a stream came from, in bytes of the stream: what places an error
@@ -199,9 +214,14 @@ pub struct Reader<F: ReadFormat, R: Read + Send> {
     options: F::ReadOptions,
     read: Vec<Result<F::Game, Error>>,
     origins: Vec<Option<Origin>>,
+    warnings: Vec<Vec<Error>>,
     numbering: Numbering<(F::Game, Option<Origin>)>,
+    /// The warnings of the games queued in `numbering`, in the same order.
+    queued_warnings: VecDeque<Vec<Error>>,
     /// Where the game last given came from.
     origin: Option<Origin>,
+    /// The warnings of the game last given.
+    last_warnings: Vec<Error>,
 }
 
 impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
@@ -217,8 +237,11 @@ impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
             options,
             read: Vec::new(),
             origins: Vec::new(),
+            warnings: Vec::new(),
             numbering: Numbering::default(),
+            queued_warnings: VecDeque::new(),
             origin: None,
+            last_warnings: Vec::new(),
         }
     }
 
@@ -235,6 +258,24 @@ impl<F: ReadFormat, R: Read + Send> Reader<F, R> {
     /// ```
     pub fn origin(&self) -> Option<Origin> {
         self.origin
+    }
+
+    /// What was noticed reading the game last given (or failed) without failing it, placed
+    /// in the stream and numbered as its errors are (PGN's skipped tokens); taken, so that a
+    /// second call gives nothing.
+    ///
+    /// ```
+    /// use notate::chess::pgn::Pgn;
+    /// use notate::format::Reader;
+    /// let mut games = Reader::<Pgn, _>::new(&b"1. e4 *\n\n1. d4 ^5 d5 *\n"[..]);
+    /// games.next();
+    /// assert!(games.take_warnings().is_empty());
+    /// games.next();
+    /// let warnings = games.take_warnings();
+    /// assert_eq!((warnings[0].game, warnings[0].place.unwrap().line), (Some(2), 3));
+    /// ```
+    pub fn take_warnings(&mut self) -> Vec<Error> {
+        std::mem::take(&mut self.last_warnings)
     }
 }
 
@@ -303,14 +344,19 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
             options,
             read,
             origins,
+            warnings,
             numbering,
+            queued_warnings,
             origin,
+            last_warnings,
         } = self;
+        let given = numbering.games;
         let next = numbering.next(|pending| match splitter.next_chunk() {
             Ok(Some(chunk)) => {
-                F::read_chunk_with_origins(&chunk, options, read, origins);
+                F::read_chunk_with_warnings(&chunk, options, read, origins, warnings);
                 let games = read.drain(..).zip(origins.drain(..));
                 pending.extend(games.map(|(game, origin)| game.map(|game| (game, origin))));
+                queued_warnings.extend(warnings.drain(..));
                 splitter.recycle(chunk.bytes);
                 Some(Ok(()))
             }
@@ -318,6 +364,15 @@ impl<F: ReadFormat, R: Read + Send> Iterator for Reader<F, R> {
             Err(e) => Some(Err(e)),
         });
         *origin = None;
+        last_warnings.clear();
+        // A game (or a failed one) was taken from the queue, not an I/O error given.
+        if numbering.games > given {
+            let number = numbering.games;
+            *last_warnings = queued_warnings.pop_front().unwrap_or_default();
+            for warning in last_warnings.iter_mut() {
+                warning.game.get_or_insert(number);
+            }
+        }
         Some(next?.map(|(game, from)| {
             *origin = from;
             game

@@ -35,7 +35,11 @@ fn check_error(e: &Error) {
         },
         ErrorKind::Illegal => assert!(e.ply.is_some_and(|p| p >= 1), "{e:?}"),
         ErrorKind::Unwritable => {}
-        _ => panic!("an ICN error is a syntax error, an illegal move or unwritable: {e:?}"),
+        // A number of more digits than Int::MAX_DIGITS, where it starts.
+        ErrorKind::TooLarge => assert!(e.place.is_some() || e.path.is_some(), "{e:?}"),
+        _ => panic!(
+            "an ICN error is a syntax error, an illegal move, unwritable or too large: {e:?}"
+        ),
     }
 }
 
@@ -271,6 +275,67 @@ fn pathological_inputs_are_refused_quickly() {
     ] {
         exercise(&text);
     }
+}
+
+/// A number of a million digits took seconds to read (its arithmetic grows with the square
+/// of its length): more than `Int::MAX_DIGITS` digits is an error, in every place a number
+/// stands, where it starts; `Int::MAX_DIGITS` digits still read exactly.
+#[test]
+fn a_number_of_too_many_digits_is_an_error_where_it_starts() {
+    let long = "9".repeat(Int::MAX_DIGITS + 1);
+    let longest = "9".repeat(Int::MAX_DIGITS);
+    let too_large = |result: Result<Game, Error>| {
+        let e = result.expect_err("too many digits");
+        assert_eq!(e.kind, ErrorKind::TooLarge, "{e:?}");
+        assert_eq!(
+            e.message,
+            format!("a number of more than {} digits", Int::MAX_DIGITS)
+        );
+        e
+    };
+    // The short form: a piece's square (either number), a move, an en passant square.
+    for (text, column) in [
+        (format!("w K{long},1|k5,8"), 4),
+        (format!("w K1,-{long}|k5,8"), 6),
+        (format!("w K1,1|k5,8 1,1>{long},2"), 17),
+        (format!("w {long},1 K1,1|k5,8"), 3),
+    ] {
+        let e = too_large(short::read_one(&text));
+        assert_eq!(
+            e.place.map(|p| (p.line, p.column)),
+            Some((1, column)),
+            "{text:.40}"
+        );
+    }
+    // The long form: a coordinate in an array, in a string, in a square's key.
+    for (json, path) in [
+        (
+            format!(
+                r#"{{"metadata":{{}},"startingPosition":{{"1,1":"kingsW"}},"moves":[{{"startCoords":[1,1],"endCoords":[{long},1]}}]}}"#
+            ),
+            "$.moves[0].endCoords",
+        ),
+        (
+            format!(
+                r#"{{"metadata":{{}},"moves":[{{"startCoords":"1,{long}","endCoords":[1,2]}}]}}"#
+            ),
+            "$.moves[0].startCoords",
+        ),
+        (
+            format!(r#"{{"metadata":{{}},"startingPosition":{{"{long},1":"kingsW"}}}}"#),
+            "$.startingPosition",
+        ),
+    ] {
+        let e = too_large(long::read_one(&json));
+        assert!(
+            e.path.as_deref().is_some_and(|p| p.starts_with(path)),
+            "{e:?}"
+        );
+    }
+    // The most digits a number may have.
+    let game = short::read_one(&format!("w K{longest},1|k5,8")).unwrap();
+    let square = game.position.unwrap().iter().next().unwrap().0.clone();
+    assert_eq!(square.to_string(), format!("{longest},1"));
 }
 
 /// Found by fuzzing: a piece name ending in a multi-byte character (`"pawnsB\u{feff}"`)

@@ -141,7 +141,7 @@ class LoadResult(TypedDict):
 
 def load(
     source: Source,
-    db: str,
+    db: Union[str, "os.PathLike[str]"],
     *,
     errors: Literal["raise", "collect"] = "raise",
     threads: Optional[int] = None,

@@ -32,6 +32,11 @@ impl Int {
     /// Zero.
     pub const ZERO: Int = Int(Repr::Small(0));
 
+    /// The most digits a number may have. Reading a number, and the arithmetic of replaying
+    /// moves on it, take time that grows with the square of its length: a text of a million
+    /// digits took seconds. No board needs more (the reference's numbers end at 309 digits).
+    pub const MAX_DIGITS: usize = 1000;
+
     fn from_big(big: BigInt) -> Int {
         match i64::try_from(&big) {
             Ok(small) => Int(Repr::Small(small)),
@@ -55,7 +60,8 @@ impl Int {
     }
 
     /// Reads `-?[0-9]+` at the start of `bytes`; returns the number and the bytes it took.
-    /// Leading zeros are allowed (`007` is 7) and `-0` is 0.
+    /// Leading zeros are allowed (`007` is 7) and `-0` is 0. More than [`Int::MAX_DIGITS`]
+    /// digits are no number ([`Int::too_long_at`] tells the reader's error apart).
     pub fn parse_prefix(bytes: &[u8]) -> Option<(Int, usize)> {
         let negative = bytes.first() == Some(&b'-');
         let start = usize::from(negative);
@@ -63,7 +69,7 @@ impl Int {
             .iter()
             .take_while(|b| b.is_ascii_digit())
             .count();
-        if digits == 0 {
+        if digits == 0 || digits > Int::MAX_DIGITS {
             return None;
         }
         let end = start + digits;
@@ -80,6 +86,25 @@ impl Int {
             Int::from_big(if negative { -magnitude } else { magnitude })
         };
         Some((value, end))
+    }
+
+    /// Whether `bytes` start with a number of more than [`Int::MAX_DIGITS`] digits.
+    ///
+    /// ```
+    /// use notate::infinite::Int;
+    /// let long = "9".repeat(Int::MAX_DIGITS + 1);
+    /// assert!(Int::parse_prefix(long.as_bytes()).is_none());
+    /// assert!(Int::too_long_at(long.as_bytes()));
+    /// assert!(!Int::too_long_at(b"-12,3"));
+    /// ```
+    pub fn too_long_at(bytes: &[u8]) -> bool {
+        let start = usize::from(bytes.first() == Some(&b'-'));
+        bytes[start..]
+            .iter()
+            .take(Int::MAX_DIGITS + 1)
+            .take_while(|b| b.is_ascii_digit())
+            .count()
+            > Int::MAX_DIGITS
     }
 
     /// `self + n`.

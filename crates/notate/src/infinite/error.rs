@@ -5,6 +5,8 @@
 pub use crate::Error;
 use crate::{ErrorKind, Place};
 
+use super::coord::Int;
+
 /// A syntax error at byte `offset` of the ICN `text`; the token is the text there, up to the
 /// next blank (at most 40 characters), or "end of input".
 pub(crate) fn syntax(text: &[u8], offset: usize, message: impl Into<String>) -> Error {
@@ -28,6 +30,23 @@ pub(crate) fn syntax(text: &[u8], offset: usize, message: impl Into<String>) -> 
     Error::new(ErrorKind::Syntax, message)
         .with_place(place)
         .with_token(token)
+}
+
+/// `error`, placed where a number of more than [`Int::MAX_DIGITS`] digits starts, as the
+/// error that says so.
+pub(crate) fn too_long(mut error: Error) -> Error {
+    error.kind = ErrorKind::TooLarge;
+    error.message = too_long_message();
+    error
+}
+
+fn too_long_message() -> String {
+    format!("a number of more than {} digits", Int::MAX_DIGITS)
+}
+
+/// A number of the long form, at `path`, of more than [`Int::MAX_DIGITS`] digits.
+pub(crate) fn too_long_json(path: impl Into<String>) -> Error {
+    Error::new(ErrorKind::TooLarge, too_long_message()).with_path(path)
 }
 
 /// The long JSON form is malformed at `path` (`$.moves[3].startCoords`).

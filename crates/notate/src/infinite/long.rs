@@ -209,17 +209,25 @@ fn object<'a>(raw: &'a RawValue, path: Path<'_>) -> Result<Object<'a>, Error> {
 }
 
 fn int(raw: &RawValue, path: Path<'_>) -> Result<Int, Error> {
-    raw.get()
-        .parse::<Int>()
-        .map_err(|_| error::json(path, format!("expected a whole number, not {}", raw.get())))
+    raw.get().parse::<Int>().map_err(|_| {
+        if Int::too_long_at(raw.get().as_bytes()) {
+            error::too_long_json(path)
+        } else {
+            error::json(path, format!("expected a whole number, not {}", raw.get()))
+        }
+    })
 }
 
 /// `[x, y]` or the reference's `"x,y"`.
 fn coords(raw: &RawValue, path: Path<'_>) -> Result<Coord, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
-        return text
-            .parse()
-            .map_err(|_| error::json(path, format!("expected a square \"x,y\", not {text:?}")));
+        return text.parse().map_err(|_| {
+            if text.split(',').any(|n| Int::too_long_at(n.as_bytes())) {
+                error::too_long_json(path)
+            } else {
+                error::json(path, format!("expected a square \"x,y\", not {text:?}"))
+            }
+        });
     }
     let items: Vec<&RawValue> = parse(raw, path, "a square [x, y]")?;
     if items.len() != 2 {
@@ -232,8 +240,13 @@ fn coords(raw: &RawValue, path: Path<'_>) -> Result<Coord, Error> {
 }
 
 fn square_key(key: &str, path: Path<'_>) -> Result<Coord, Error> {
-    key.parse()
-        .map_err(|_| error::json(path, format!("{key:?} is not a square \"x,y\"")))
+    key.parse().map_err(|_| {
+        if key.split(',').any(|n| Int::too_long_at(n.as_bytes())) {
+            error::too_long_json(path)
+        } else {
+            error::json(path, format!("{key:?} is not a square \"x,y\""))
+        }
+    })
 }
 
 fn piece_name(name: &str, path: Path<'_>) -> Result<Piece, Error> {

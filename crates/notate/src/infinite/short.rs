@@ -196,7 +196,7 @@ impl<'a> Parser<'a> {
                     } else {
                         // A square: en passant, a world border or the first move.
                         let Some((_, len)) = Coord::parse_prefix(&self.s[start..]) else {
-                            return Err(self.err("expected a square `x,y`"));
+                            return Err(self.no_square(start));
                         };
                         let after = self.s.get(start + len).copied();
                         if after == Some(b',') {
@@ -642,11 +642,30 @@ impl<'a> Parser<'a> {
     /// An integer here, if there is one.
     fn int(&mut self) -> Result<Option<Int>, Error> {
         let Some((n, len)) = Int::parse_prefix(&self.s[self.pos..]) else {
+            if Int::too_long_at(&self.s[self.pos..]) {
+                return Err(error::too_long(self.err_at(self.pos, "")));
+            }
             return Ok(None);
         };
         self.check_int(self.pos)?;
         self.pos += len;
         Ok(Some(n))
+    }
+
+    /// Why no square `x,y` reads at `at`: one of its numbers is too long, or it is no square.
+    fn no_square(&self, at: usize) -> Error {
+        let x = &self.s[at..];
+        let digits = x
+            .iter()
+            .take_while(|b| b.is_ascii_digit() || **b == b'-')
+            .count();
+        if Int::too_long_at(x) {
+            error::too_long(self.err_at(at, ""))
+        } else if x.get(digits) == Some(&b',') && Int::too_long_at(&x[digits + 1..]) {
+            error::too_long(self.err_at(at + digits + 1, ""))
+        } else {
+            self.err_at(at, "expected a square `x,y`")
+        }
     }
 
     fn parse_square(&mut self) -> Result<Coord, Error> {

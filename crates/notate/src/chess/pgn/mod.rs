@@ -92,6 +92,14 @@ pub fn replay_chunk(
     chunk: &Chunk,
     options: ReadOptions,
 ) -> impl Iterator<Item = (Result<ChessGame, Error>, std::ops::Range<usize>)> + '_ {
+    replay_chunk_with_warnings(chunk, options).map(|(game, range, _)| (game, range))
+}
+
+/// [`replay_chunk`], with each game's warnings (what was skipped reading it, placed).
+pub fn replay_chunk_with_warnings(
+    chunk: &Chunk,
+    options: ReadOptions,
+) -> impl Iterator<Item = (Result<ChessGame, Error>, std::ops::Range<usize>, Vec<Error>)> + '_ {
     let reads = read_chunk(chunk, options);
     let ends: Vec<usize> = reads
         .iter()
@@ -107,7 +115,7 @@ pub fn replay_chunk(
             error.locate(&mut locator);
             error
         });
-        (game, range)
+        (game, range, read.warnings)
     })
 }
 
@@ -194,13 +202,24 @@ impl ReadFormat for Pgn {
         out: &mut Vec<Result<ChessGame, Error>>,
         origins: &mut Vec<Option<Origin>>,
     ) {
+        Self::read_chunk_with_warnings(chunk, options, out, origins, &mut Vec::new());
+    }
+
+    fn read_chunk_with_warnings(
+        chunk: &Chunk,
+        options: &ReadOptions,
+        out: &mut Vec<Result<ChessGame, Error>>,
+        origins: &mut Vec<Option<Origin>>,
+        warnings: &mut Vec<Vec<Error>>,
+    ) {
         let first_byte = chunk.first_byte as usize;
-        for (game, range) in replay_chunk(chunk, *options) {
+        for (game, range, noticed) in replay_chunk_with_warnings(chunk, *options) {
             out.push(game);
             origins.push(Some(Origin {
                 start: first_byte + range.start,
                 moves_from: first_byte,
             }));
+            warnings.push(noticed);
         }
     }
 }

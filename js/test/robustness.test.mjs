@@ -1,0 +1,139 @@
+// Bad input and misuse give a NotateError and leave notate usable: an output too large for
+// one call is refused before it fills the WebAssembly memory, a trap starts a fresh
+// instance, and what callers' own objects throw (getters, Proxies, streams) comes back as a
+// NotateError with the thrown value as its cause.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { check, convert, readPgn, streamGames, Tracker, NotateError, init, initSync } from '../dist/index.js';
+import { ShortToLong_CompactMove, ShortToLong_Format, LongToShort_Format, GameToPosition } from '../dist/formatconverter.js';
+import { applyUpdate } from '../dist/jsonchess.js';
+import { call, wasm, wasmMemoryBytes } from '../dist/core.js';
+
+/** A NotateError of `kind`, whose message matches `pattern`. */
+const notate = (kind, pattern) => (e) => {
+  assert.ok(e instanceof NotateError, `${e?.constructor?.name}: ${e?.message}`);
+  assert.equal(e.kind, kind, e.message);
+  if (pattern) assert.match(e.message, pattern);
+  return true;
+};
+
+/** A game of `plies` plies of knights going out and back. */
+const shuffle = (plies) => `${'1. Nf3 Nf6 2. Ng1 Ng8 '.repeat(plies / 4)}*\n\n`;
+
+test('a game whose output could pass 256 MiB is refused before it is written, the others converted', () => {
+  const input = `${shuffle(8)}${shuffle(140_000)}${shuffle(4)}`;
+  const { output, errors } = convert(input, { to: 'egd', egdExtended: true, pretty: true, errors: 'collect' });
+  assert.equal(errors.length, 1);
+  assert.ok(notate('too-large', /a game of 140000 plies: its output could pass 256 MiB/)(errors[0]));
+  assert.equal(errors[0].game, 2);
+  assert.equal(errors[0].line, 3);
+  assert.equal((output.match(/"game_tags"/g) ?? []).length, 2);
+  assert.ok(wasmMemoryBytes() < 256 << 20, `${wasmMemoryBytes()}`);
+});
+
+test('a call whose output passes 256 MiB is refused, and the next one works', () => {
+  // 700 games of 400 plies: about 1.1 KB of pretty extended EGD a ply, 316 MB.
+  const input = shuffle(400).repeat(700);
+  assert.throws(() => convert(input, { to: 'egd', egdExtended: true, pretty: true }),
+    notate('too-large', /the output passed 256 MiB, the most one call gives, at game \d+: convert fewer games/));
+  assert.equal(convert('1. e4 *', { to: 'uci' }), 'e2e4\n');
+});
+
+test('a trap starts a fresh instance; objects of the old one are refused, not used', () => {
+  const tracker = new Tracker();
+  tracker.play('e4');
+  assert.throws(() => call(wasm.__notateTrap), notate('internal', /it was started again/));
+  assert.equal(convert('1. e4 e5 *', { to: 'uci' }), 'e2e4 e7e5\n');
+  assert.throws(() => tracker.play('e5'), notate('usage', /make the Tracker again/));
+  tracker.free();
+  const fresh = new Tracker();
+  assert.deepEqual(fresh.play('e4'), [['wkp', 'e4']]);
+});
+
+test('a number of more than 1,000 digits in ICN is refused at once', () => {
+  const long = '9'.repeat(1_000_000);
+  const start = performance.now();
+  assert.throws(() => ShortToLong_CompactMove(`${long},1>1,1`), notate('too-large', /more than 1000 digits/));
+  assert.throws(() => ShortToLong_Format(`w K${long},1|k5,8`), notate('too-large', /more than 1000 digits/));
+  assert.ok(performance.now() - start < 2000, `${performance.now() - start} ms`);
+  assert.equal(ShortToLong_CompactMove(`${'9'.repeat(1000)},1>1,1`).startCoords[0], BigInt('9'.repeat(1000)));
+});
+
+test('bytes that cannot be read are a usage error', () => {
+  const detached = new ArrayBuffer(8);
+  structuredClone(detached, { transfer: [detached] });
+  assert.throws(() => readPgn(detached), notate('usage', /could not be read/));
+  const fake = Object.setPrototypeOf({}, Uint8Array.prototype);
+  assert.throws(() => readPgn(fake), notate('usage', /expected a string or bytes/));
+  assert.throws(() => readPgn(new Proxy(new Uint8Array(4), {})), notate('usage', /expected a string or bytes/));
+});
+
+test("what the caller's getters and Proxies throw comes back as a usage error with its cause", () => {
+  const cause = new RangeError('x');
+  const getter = { get errors() { throw cause; } };
+  assert.throws(() => readPgn('1. e4 *', getter), (e) => notate('usage', /the options could not be read: x/)(e) && e.cause === cause);
+  assert.throws(() => convert('1. e4 *', { to: 'uci', get pretty() { throw cause; } }), notate('usage'));
+  assert.throws(() => LongToShort_Format({ get moves() { throw cause; } }), notate('usage', /the moves could not be read/));
+  assert.throws(() => LongToShort_Format({ moves: [] }, { get compact_moves() { throw cause; } }), notate('usage'));
+});
+
+test("a stream's own failure is an io error with its cause", async () => {
+  const cause = new Error('disk gone');
+  async function* failing() {
+    yield new TextEncoder().encode('1. e4 *\n\n');
+    throw cause;
+  }
+  const games = [];
+  await assert.rejects(async () => {
+    for await (const game of streamGames(failing())) games.push(game);
+  }, (e) => notate('io', /the stream failed: disk gone/)(e) && e.cause === cause);
+  const web = new ReadableStream({ start(c) { c.error(cause); } });
+  await assert.rejects(async () => { for await (const _ of streamGames(web)); }, notate('io'));
+});
+
+test('loading from something that is no module is a NotateError', async () => {
+  await assert.rejects(() => init(5), notate('usage', /init: a URL/));
+  assert.throws(() => initSync(null), notate('usage', /initSync: bytes/));
+});
+
+test('applyUpdate changes all or nothing, and defines keys (no prototype replaced)', () => {
+  const frozen = Object.freeze({ a: [1] });
+  assert.throws(() => applyUpdate(frozen, { op: 'add', key: 'a', value: 2 }), notate('usage', /frozen/));
+  const locked = { a: [] };
+  Object.defineProperty(locked, 'b', { value: 1, enumerable: true });
+  assert.throws(() => applyUpdate(locked, { op: 'add', key: 'a', value: 1 }), notate('usage'));
+  assert.deepEqual(locked, { a: [], b: 1 });
+  const doc = applyUpdate(JSON.parse('{"__proto__":{"isAdmin":true}}'), []);
+  assert.equal(Object.getPrototypeOf(doc), Object.prototype);
+  assert.equal(doc.isAdmin, undefined);
+  assert.deepEqual(Object.keys(doc), ['__proto__']);
+  const long = applyUpdate(new Array(200_000).fill(0), []);
+  assert.equal(long.length, 200_000);
+  assert.throws(() => applyUpdate(new Date(0), []), notate('usage', /plain object or an array/));
+  assert.throws(() => applyUpdate(Object.assign([1], { toJSON() { return { a: 1 }; } }), []), notate('usage', /its own kind/));
+});
+
+test('GameToPosition leaves a game it cannot change as it was', () => {
+  const game = ShortToLong_Format('w K5,1|k5,8 5,1>5,2');
+  const moves = game.moves;
+  Object.defineProperty(game, 'moves', { value: moves, enumerable: true, configurable: false });
+  const before = JSON.stringify(game);
+  assert.throws(() => GameToPosition(game, Infinity, true), notate('usage', /modify_input/));
+  assert.equal(JSON.stringify(game), before);
+});
+
+test('a token skipped in reading is a warning with its place, in check and convert', () => {
+  const text = '1. e4 e5 *\n\n1. d4 ^5blergh d5 *\n';
+  const { games, errors, warnings } = check(text);
+  assert.equal(games, 2);
+  assert.deepEqual(errors, []);
+  assert.equal(warnings.length, 1);
+  const [w] = warnings;
+  assert.ok(w instanceof NotateError);
+  assert.deepEqual([w.game, w.line, w.column, w.ply, w.token], [2, 3, 7, 2, '^5blergh']);
+  assert.match(w.message, /skipped: not a move, result or annotation/);
+  const converted = convert(text, { to: 'uci', errors: 'collect' });
+  assert.equal(converted.output, 'e2e4 e7e5\nd2d4 d7d5\n');
+  assert.equal(converted.warnings.length, 1);
+});
