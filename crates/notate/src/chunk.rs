@@ -136,6 +136,8 @@ pub struct LineSplitter<R> {
     first_line: u64,
     first_byte: u64,
     chunk_bytes: usize,
+    /// A read that failed after whole lines were read: they go out first, then this.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> LineSplitter<R> {
@@ -148,12 +150,16 @@ impl<R: Read> LineSplitter<R> {
             first_line: 1,
             first_byte: 0,
             chunk_bytes: chunk_bytes.max(1),
+            failed: None,
         }
     }
 
     /// The next chunk, `None` at the end.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        while !self.eof && self.buf.len() < self.chunk_bytes {
+        if let Some(failed) = self.failed.take() {
+            return Err(failed);
+        }
+        'fill: while !self.eof && self.buf.len() < self.chunk_bytes {
             let old = self.buf.len();
             self.buf.resize(old + self.chunk_bytes, 0);
             let n = loop {
@@ -162,7 +168,16 @@ impl<R: Read> LineSplitter<R> {
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                     Err(e) => {
                         self.buf.truncate(old);
-                        return Err(e);
+                        // The whole lines read before the failure go out first, and the
+                        // error with the next call.
+                        // "Would block" is no failure (a `Feed`'s input has no more yet).
+                        if memchr::memrchr(b'\n', &self.buf).is_none()
+                            || e.kind() == io::ErrorKind::WouldBlock
+                        {
+                            return Err(e);
+                        }
+                        self.failed = Some(e);
+                        break 'fill;
                     }
                 }
             };

@@ -333,3 +333,60 @@ fn a_byte_order_mark_read_a_byte_at_a_time_is_still_taken_out() {
         .collect();
     assert_eq!(games, [Some("a".to_string()), Some("c".to_string())]);
 }
+
+/// A reader that gives `bytes` (in reads of at most `step`), then fails.
+struct FailsAfter<'a> {
+    bytes: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for FailsAfter<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if self.bytes.is_empty() {
+            return Err(std::io::Error::other("disk gone"));
+        }
+        let n = self.step.min(out.len()).min(self.bytes.len());
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// A read that fails after whole games (or lines) were read: those games are given, then
+/// the error, which ends the games (it was given at once, and the games read before it were
+/// lost).
+#[test]
+fn the_games_read_before_a_failing_read_are_given_then_the_error() {
+    use notate::chess::{egd::Egd, pgn::Pgn};
+    use notate::format::Reader;
+    // The last game is cut short by the failure: not a game, never given.
+    let pgn = "1. e4 e5 *\n\n".repeat(10) + "1. d4 d5 2. c4";
+    for step in [1, 7, 1 << 20] {
+        let input = FailsAfter {
+            bytes: pgn.as_bytes(),
+            step,
+        };
+        let results: Vec<_> = Reader::<Pgn, _>::new(input).collect();
+        assert_eq!(results.len(), 11, "reads of {step}");
+        assert!(results[..10].iter().all(Result::is_ok));
+        let error = results[10].as_ref().unwrap_err();
+        assert_eq!(
+            (error.kind, error.message.as_str()),
+            (notate::ErrorKind::Io, "disk gone")
+        );
+    }
+    let line = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../vectors/egd/c05_en_passant_both_sides.json"),
+    )
+    .unwrap();
+    let egd = format!("{}\n{}\n{{\"game_tags\":", line.trim(), line.trim());
+    let input = FailsAfter {
+        bytes: egd.as_bytes(),
+        step: 1 << 20,
+    };
+    let results: Vec<_> = Reader::<Egd, _>::new(input).collect();
+    assert_eq!(results.len(), 3);
+    assert!(results[0].is_ok() && results[1].is_ok());
+    assert_eq!(results[2].as_ref().unwrap_err().message, "disk gone");
+}

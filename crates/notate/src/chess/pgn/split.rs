@@ -215,6 +215,8 @@ pub struct GameSplitter<R> {
     /// Games of the current chunk found longer than `max_game_bytes`.
     oversized: Vec<usize>,
     spare: Option<Vec<u8>>,
+    /// A read that failed after whole games were found: they go out first, then this.
+    failed: Option<io::Error>,
     /// No `}` stands in the buffer before this offset.
     brace_free_until: usize,
     /// Whether the game being scanned has a tag line.
@@ -287,6 +289,7 @@ impl<R: Read> GameSplitter<R> {
             skipping: false,
             oversized: Vec::new(),
             spare: None,
+            failed: None,
             brace_free_until: 0,
             has_tags: false,
             after_line_comment: State::MoveLineStart,
@@ -352,6 +355,9 @@ impl<R: Read> GameSplitter<R> {
 
     /// The next chunk, `None` at the end of the stream.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        if let Some(failed) = self.failed.take() {
+            return Err(failed);
+        }
         loop {
             if self.skipping {
                 self.skip_oversized()?;
@@ -396,7 +402,17 @@ impl<R: Read> GameSplitter<R> {
                 self.skipping = true;
                 return Ok(Some(chunk));
             }
-            self.fill()?;
+            if let Err(failed) = self.fill() {
+                // The whole games read before the failure are the stream's too: they go
+                // out first, and the error with the next call. "Would block" is no failure
+                // (a `Feed`'s input has no more yet): the splitter goes on at the next call.
+                if self.games.is_empty() || failed.kind() == io::ErrorKind::WouldBlock {
+                    return Err(failed);
+                }
+                self.failed = Some(failed);
+                let oversized = std::mem::take(&mut self.oversized);
+                return Ok(Some(self.take_chunk(oversized)));
+            }
         }
     }
 
