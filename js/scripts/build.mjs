@@ -54,21 +54,39 @@ process.stderr.write(`built ${dist}\n`);
  * Adds to wasm-bindgen's glue a way to start a fresh instance of the compiled module. An
  * instance that traps (an allocation that fails aborts the layer) keeps its memory and its
  * broken state; the glue holds its instance in variables of its own module, which only code
- * in that module can replace. Checked against the glue of the pinned wasm-bindgen: the build
- * fails if the glue no longer has what this relies on.
+ * in that module can replace. Its finalizers free an object's memory in whichever instance
+ * runs when they run: each registration now holds the instance it was made in, and a
+ * finalizer of an object of an instance since replaced does nothing (its memory went with
+ * it). Checked against the glue of the pinned wasm-bindgen: the build fails if the glue no
+ * longer has what this relies on.
  */
 function addRestart(glue) {
-  const code = readFileSync(glue, 'utf8');
-  for (const needed of ['let wasmModule, wasmInstance, wasm;', 'function initSync(module) {\n    if (wasm !== undefined) return wasm;']) {
+  let code = readFileSync(glue, 'utf8');
+  const changed = (what, pattern, replacement) => {
+    const count = (code.match(pattern) ?? []).length;
+    if (count === 0) throw new Error(`${glue}: wasm-bindgen's glue changed (no ${what}): see addRestart in scripts/build.mjs`);
+    code = code.replace(pattern, replacement);
+    return count;
+  };
+  for (const needed of ['let wasmModule, wasmInstance, wasm;', 'let __wbg_init_promise;',
+    'function initSync(module) {\n    if (wasm !== undefined) return wasm;']) {
     if (!code.includes(needed)) {
       throw new Error(`${glue}: wasm-bindgen's glue changed (no \`${needed.split('\n')[0]}\`): see addRestart in scripts/build.mjs`);
     }
+  }
+  const registries = changed('finalization registries', /new FinalizationRegistry\(ptr => wasm\.(__wbg_\w+_free)\(ptr, 1\)\)/g,
+    'new FinalizationRegistry(([ptr, instance]) => instance === wasm && wasm.$1(ptr, 1))');
+  const registrations = changed('registrations', /(\w+Finalization)\.register\((\w+), \2\.__wbg_ptr, \2\)/g,
+    '$1.register($2, [$2.__wbg_ptr, wasm], $2)');
+  if (/FinalizationRegistry\(ptr =>|Finalization\.register\(\w+, \w+\.__wbg_ptr,/.test(code) || registrations < registries) {
+    throw new Error(`${glue}: a finalizer or registration of wasm-bindgen's glue was not changed: see addRestart`);
   }
   writeFileSync(glue, `${code}
 // Added by notate's build (js/scripts/build.mjs): a fresh instance of the same compiled
 // module, for js/src/core.js after a trap; the old one is left to the garbage collector.
 export function __notateRestart() {
     wasm = undefined;
+    __wbg_init_promise = undefined;
     return initSync({ module: wasmModule });
 }
 `);

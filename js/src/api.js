@@ -5,19 +5,32 @@ import { wasm, call, bytesOf, usage, optionsOf, text, jsonOf, shown, track, inst
 
 const CHESS_STREAMS = ['pgn', 'json', 'egd', 'jsonchess'];
 
+/** The most bytes handed to a stream's feed at once (see streamGames). */
+const PUSH_BYTES = 1 << 20;
+
 /** Runs the layer's `convert` and takes its results out of the WebAssembly memory. */
 function run(input, from, to, options, items) {
   const { errors: _errors, from: _from, to: _to, ...rest } = options ?? {};
-  const converted = call(wasm.convert, bytesOf(input), text(from, 'from', true), text(to, 'to', true), jsonOf(rest, 'options'), items);
+  const bytes = bytesOf(input);
+  const converted = track(call(wasm.convert, bytes, text(from, 'from', true), text(to, 'to', true), jsonOf(rest, 'options'), items));
+  return taken(converted, (c) => ({
+    output: c.takeOutput(),
+    games: c.games,
+    errors: JSON.parse(c.takeErrors()).map(NotateError.fromJson),
+    warnings: JSON.parse(c.takeWarnings()).map(NotateError.fromJson),
+  }));
+}
+
+/**
+ * What `read` takes out of a run's results (a tracked `Converted`), through `call` like every
+ * use of the WebAssembly layer; then the results are freed, unless a trap replaced their
+ * instance meanwhile (their memory went with it).
+ */
+function taken({ object, instance }, read) {
   try {
-    return {
-      output: converted.takeOutput(),
-      games: converted.games,
-      errors: JSON.parse(converted.errors).map(NotateError.fromJson),
-      warnings: JSON.parse(converted.warnings).map(NotateError.fromJson),
-    };
+    return call(() => read(object));
   } finally {
-    converted.free();
+    if (instance === instanceNumber()) object.free();
   }
 }
 
@@ -164,19 +177,18 @@ export async function* streamGames(stream, options) {
     if (instance !== instanceNumber()) throw usage('notate was started again (see the error before): read the stream again');
     return feed;
   };
-  const take = (converted) => {
-    try {
-      return items(converted.takeOutput());
-    } finally {
-      converted.free();
-    }
-  };
+  const take = (converted) => items(taken(track(converted), (c) => c.takeOutput()));
   try {
     for await (const chunk of chunksOf(stream)) {
       const bytes = bytesOf(chunk);
-      for (const item of take(call(() => live().push(bytes)))) {
-        if (item instanceof NotateError && mode === 'throw') throw item;
-        yield item;
+      // A piece at a time: a push gives the games it completes, all at once, and a whole
+      // file given as one chunk would build every game's items together.
+      for (let at = 0; at < bytes.length || at === 0; at += PUSH_BYTES) {
+        const piece = bytes.subarray(at, at + PUSH_BYTES);
+        for (const item of take(call(() => live().push(piece)))) {
+          if (item instanceof NotateError && mode === 'throw') throw item;
+          yield item;
+        }
       }
     }
     for (const item of take(call(() => live().finish()))) {

@@ -23,7 +23,7 @@ export function isLoaded() {
  * WebAssembly.Module) or, by default, from `notate_bg.wasm` beside this file.
  */
 export async function init(source) {
-  if (source !== undefined && !(source instanceof URL || typeof source === 'string' || source instanceof Uint8Array
+  if (source !== undefined && !(source instanceof URL || typeof source === 'string' || ArrayBuffer.isView(source)
     || source instanceof ArrayBuffer || source instanceof WebAssembly.Module
     || (typeof Response === 'function' && source instanceof Response))) {
     throw usage(`init: a URL, a Response, bytes or a WebAssembly.Module, not ${kindOf(source)}`);
@@ -54,7 +54,7 @@ async function load(source) {
       source = url;
     }
   }
-  if (source instanceof Uint8Array || source instanceof ArrayBuffer || source instanceof WebAssembly.Module) {
+  if (ArrayBuffer.isView(source) || source instanceof ArrayBuffer || source instanceof WebAssembly.Module) {
     exports = initWasmSync({ module: source });
   } else {
     exports = await initWasm({ module_or_path: source });
@@ -64,7 +64,7 @@ async function load(source) {
 
 /** Loads the WebAssembly module from bytes (or a compiled module), at once. */
 export function initSync(bytes) {
-  if (!(bytes instanceof Uint8Array || bytes instanceof ArrayBuffer || bytes instanceof WebAssembly.Module)) {
+  if (!(ArrayBuffer.isView(bytes) || bytes instanceof ArrayBuffer || bytes instanceof WebAssembly.Module)) {
     throw usage(`initSync: bytes or a WebAssembly.Module, not ${kindOf(bytes)}`);
   }
   if (isLoaded()) return;
@@ -279,15 +279,11 @@ export function bytesOf(input) {
   if (!(input instanceof ArrayBuffer) && !ArrayBuffer.isView(input)) {
     throw usage(`expected a string or bytes, not ${kindOf(input)}`);
   }
-  // A view made anew from the buffer: an object that only claims to be one (its prototype
-  // set to Uint8Array's, a Proxy) has no buffer to give, and a detached buffer cannot be
-  // viewed; both are usage errors.
-  const bytes = readOut(
+  // A view made anew from the buffer: a detached buffer cannot be viewed, a usage error.
+  return readOut(
     () => (input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)),
     'the bytes',
   );
-  if (bytes.buffer.detached === true) throw usage('the bytes could not be read: their ArrayBuffer is detached');
-  return bytes;
 }
 
 // Integers past 2^53 travel as exact JSON numbers; JSON.parse would round them, so they are
@@ -332,4 +328,17 @@ export function changeable(doc) {
     if (Array.isArray(doc) && key === 'length' ? !d.writable : !d.configurable) return false;
   }
   return true;
+}
+
+/**
+ * Replaces the contents of `target` with `source`'s own enumerable properties, in place.
+ * Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) would otherwise
+ * replace the object's prototype.
+ */
+export function replaceContents(target, source) {
+  for (const key of Object.keys(target)) delete target[key];
+  for (const [key, value] of Object.entries(source)) {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  }
+  return target;
 }

@@ -2,7 +2,7 @@
 // and results (JSON.stringify-equal, key order included), computed by notate. Coordinates
 // past 2^53 stay exact: they are BigInts where the reference would round them.
 
-import { wasm, call, usage, parseExact, stringifyExact, shown, wholeNumber, readOut, changeable } from './core.js';
+import { wasm, call, usage, parseExact, stringifyExact, shown, wholeNumber, readOut, changeable, replaceContents, NotateError } from './core.js';
 
 const MOVES = ['pretty', 'compact', 'minimal'];
 
@@ -68,8 +68,10 @@ export function LongToShort_Format(longformat, options = {}, make_new_lines) {
   if (moves !== undefined) {
     try {
       return call(wasm.icnLongToShort, stringifyExact({ ...longformat, moves: [] }), moves, longformat.moves.length, written);
-    } catch {
-      // Read again the ordinary way below, for the error that names the whole object's path.
+    } catch (e) {
+      // Read again the ordinary way below, for the error that names the whole object's
+      // path; but a trap (the instance started again) or a size refused is said at once.
+      if (!(e instanceof NotateError) || e.kind === 'internal' || e.kind === 'too-large') throw e;
     }
   }
   return call(wasm.icnLongToShort, stringifyExact(longformat), undefined, 0, written);
@@ -89,11 +91,7 @@ export function GameToPosition(longformat, halfmoves = 0, modify_input = false) 
   }
   const position = parseExact(call(wasm.icnGameToPosition, stringifyExact(longformat), plies));
   if (!modify_input) return position;
-  for (const key of Object.keys(longformat)) delete longformat[key];
-  for (const [key, value] of Object.entries(position)) {
-    Object.defineProperty(longformat, key, { value, writable: true, enumerable: true, configurable: true });
-  }
-  return longformat;
+  return replaceContents(longformat, position);
 }
 
 /** A compact move (`"1,2>3,4=Q"`) → `{compact, startCoords, endCoords, promotion?}`. */

@@ -2,7 +2,7 @@
 // with positions as FEN strings where the reference took its chess library's objects; plus
 // Glicko-2 rating, the protocol's messages and its generic updates, as notate models them.
 
-import { wasm, call, usage, optionsOf, text, wholeNumber, jsonOf, parseExact, changeable } from './core.js';
+import { wasm, call, usage, optionsOf, text, wholeNumber, jsonOf, parseExact, changeable, replaceContents } from './core.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -130,18 +130,15 @@ export function applyUpdate(doc, update) {
   }
   const updates = Array.isArray(update) ? update : [update];
   const after = JSON.parse(call(wasm.protocolApplyUpdates, jsonOf(doc, 'doc'), jsonOf(updates, 'update')));
-  if (Array.isArray(after) !== array) throw usage('applyUpdate: the document\'s JSON (its toJSON) is not of its own kind');
+  if (after === null || typeof after !== 'object' || Array.isArray(after) !== array) {
+    throw usage('applyUpdate: the document\'s JSON (its toJSON) is not of its own kind');
+  }
   if (array) {
     doc.length = 0;
     // One at a time: spreading a long array into push's arguments overflows the stack.
     for (const value of after) doc.push(value);
   } else {
-    for (const key of Object.keys(doc)) delete doc[key];
-    // Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) would
-    // otherwise replace the object's prototype.
-    for (const [key, value] of Object.entries(after)) {
-      Object.defineProperty(doc, key, { value, writable: true, enumerable: true, configurable: true });
-    }
+    replaceContents(doc, after);
   }
   return doc;
 }

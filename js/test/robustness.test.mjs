@@ -32,11 +32,17 @@ test('a game whose output could pass 256 MiB is refused before it is written, th
   assert.ok(wasmMemoryBytes() < 256 << 20, `${wasmMemoryBytes()}`);
 });
 
+test('the bound of a game is its format\'s: checking or writing UCI a 140,000-ply game is fine', () => {
+  const input = shuffle(140_000);
+  assert.deepEqual(check(input).errors, []);
+  assert.equal(convert(input, { to: 'uci' }).split(' ').length, 140_000);
+});
+
 test('a call whose output passes 256 MiB is refused, and the next one works', () => {
   // 700 games of 400 plies: about 1.1 KB of pretty extended EGD a ply, 316 MB.
   const input = shuffle(400).repeat(700);
   assert.throws(() => convert(input, { to: 'egd', egdExtended: true, pretty: true }),
-    notate('too-large', /the output passed 256 MiB, the most one call gives, at game \d+: convert fewer games/));
+    notate('too-large', /the output would pass 256 MiB, the most one call gives, at game \d+: convert fewer games/));
   assert.equal(convert('1. e4 *', { to: 'uci' }), 'e2e4\n');
 });
 
@@ -112,6 +118,11 @@ test('applyUpdate changes all or nothing, and defines keys (no prototype replace
   assert.equal(long.length, 200_000);
   assert.throws(() => applyUpdate(new Date(0), []), notate('usage', /plain object or an array/));
   assert.throws(() => applyUpdate(Object.assign([1], { toJSON() { return { a: 1 }; } }), []), notate('usage', /its own kind/));
+  for (const json of [null, 5]) {
+    const odd = { a: 1, toJSON() { return json; } };
+    assert.throws(() => applyUpdate(odd, []), notate('usage', /its own kind/));
+    assert.equal(odd.a, 1);
+  }
 });
 
 test('GameToPosition leaves a game it cannot change as it was', () => {
@@ -136,4 +147,12 @@ test('a token skipped in reading is a warning with its place, in check and conve
   const converted = convert(text, { to: 'uci', errors: 'collect' });
   assert.equal(converted.output, 'e2e4 e7e5\nd2d4 d7d5\n');
   assert.equal(converted.warnings.length, 1);
+});
+
+test('a call lists at most 10,000 warnings, and says how many more there were', () => {
+  const game = `1. e4 ${'^5 '.repeat(60)}e5 *\n\n`;
+  const { games, warnings } = check(game.repeat(200));
+  assert.equal(games, 200);
+  assert.equal(warnings.length, 10_001);
+  assert.ok(notate('too-large', /^2000 more warnings, not listed \(at most 10000 a call are\)$/)(warnings[10_000]));
 });

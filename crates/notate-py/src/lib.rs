@@ -64,8 +64,8 @@ fn _notate(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NotateError", m.py().get_type::<errors::NotateError>())?;
     m.add("GameError", m.py().get_type::<errors::GameError>())?;
-    // Every field a GameError has is None on one made by hand (`GameError("x")`), as the
-    // stubs say, instead of an AttributeError.
+    // Every field of a GameError is None on one made by hand (`GameError("x")`), instead of
+    // an AttributeError: notate sets them on the ones it raises.
     let game_error = m.py().get_type::<errors::GameError>();
     for field in errors::GAME_ERROR_FIELDS {
         game_error.setattr(field, m.py().None())?;

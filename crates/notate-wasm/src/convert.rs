@@ -79,8 +79,10 @@ fn camel_case(name: &str) -> String {
 pub struct Converted {
     output: String,
     games: u64,
-    report: Vec<serde_json::Value>,
-    warnings: Vec<serde_json::Value>,
+    report: JsonList,
+    warnings: JsonList,
+    /// Warnings past [`MAX_WARNINGS`], counted, not listed.
+    warnings_left_out: u64,
 }
 
 #[wasm_bindgen]
@@ -97,17 +99,79 @@ impl Converted {
         self.games as f64
     }
 
-    /// The errors, as a JSON array (see [`crate::error_json`]).
-    #[wasm_bindgen(getter)]
-    pub fn errors(&self) -> String {
-        serde_json::Value::from(self.report.clone()).to_string()
+    /// The errors, as a JSON array (see [`crate::error_json`]), taken out.
+    #[wasm_bindgen(js_name = takeErrors)]
+    pub fn take_errors(&mut self) -> String {
+        self.report.take()
     }
 
-    /// What was noticed without failing a game (a record that lies about its encoding, a
-    /// variation the output cannot hold), as a JSON array of errors.
-    #[wasm_bindgen(getter)]
-    pub fn warnings(&self) -> String {
-        serde_json::Value::from(self.warnings.clone()).to_string()
+    /// What was noticed without failing a game (a token skipped, a record that lies about
+    /// its encoding, a variation the output cannot hold), as a JSON array of errors, taken
+    /// out; past [`MAX_WARNINGS`], one more that says how many were left out.
+    #[wasm_bindgen(js_name = takeWarnings)]
+    pub fn take_warnings(&mut self) -> String {
+        if self.warnings_left_out > 0 {
+            let error = Error::new(
+                notate::ErrorKind::TooLarge,
+                format!(
+                    "{} more warnings, not listed (at most {MAX_WARNINGS} a call are)",
+                    std::mem::take(&mut self.warnings_left_out)
+                ),
+            );
+            self.warnings.push(&error_json(&error));
+        }
+        self.warnings.take()
+    }
+}
+
+impl Converted {
+    fn new(games: u64) -> Converted {
+        Converted {
+            output: String::new(),
+            games,
+            report: JsonList::default(),
+            warnings: JsonList::default(),
+            warnings_left_out: 0,
+        }
+    }
+
+    fn warn(&mut self, warning: &Error) {
+        if self.warnings.len < MAX_WARNINGS {
+            self.warnings.push(&error_json(warning));
+        } else {
+            self.warnings_left_out += 1;
+        }
+    }
+}
+
+/// The most warnings a call lists: a text of nothing but tokens that are no move makes one
+/// every three bytes.
+const MAX_WARNINGS: usize = 10_000;
+
+/// Errors as the text of a JSON array, written as they come: as `serde_json::Value`s they
+/// took about ten times the memory, and their text counts in a call's budget
+/// ([`MAX_OUTPUT`]).
+#[derive(Default)]
+struct JsonList {
+    text: String,
+    len: usize,
+}
+
+impl JsonList {
+    fn push(&mut self, value: &serde_json::Value) {
+        self.text.push(if self.len == 0 { '[' } else { ',' });
+        self.text.push_str(&value.to_string());
+        self.len += 1;
+    }
+
+    fn take(&mut self) -> String {
+        let mut text = std::mem::take(&mut self.text);
+        if self.len == 0 {
+            text.push('[');
+        }
+        text.push(']');
+        self.len = 0;
+        text
     }
 }
 
@@ -142,12 +206,7 @@ impl Run {
             shape,
             out,
             written: 0,
-            converted: Converted {
-                output: String::new(),
-                games: 0,
-                report: Vec::new(),
-                warnings: Vec::new(),
-            },
+            converted: Converted::new(0),
         }
     }
 
@@ -173,9 +232,7 @@ impl Run {
                     }
                 }
                 for note in notes {
-                    self.converted
-                        .warnings
-                        .push(error_json(&with_game(note, game)));
+                    self.converted.warn(&with_game(note, game));
                 }
             }
             Err(error) => {
@@ -190,9 +247,15 @@ impl Run {
                         serde_json::json!({ "error": json }).to_string().as_bytes(),
                     );
                 }
-                self.converted.report.push(json);
+                self.converted.report.push(&json);
             }
         }
+    }
+
+    /// The bytes of output, errors and warnings held so far: what counts against
+    /// [`MAX_OUTPUT`].
+    fn used(&self) -> usize {
+        self.out.len() + self.converted.report.text.len() + self.converted.warnings.text.len()
     }
 
     /// Hands over what was written so far (a stream's items).
@@ -205,15 +268,7 @@ impl Run {
             self.written = 0;
         }
         let games = self.converted.games;
-        let mut converted = std::mem::replace(
-            &mut self.converted,
-            Converted {
-                output: String::new(),
-                games,
-                report: Vec::new(),
-                warnings: Vec::new(),
-            },
-        );
+        let mut converted = std::mem::replace(&mut self.converted, Converted::new(games));
         // Every writer writes UTF-8 (shogi formats in another encoding only on request,
         // which this layer never makes).
         converted.output = String::from_utf8(out)
@@ -251,19 +306,29 @@ fn with_game(mut error: Error, game: u64) -> Error {
     error
 }
 
-/// The most output one call builds: WebAssembly memory stops at 4 GiB, and the instance
-/// cannot survive running out of it (an allocation that fails aborts), so a call whose
-/// output passes this is refused instead (well under the longest string JavaScript makes,
-/// about 512 Mi characters). A larger conversion goes a part at a time, or through
-/// `streamGames`.
+/// The most output one call builds (its errors and warnings included): WebAssembly memory
+/// stops at 4 GiB, and the instance cannot survive running out of it (an allocation that
+/// fails aborts), so a call whose output would pass this is refused instead. A larger
+/// conversion goes a part at a time, or through `streamGames`.
 const MAX_OUTPUT: usize = 256 << 20;
 
-/// More than any format writes for one chess ply (EGD with `egdExtended` and `pretty`,
-/// the longest, writes about 1.6 KB): a chess game's output is at most its plies times this,
-/// so a game whose bound passes [`MAX_OUTPUT`] is refused before it is written. A
-/// pathological game (4.5 MB of `Nf3 Nf6 Ng1 Ng8`, 800,000 plies) otherwise wrote gigabytes
-/// of EGD for minutes before running out of memory.
-const MAX_PLY_OUTPUT: usize = 2 << 10;
+/// The longest string V8 makes (in characters: the output is given as UTF-16 code units,
+/// one per byte of ASCII); items, whose characters past ASCII are written as `\u` escapes
+/// (up to three times their bytes), are checked against it once escaped.
+const MAX_JS_STRING: usize = 0x1fff_ffe8;
+
+/// More than one chess ply takes in the output of `to`: the longest EGD (pretty, extended)
+/// writes about 1.1 KB a ply, the viewer's positions about 300 bytes, `readPgn`'s items
+/// about 150; checking writes nothing. A game's output is at most its plies times this, so
+/// a game that could not fit is refused before it is written (a pathological game, 4.5 MB
+/// of `Nf3 Nf6 Ng1 Ng8`, otherwise wrote gigabytes of EGD for minutes and ran out of memory).
+fn ply_bound(to: Option<Format>) -> usize {
+    match to {
+        None => 0,
+        Some(Format::Egd) => 2 << 10,
+        Some(_) => 512,
+    }
+}
 
 /// The plies of a chess line, its variations' included.
 fn plies<M>(line: &notate::chess::Line<M>) -> usize {
@@ -273,20 +338,36 @@ fn plies<M>(line: &notate::chess::Line<M>) -> usize {
         .sum()
 }
 
-/// The error of a game whose output could pass [`MAX_OUTPUT`].
-fn too_large_game(plies: usize) -> Error {
+/// The most output a chess game of `plies` plies could write in a format of `per_ply`
+/// bytes a ply: refused (in its place) when that alone passes [`MAX_OUTPUT`].
+fn game_bound(plies: usize, per_ply: usize) -> Result<usize, Error> {
+    match plies.checked_mul(per_ply) {
+        Some(bound) if bound <= MAX_OUTPUT => Ok(bound),
+        _ => Err(Error::new(
+            notate::ErrorKind::TooLarge,
+            format!(
+                "a game of {plies} plies: its output could pass {} MiB, the most one call gives",
+                MAX_OUTPUT >> 20
+            ),
+        )),
+    }
+}
+
+/// The error of a call whose output would pass [`MAX_OUTPUT`], at game `game`.
+fn call_too_large(game: u64) -> Error {
     Error::new(
         notate::ErrorKind::TooLarge,
         format!(
-            "a game of {plies} plies: its output could pass {} MiB, the most one call gives",
+            "the output would pass {} MiB, the most one call gives, at game {game}: convert \
+             fewer games at a time, or read them with streamGames",
             MAX_OUTPUT >> 20
         ),
     )
 }
 
 /// Converts `input` (text or bytes) from `from` (`None`: told by its first bytes) to `to`
-/// (`None`: only read and check). An output that passes [`MAX_OUTPUT`] is an error of the
-/// whole call.
+/// (`None`: only read and check). An output that would pass [`MAX_OUTPUT`] is an error of
+/// the whole call.
 pub fn convert_bytes(
     input: &[u8],
     from: Option<&str>,
@@ -312,40 +393,41 @@ pub fn convert_bytes(
             separator: to.map_or(&b""[..], Format::separator),
         }
     };
+    let per_ply = ply_bound(to);
     let mut run = Run::new(shape);
     let mut games = converter.read(input);
     while let Some(game) = games.next() {
         // What reading skipped (placed and numbered), before what writing noticed.
-        let read_warnings = games.take_warnings();
-        run.converted
-            .warnings
-            .extend(read_warnings.iter().map(error_json));
+        for warning in games.take_warnings() {
+            run.converted.warn(&warning);
+        }
+        let bound = match &game {
+            Ok(AnyGame::Chess(chess)) => game_bound(plies(&chess.moves), per_ply),
+            _ => Ok(0),
+        };
+        // A game that fits alone but not in what is left: the whole call is too large.
+        if bound.as_ref().is_ok_and(|b| run.used() + b > MAX_OUTPUT) {
+            return Err(call_too_large(run.converted.games + 1));
+        }
         run.take(game, &mut |game, out| {
-            let result = match game {
-                AnyGame::Chess(chess) if plies(&chess.moves) * MAX_PLY_OUTPUT > MAX_OUTPUT => {
-                    Err(too_large_game(plies(&chess.moves)))
-                }
-                _ => converter.write(game, out),
-            };
-            result.map_err(|mut error| {
-                games.place(&mut error);
-                error
-            })?;
+            bound
+                .clone()
+                .and_then(|_| converter.write(game, out))
+                .map_err(|mut error| {
+                    games.place(&mut error);
+                    error
+                })?;
             Ok(converter.notes(game))
         });
-        if run.out.len() > MAX_OUTPUT {
-            return Err(Error::new(
-                notate::ErrorKind::TooLarge,
-                format!(
-                    "the output passed {} MiB, the most one call gives, at game {}: convert \
-                     fewer games at a time, or read them with streamGames",
-                    MAX_OUTPUT >> 20,
-                    run.converted.games
-                ),
-            ));
+        if run.used() > MAX_OUTPUT {
+            return Err(call_too_large(run.converted.games));
         }
     }
-    Ok(run.flush())
+    let converted = run.flush();
+    if converted.output.len() > MAX_JS_STRING {
+        return Err(call_too_large(converted.games));
+    }
+    Ok(converted)
 }
 
 /// Converts `input` from `from` (`undefined`: told by its first bytes) to `to`
@@ -433,9 +515,7 @@ impl GameFeed {
     fn take(&mut self, results: Vec<Result<ChessGame, Error>>) -> Converted {
         let json = &mut self.json;
         let mut write = |game: &ChessGame, out: &mut Vec<u8>| {
-            if plies(&game.moves) * MAX_PLY_OUTPUT > MAX_OUTPUT {
-                return Err(too_large_game(plies(&game.moves)));
-            }
+            game_bound(plies(&game.moves), ply_bound(Some(Format::Json)))?;
             json.write_game(game, out)?;
             Ok(Vec::new())
         };

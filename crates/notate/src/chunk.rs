@@ -136,7 +136,8 @@ pub struct LineSplitter<R> {
     first_line: u64,
     first_byte: u64,
     chunk_bytes: usize,
-    /// A read that failed after whole lines were read: they go out first, then this.
+    /// A read that failed after lines known to be whole were read (ended by a line break):
+    /// they go out first, then this.
     failed: Option<io::Error>,
 }
 

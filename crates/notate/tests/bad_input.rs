@@ -381,12 +381,52 @@ fn the_games_read_before_a_failing_read_are_given_then_the_error() {
     )
     .unwrap();
     let egd = format!("{}\n{}\n{{\"game_tags\":", line.trim(), line.trim());
-    let input = FailsAfter {
-        bytes: egd.as_bytes(),
-        step: 1 << 20,
-    };
-    let results: Vec<_> = Reader::<Egd, _>::new(input).collect();
-    assert_eq!(results.len(), 3);
-    assert!(results[0].is_ok() && results[1].is_ok());
-    assert_eq!(results[2].as_ref().unwrap_err().message, "disk gone");
+    for step in [7, 1 << 20] {
+        let input = FailsAfter {
+            bytes: egd.as_bytes(),
+            step,
+        };
+        let results: Vec<_> = Reader::<Egd, _>::new(input).collect();
+        assert_eq!(results.len(), 3, "reads of {step}");
+        assert!(results[0].is_ok() && results[1].is_ok());
+        assert_eq!(results[2].as_ref().unwrap_err().message, "disk gone");
+    }
+}
+
+/// A game's warnings come with it, across chunks, and for a failed game too: numbered as
+/// the game, placed on its line, never another game's.
+#[test]
+fn each_games_warnings_come_with_it_across_chunks() {
+    use notate::chess::pgn::Pgn;
+    use notate::format::Reader;
+    // 40,000 games of about 100 bytes: several chunks. Every third game has a skipped
+    // token; every third after it also fails (an illegal move after the skipped token).
+    let mut text = String::new();
+    for i in 0..40_000 {
+        let padding = "{ a comment to make the game longer than a few bytes } ";
+        text.push_str(&match i % 3 {
+            0 => format!("[Round \"{i}\"]\n\n1. e4 {padding}e5 *\n\n"),
+            1 => format!("[Round \"{i}\"]\n\n1. e4 ^{i} {padding}e5 *\n\n"),
+            _ => format!("[Round \"{i}\"]\n\n1. e4 ^{i} {padding}Ke7 *\n\n"),
+        });
+    }
+    let mut games = Reader::<Pgn, _>::new(text.as_bytes());
+    let mut number = 0u64;
+    while let Some(game) = games.next() {
+        number += 1;
+        let i = number - 1;
+        let warnings = games.take_warnings();
+        assert_eq!(game.is_ok(), i % 3 != 2, "game {number}");
+        if i.is_multiple_of(3) {
+            assert!(warnings.is_empty(), "game {number}: {warnings:?}");
+            continue;
+        }
+        assert_eq!(warnings.len(), 1, "game {number}");
+        let w = &warnings[0];
+        assert_eq!(w.game, Some(number));
+        assert_eq!(w.token.as_deref(), Some(format!("^{i}").as_str()));
+        // Each game takes four lines: its moves are on the third.
+        assert_eq!(w.place.map(|p| p.line), Some(4 * i + 3));
+    }
+    assert_eq!(number, 40_000);
 }

@@ -15,10 +15,11 @@ class NotateError(Exception):
 
 class GameError(NotateError):
     """A game that cannot be read or replayed, with its place (1-based, as the command line
-    prints it); each field is None when unknown."""
+    prints it); each field is None when unknown (and every one on a GameError made by
+    hand)."""
 
-    kind: str
-    message: str
+    kind: Optional[str]
+    message: Optional[str]
     line: Optional[int]
     column: Optional[int]
     offset: Optional[int]

@@ -1,11 +1,11 @@
-//! Board coordinates of any size.
+//! Board coordinates: whole numbers of up to [`Int::MAX_DIGITS`] digits, exact.
 
 use std::cmp::Ordering;
 use std::fmt;
 
 use num_bigint::BigInt;
 
-/// A whole number of any size: one board coordinate.
+/// A whole number of up to [`Int::MAX_DIGITS`] digits: one board coordinate.
 ///
 /// Numbers that fit in an `i64` are stored inline, so the common case costs no allocation;
 /// larger ones (the reference's JavaScript numbers silently lose them past 2^53) are kept

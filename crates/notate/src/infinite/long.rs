@@ -5,7 +5,7 @@
 //!  "specialRights":{"5,1":true},"startingPosition":{"5,1":"kingsW"},"moves":["5,1>5,2"]}
 //! ```
 //!
-//! Numbers are read from their JSON text, so coordinates of any size survive. A text holds
+//! Numbers are read from their JSON text, so coordinates past 2^53 survive exactly. A text holds
 //! one or more documents (one per line, or simply one after another); each is written
 //! followed by a newline.
 

@@ -1,7 +1,7 @@
 //! Infinite chess (infinitechess.org): ICN, its long JSON form, and replay.
 //!
 //! Its own model, independent of the chess core: the board is unbounded
-//! ([`Coord`] holds integers of any size) and the pieces are fairy pieces ([`PieceKind`]).
+//! ([`Coord`] holds exact integers of up to [`Int::MAX_DIGITS`] digits) and the pieces are fairy pieces ([`PieceKind`]).
 //!
 //! - [`short`]: ICN strings, both dialects (2024 reference, 2025 site converter);
 //! - [`long`]: the long JSON form, with the reference's key order, and legacy move objects;

@@ -215,7 +215,8 @@ pub struct GameSplitter<R> {
     /// Games of the current chunk found longer than `max_game_bytes`.
     oversized: Vec<usize>,
     spare: Option<Vec<u8>>,
-    /// A read that failed after whole games were found: they go out first, then this.
+    /// A read that failed after games known to be whole were found (a game after them had
+    /// started): they go out first, then this.
     failed: Option<io::Error>,
     /// No `}` stands in the buffer before this offset.
     brace_free_until: usize,
@@ -403,8 +404,9 @@ impl<R: Read> GameSplitter<R> {
                 return Ok(Some(chunk));
             }
             if let Err(failed) = self.fill() {
-                // The whole games read before the failure are the stream's too: they go
-                // out first, and the error with the next call. "Would block" is no failure
+                // The games read before the failure and known to be whole (a game after
+                // them had started; the last one may have been cut) are the stream's too:
+                // they go out first, and the error with the next call. "Would block" is no failure
                 // (a `Feed`'s input has no more yet): the splitter goes on at the next call.
                 if self.games.is_empty() || failed.kind() == io::ErrorKind::WouldBlock {
                     return Err(failed);
