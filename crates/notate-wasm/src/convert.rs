@@ -401,8 +401,9 @@ pub fn convert_bytes(
         for warning in games.take_warnings() {
             run.converted.warn(&warning);
         }
+        // Only checking writes nothing: no game's plies need counting.
         let bound = match &game {
-            Ok(AnyGame::Chess(chess)) => game_bound(plies(&chess.moves), per_ply),
+            Ok(AnyGame::Chess(chess)) if per_ply > 0 => game_bound(plies(&chess.moves), per_ply),
             _ => Ok(0),
         };
         // A game that fits alone but not in what is left: the whole call is too large.

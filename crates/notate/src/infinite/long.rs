@@ -210,11 +210,9 @@ fn object<'a>(raw: &'a RawValue, path: Path<'_>) -> Result<Object<'a>, Error> {
 
 fn int(raw: &RawValue, path: Path<'_>) -> Result<Int, Error> {
     raw.get().parse::<Int>().map_err(|_| {
-        if Int::too_long_at(raw.get().as_bytes()) {
-            error::too_long_json(path)
-        } else {
-            error::json(path, format!("expected a whole number, not {}", raw.get()))
-        }
+        unread(raw.get(), path, || {
+            format!("expected a whole number, not {}", raw.get())
+        })
     })
 }
 
@@ -222,11 +220,9 @@ fn int(raw: &RawValue, path: Path<'_>) -> Result<Int, Error> {
 fn coords(raw: &RawValue, path: Path<'_>) -> Result<Coord, Error> {
     if let Ok(text) = serde_json::from_str::<&str>(raw.get()) {
         return text.parse().map_err(|_| {
-            if text.split(',').any(|n| Int::too_long_at(n.as_bytes())) {
-                error::too_long_json(path)
-            } else {
-                error::json(path, format!("expected a square \"x,y\", not {text:?}"))
-            }
+            unread(text, path, || {
+                format!("expected a square \"x,y\", not {text:?}")
+            })
         });
     }
     let items: Vec<&RawValue> = parse(raw, path, "a square [x, y]")?;
@@ -240,13 +236,18 @@ fn coords(raw: &RawValue, path: Path<'_>) -> Result<Coord, Error> {
 }
 
 fn square_key(key: &str, path: Path<'_>) -> Result<Coord, Error> {
-    key.parse().map_err(|_| {
-        if key.split(',').any(|n| Int::too_long_at(n.as_bytes())) {
-            error::too_long_json(path)
-        } else {
-            error::json(path, format!("{key:?} is not a square \"x,y\""))
-        }
-    })
+    key.parse()
+        .map_err(|_| unread(key, path, || format!("{key:?} is not a square \"x,y\"")))
+}
+
+/// Why a number or a square `text` (at `path`) did not read: one of its numbers has too
+/// many digits, or else `wrong`.
+fn unread(text: &str, path: Path<'_>, wrong: impl FnOnce() -> String) -> Error {
+    if text.split(',').any(|n| Int::too_long_at(n.as_bytes())) {
+        error::too_long_json(path)
+    } else {
+        error::json(path, wrong())
+    }
 }
 
 fn piece_name(name: &str, path: Path<'_>) -> Result<Piece, Error> {
