@@ -32,7 +32,15 @@ export interface Game {
   moves: GameMove[];
   result?: '1-0' | '0-1' | '1/2-1/2' | '*';
   final_comments?: Comment[];
+  /**
+   * What reading skipped without failing the game (a token that is no move), each naming
+   * its place; absent when nothing was. Not enumerable: JSON.stringify leaves it out.
+   */
+  readonly warnings?: NotateError[];
 }
+
+/** A list of games, with every warning of its games (see `Game.warnings`). */
+export type GameList<T> = T[] & { readonly warnings: NotateError[] };
 
 export type Input = string | Uint8Array | ArrayBuffer | ArrayBufferView;
 export type ChessFormat = 'pgn' | 'json' | 'egd' | 'jsonchess';
@@ -71,10 +79,10 @@ export interface ReadOptions {
   errors?: 'throw' | 'collect';
 }
 
-export function readPgn(input: Input, options?: ReadOptions & { errors?: 'throw' } | null): Game[];
-export function readPgn(input: Input, options: ReadOptions & { errors: 'collect' }): (Game | NotateError)[];
-export function readGames(input: Input, options?: ReadOptions & { errors?: 'throw' } | null): Game[];
-export function readGames(input: Input, options: ReadOptions & { errors: 'collect' }): (Game | NotateError)[];
+export function readPgn(input: Input, options?: ReadOptions & { errors?: 'throw' } | null): GameList<Game>;
+export function readPgn(input: Input, options: ReadOptions & { errors: 'collect' }): GameList<Game | NotateError>;
+export function readGames(input: Input, options?: ReadOptions & { errors?: 'throw' } | null): GameList<Game>;
+export function readGames(input: Input, options: ReadOptions & { errors: 'collect' }): GameList<Game | NotateError>;
 
 export interface Checked {
   games: number;
@@ -116,10 +124,10 @@ export interface InfiniteTracks {
 
 export type ShogiFormat = 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf' | 'shogi-book';
 
-export function egd(input: Input, options?: Omit<Partial<ConvertOptions>, 'to'> & { errors?: 'throw' } | null): Record<string, any>[];
-export function tracks(input: Input, options?: { from?: ChessFormat; errors?: 'throw' } | null): Tracks[];
-export function tracks(input: Input, options: { from: ShogiFormat; errors?: 'throw' }): ShogiTracks[];
-export function tracks(input: Input, options: { from: 'icn' | 'icn-json'; errors?: 'throw' }): InfiniteTracks[];
+export function egd(input: Input, options?: Omit<Partial<ConvertOptions>, 'to'> & { errors?: 'throw' } | null): GameList<Record<string, any>>;
+export function tracks(input: Input, options?: { from?: ChessFormat; errors?: 'throw' } | null): GameList<Tracks>;
+export function tracks(input: Input, options: { from: ShogiFormat; errors?: 'throw' }): GameList<ShogiTracks>;
+export function tracks(input: Input, options: { from: 'icn' | 'icn-json'; errors?: 'throw' }): GameList<InfiniteTracks>;
 
 /** Chunks of bytes (or of text): a web ReadableStream, a node stream, any async iterable, or an array (not a string: `readPgn` takes text). */
 export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> | ReadonlyArray<Uint8Array | string>;

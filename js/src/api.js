@@ -45,6 +45,27 @@ function items(output) {
   return JSON.parse(output).map((item) => (item.error ? NotateError.fromJson(item.error) : item));
 }
 
+/**
+ * Puts each warning (a NotateError naming its game's number) on its game's item as a
+ * `warnings` array, which is not enumerable: `JSON.stringify` and `deepStrictEqual` see the
+ * item as before, and items without warnings have none. `first` is the number of the first
+ * item's game; a warning that names no game there (the count of those left out past the
+ * limit) goes on the last item. With `list` given, the list gets every warning too.
+ */
+function withWarnings(items, warnings, first, list = undefined) {
+  for (const warning of warnings) {
+    const index = warning.game === null ? -1 : warning.game - first;
+    const item = items[index >= 0 && index < items.length ? index : items.length - 1];
+    if (item === undefined) continue;
+    if (!Object.hasOwn(item, 'warnings')) {
+      Object.defineProperty(item, 'warnings', { value: [], writable: true, configurable: true });
+    }
+    item.warnings.push(warning);
+  }
+  if (list !== undefined) Object.defineProperty(list, 'warnings', { value: warnings, writable: true, configurable: true });
+  return items;
+}
+
 function firstError(list) {
   return list.find((item) => item instanceof NotateError);
 }
@@ -52,7 +73,9 @@ function firstError(list) {
 /**
  * Every game of a PGN text (or bytes): `{tags, start, moves: [{san, uci, fen, comments,
  * nags, variations}], result}`. A bad game throws its NotateError; with `{errors: "collect"}`
- * it stands in the list in the game's place and reading goes on.
+ * it stands in the list in the game's place and reading goes on. What reading skipped
+ * without failing a game (a token that is no move) is in the game's `warnings` (not
+ * enumerable, absent when there is none), and all of it in the list's `warnings`.
  */
 export function readPgn(input, options) {
   const o = optionsOf(options, 'readPgn');
@@ -65,7 +88,9 @@ export function readGames(input, options) {
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
   if (!CHESS_STREAMS.includes(from)) throw usage(`readGames reads ${CHESS_STREAMS.join(', ')}, not ${shown(from)}`);
-  const games = items(run(input, from, 'json', { fens: true }, true).output);
+  const result = run(input, from, 'json', { fens: true }, true);
+  const games = items(result.output);
+  withWarnings(games, result.warnings, 1, games);
   const error = mode === 'throw' && firstError(games);
   if (error) throw error;
   return games;
@@ -107,7 +132,9 @@ export function convert(input, options) {
 function objects(input, options, to) {
   options = optionsOf(options, to);
   const mode = errorMode(options);
-  const list = items(run(input, options.from ?? 'pgn', to, options, true).output);
+  const result = run(input, options.from ?? 'pgn', to, options, true);
+  const list = items(result.output);
+  withWarnings(list, result.warnings, 1, list);
   const error = mode === 'throw' && firstError(list);
   if (error) throw error;
   return list;
@@ -164,8 +191,8 @@ async function* rawChunksOf(stream) {
 /**
  * Reads chess games from a stream as they arrive, one at a time (an async iterator), with
  * memory flat however long the stream: a node stream (`fs.createReadStream`), a web
- * `ReadableStream` (`response.body`, `file.stream()`), or an iterable of bytes. Games and
- * errors as readGames gives them.
+ * `ReadableStream` (`response.body`, `file.stream()`), or an iterable of bytes. Games,
+ * errors and each game's `warnings` as readGames gives them.
  */
 export async function* streamGames(stream, options) {
   options = optionsOf(options, 'streamGames');
@@ -177,7 +204,17 @@ export async function* streamGames(stream, options) {
     if (instance !== instanceNumber()) throw usage('notate was started again (see the error before): read the stream again');
     return feed;
   };
-  const take = (converted) => items(taken(track(converted), (c) => c.takeOutput()));
+  // Games are numbered in the stream: the first of a push's items is the one after those given.
+  let given = 0;
+  const take = (converted) => {
+    const result = taken(track(converted), (c) => ({
+      output: c.takeOutput(),
+      warnings: JSON.parse(c.takeWarnings()).map(NotateError.fromJson),
+    }));
+    const list = withWarnings(items(result.output), result.warnings, given + 1);
+    given += list.length;
+    return list;
+  };
   try {
     for await (const chunk of chunksOf(stream)) {
       const bytes = bytesOf(chunk);

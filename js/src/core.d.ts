@@ -28,6 +28,8 @@ export class NotateError extends Error {
   token: string | null;
   /** Where in a JSON document (`$.moves[3]`). */
   path: string | null;
+  /** A failed game's item: what reading skipped before it failed (see `Game.warnings`). */
+  readonly warnings?: NotateError[];
   /** `convert` only: every error of the run, and the text of the games that converted. */
   errors?: NotateError[];
   output?: string;

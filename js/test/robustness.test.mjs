@@ -5,7 +5,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { check, convert, readPgn, streamGames, Tracker, NotateError, init, initSync } from '../dist/index.js';
+import { check, convert, readPgn, egd, streamGames, Tracker, NotateError, init, initSync } from '../dist/index.js';
 import { ShortToLong_CompactMove, ShortToLong_Format, LongToShort_Format, GameToPosition } from '../dist/formatconverter.js';
 import { applyUpdate } from '../dist/jsonchess.js';
 import { call, wasm, wasmMemoryBytes } from '../dist/core.js';
@@ -147,6 +147,32 @@ test('a token skipped in reading is a warning with its place, in check and conve
   const converted = convert(text, { to: 'uci', errors: 'collect' });
   assert.equal(converted.output, 'e2e4 e7e5\nd2d4 d7d5\n');
   assert.equal(converted.warnings.length, 1);
+});
+
+test('readPgn, egd and streamGames put each warning on its game, not enumerable', async () => {
+  const text = '1. e4 e5 *\n\n1. d4 ^5blergh d5 *\n\n1. c4 e5 2. zz Nc3 *\n';
+  const place = (w) => [w.game, w.line, w.ply, w.token];
+  const games = readPgn(text);
+  assert.equal(games.length, 3);
+  assert.equal(games[0].warnings, undefined);
+  assert.deepEqual(place(games[1].warnings[0]), [2, 3, 2, '^5blergh']);
+  assert.deepEqual(place(games[2].warnings[0]), [3, 5, 3, 'zz']);
+  assert.deepEqual(games.warnings.map(place), [[2, 3, 2, '^5blergh'], [3, 5, 3, 'zz']]);
+  // The items are the games as before: the warnings are no key of theirs.
+  assert.deepEqual(Object.keys(games[1]), Object.keys(games[0]));
+  assert.equal(JSON.stringify(games[1]).includes('warnings'), false);
+  assert.equal(games[1].moves.length, 2);
+  const egds = egd(text);
+  assert.deepEqual(egds.map((g) => g.warnings?.length ?? 0), [0, 1, 1]);
+  // A stream numbers its games across pushes: every game alone in its chunk.
+  const chunks = text.split(/(?<=\n\n)/).map((t) => new TextEncoder().encode(t));
+  const streamed = [];
+  for await (const game of streamGames(chunks)) streamed.push(game);
+  assert.deepEqual(streamed.map((g) => (g.warnings ?? []).map(place)), [[], [[2, 3, 2, '^5blergh']], [[3, 5, 3, 'zz']]]);
+  // A failed game keeps what was skipped before it failed.
+  const failed = readPgn('1. e4 yy e5 2. Ke3 *\n', { errors: 'collect' });
+  assert.ok(failed[0] instanceof NotateError);
+  assert.deepEqual(failed[0].warnings.map((w) => w.token), ['yy']);
 });
 
 test('a call lists at most 10,000 warnings, and says how many more there were', () => {

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use notate::convert::{Converter, Format, OptionValue, Options};
 use notate::Error;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 
-use crate::errors::{game_error, usage, warn, OnError};
+use crate::errors::{game_error, text, type_name, usage, warn, OnError};
 use crate::source::{self, Input};
 use crate::{receive_or_signal, run_interruptibly};
 
@@ -117,28 +117,37 @@ fn run(
 /// >>> notate.convert("1. e4 *", to="egd")[0]["moves"]["1w"]["move"]["lran"]
 /// 'e2-e4'
 #[pyfunction]
-#[pyo3(signature = (data, to, *, from_ = None, errors = "raise", **options))]
+#[pyo3(signature = (data, to, *, from_ = None, errors = None, **options))]
 pub fn convert(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
-    to: &str,
-    from_: Option<&str>,
-    errors: &str,
+    to: &Bound<'_, PyAny>,
+    from_: Option<&Bound<'_, PyAny>>,
+    errors: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let bad = |e: Error| usage(e.message);
     let on_error = OnError::parse(errors, OnError::Warn)?;
-    let to: Format = to.parse().map_err(bad)?;
+    let to: Format = text(to, "to")?.parse().map_err(bad)?;
+    let from_ = from_
+        .filter(|f| !f.is_none())
+        .map(|f| text(f, "from_"))
+        .transpose()?;
     let mut settings = Options::default();
     for (name, value) in options.into_iter().flatten() {
-        let name: String = name.extract()?;
+        let name = text(&name, "an option's name")?;
         let value = if let Ok(flag) = value.cast::<PyBool>() {
             OptionValue::Bool(flag.is_true())
-        } else if let Ok(text) = value.cast::<PyString>() {
-            OptionValue::Text(text.to_cow()?.into_owned())
-        } else {
+        } else if value.is_instance_of::<PyString>() {
+            OptionValue::Text(text(&value, &name)?)
+        } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
             // A number such as csa_version=2.2, as its text.
             OptionValue::Text(value.str()?.to_cow()?.into_owned())
+        } else {
+            return Err(usage(format!(
+                "{name}: a str, a bool or a number, not {}",
+                type_name(&value)
+            )));
         };
         settings.set(&name, value).map_err(bad)?;
     }
@@ -146,8 +155,13 @@ pub fn convert(
         input,
         path,
         length,
+        raised,
     } = source::open_named(data)?;
-    let from = from_.map(str::parse::<Format>).transpose().map_err(bad)?;
+    let from = from_
+        .as_deref()
+        .map(str::parse::<Format>)
+        .transpose()
+        .map_err(bad)?;
     // Checked before the input is read.
     if let Some(from) = from {
         Converter::new(from, Some(to), &settings).map_err(bad)?;
@@ -158,7 +172,7 @@ pub fn convert(
         Some(_) => py.detach(|| read_to_end(input)),
         None => read_all(py, input)?,
     }
-    .map_err(|e| usage(format!("cannot read the input: {e}")))?;
+    .map_err(|e| raised.error(py, usage(format!("cannot read the input: {e}"))))?;
     let stop = AtomicBool::new(false);
     let convert = || -> Result<_, String> {
         let from = match from.or_else(|| path.as_deref().and_then(Format::from_path)) {

@@ -3,6 +3,7 @@
 
 use pyo3::exceptions::{PyException, PyUserWarning};
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 pyo3::create_exception!(
     notate,
@@ -22,13 +23,35 @@ pyo3::create_exception!(
     notate,
     GameWarning,
     PyUserWarning,
-    "A bad game left out of `to_arrow(..., errors=\"warn\")`: the warning's text is the \
-     command line's message for it."
+    "What reading skipped without failing a game (a token that is no move), reported by \
+     `read_pgn`, `to_arrow`, `load` and `convert`; or a bad game left out of \
+     `to_arrow(..., errors=\"warn\")`. The warning's text is the command line's message."
 );
 
 /// A usage error: a bad argument, raised before anything is read.
 pub fn usage(message: impl Into<String>) -> PyErr {
     NotateError::new_err(message.into())
+}
+
+/// The text of argument `name`: a `str` that is Unicode text, else a usage error (not pyo3's
+/// TypeError, nor Python's UnicodeEncodeError for a lone surrogate).
+pub fn text(value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
+    let Ok(text) = value.cast::<PyString>() else {
+        return Err(usage(format!("{name}: a str, not {}", type_name(value))));
+    };
+    text.to_cow().map(|t| t.into_owned()).map_err(|_| {
+        usage(format!(
+            "{name}: the text holds a lone surrogate (U+D800 to U+DFFF): it is not Unicode text"
+        ))
+    })
+}
+
+/// The name of `value`'s type, for a message.
+pub fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |name| name.to_string())
 }
 
 /// The fields of a `GameError`.
@@ -86,8 +109,13 @@ impl OnError {
         }
     }
 
-    /// The `errors` argument of a function that takes `"raise"` and `other`.
-    pub fn parse(errors: &str, other: OnError) -> PyResult<OnError> {
+    /// The `errors` argument of a function that takes `"raise"` (the default, `None`) and
+    /// `other`.
+    pub fn parse(errors: Option<&Bound<'_, PyAny>>, other: OnError) -> PyResult<OnError> {
+        let Some(errors) = errors.filter(|e| !e.is_none()) else {
+            return Ok(OnError::Raise);
+        };
+        let errors = text(errors, "errors")?;
         [OnError::Raise, other]
             .into_iter()
             .find(|mode| mode.name() == errors)

@@ -7,9 +7,10 @@
 //! for the `{ [%clk …] }` of every lichess move took as long as reading and replaying the
 //! move; a program that never asks for comments no longer pays for them.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use notate::chess::pgn::{self, replay_chunk, GameParser, Keep, ReadOptions};
+use notate::chess::pgn::{self, replay_chunk_with_warnings, GameParser, Keep, ReadOptions};
 use notate::chess::{replay, ChessGame, Comment, Eval, Played, Ply};
 use notate::chunk::Chunk;
 use notate::format::{ChunkMap, NumberedGames, StillWaiting};
@@ -21,15 +22,28 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
-use crate::errors::{game_error, OnError};
+use crate::errors::{game_error, warn, OnError};
 use crate::source;
 use crate::SIGNALS_EVERY;
 
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
 pub struct Games {
-    reader: Mutex<NumberedGames<GameData>>,
+    reader: Mutex<NumberedGames<GameRead>>,
+    /// How many games were given (bad ones included): the number of the next is one more.
+    given: std::sync::atomic::AtomicU64,
     on_error: OnError,
+    /// What the source's `read()` raised, for the error that ends the games.
+    raised: source::Raised,
+    /// A game whose warning a warnings filter made an exception: given at the next call,
+    /// after its other warnings.
+    pending: Mutex<Option<GameRead>>,
+}
+
+/// A game read (or why it could not be), with what reading it skipped without failing it.
+pub struct GameRead {
+    game: Result<GameData, Error>,
+    warnings: Vec<Error>,
 }
 
 /// How the workers read: the caller's limits, and no comment kept (see the module's doc).
@@ -40,11 +54,12 @@ fn moves_only(options: ReadOptions) -> ReadOptions {
     }
 }
 
-/// The games of a chunk, each with the bytes it was read from.
-fn read_games(chunk: &Chunk, options: ReadOptions) -> Vec<Result<GameData, Error>> {
-    replay_chunk(chunk, moves_only(options))
-        .map(|(game, range)| {
-            game.map(|game| {
+/// The games of a chunk, each with the bytes it was read from and its warnings. Every item
+/// is `Ok`: a bad game's error is inside, numbered when it is given (see `Games::__next__`).
+fn read_games(chunk: &Chunk, options: ReadOptions) -> Vec<Result<GameRead, Error>> {
+    replay_chunk_with_warnings(chunk, moves_only(options))
+        .map(|(game, range, warnings)| {
+            let game = game.map(|game| {
                 // With the byte before the game: whether the game's first byte starts a
                 // line decides how it reads (a `%` escapes only a whole line).
                 let from = range.start.saturating_sub(1);
@@ -55,7 +70,8 @@ fn read_games(chunk: &Chunk, options: ReadOptions) -> Vec<Result<GameData, Error
                     options,
                     full: OnceLock::new(),
                 }
-            })
+            });
+            Ok(GameRead { game, warnings })
         })
         .collect()
 }
@@ -100,16 +116,18 @@ impl GameData {
 ///
 /// A bad game raises `GameError` (with `line`, `column`, `game`, `ply`, `token`); iterating
 /// again goes on with the next game. With `errors="collect"` the `GameError` is given in the
-/// game's place instead of raised.
+/// game's place instead of raised. What reading skipped without failing a game (a token that
+/// is no move) is reported by `warnings.warn` (category `GameWarning`, placed) as the game
+/// is given.
 ///
 /// >>> import notate
 /// >>> [m.san for m in next(notate.read_pgn("1. e4 e5 2. Nf3 *")).moves]
 /// ['e4', 'e5', 'Nf3']
 #[pyfunction]
-#[pyo3(signature = (source, *, errors = "raise", threads = None))]
+#[pyo3(signature = (source, *, errors = None, threads = None))]
 pub fn read_pgn(
     source: &Bound<'_, PyAny>,
-    errors: &str,
+    errors: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Games> {
     let on_error = OnError::parse(errors, OnError::Collect)?;
@@ -125,7 +143,10 @@ pub fn read_pgn(
     });
     Ok(Games {
         reader: Mutex::new(chunks.numbered()),
+        given: 0.into(),
         on_error,
+        raised: opened.raised,
+        pending: Mutex::new(None),
     })
 }
 
@@ -136,30 +157,73 @@ impl Games {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
-        // Waiting for the next game needs no Python object: other threads run meanwhile.
-        // The wait is given up now and then to look for signals, so that Ctrl-C stops a
-        // read from a source that has gone silent (a pipe, a socket) at once.
-        let next = loop {
+        let pending = self
+            .pending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take();
+        let GameRead { game, mut warnings } = match pending {
+            Some(read) => read,
+            None => match self.wait(py)? {
+                None => return Ok(None),
+                Some(Ok(mut read)) => {
+                    let number = self.given.fetch_add(1, Ordering::Relaxed) + 1;
+                    read.game = read.game.map_err(|error| error.with_game(number));
+                    for warning in &mut read.warnings {
+                        warning.game.get_or_insert(number);
+                    }
+                    read
+                }
+                // The source failed (an I/O error): no game of its own. What its `read()`
+                // raised is the cause, or is raised itself (SystemExit).
+                Some(Err(error)) => {
+                    let err = self.raised.error(py, game_error(py, &error));
+                    if !err.is_instance_of::<crate::errors::GameError>(py) {
+                        return Err(err);
+                    }
+                    return self.failed(py, err);
+                }
+            },
+        };
+        // What reading skipped, before the game. A warnings filter that raises stops here;
+        // the next call goes on with the game's other warnings, then the game.
+        while !warnings.is_empty() {
+            if let Err(raised) = warn(py, &warnings.remove(0)) {
+                let rest = GameRead { game, warnings };
+                *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(rest);
+                return Err(raised);
+            }
+        }
+        match game {
+            Ok(game) => Ok(Some(Py::new(py, Game::new(game))?.into_any())),
+            Err(error) => self.failed(py, game_error(py, &error)),
+        }
+    }
+}
+
+impl Games {
+    /// The next item of the reader. Waiting needs no Python object: other threads run
+    /// meanwhile. The wait is given up now and then to look for signals, so that Ctrl-C
+    /// stops a read from a source that has gone silent (a pipe, a socket) at once.
+    fn wait(&self, py: Python<'_>) -> PyResult<Option<Result<GameRead, Error>>> {
+        loop {
             let waited = py.detach(|| {
                 let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
                 reader.next_within(SIGNALS_EVERY)
             });
             match waited {
-                Ok(next) => break next,
+                Ok(next) => return Ok(next),
                 Err(StillWaiting) => py.check_signals()?,
             }
-        };
-        match next {
-            None => Ok(None),
-            Some(Ok(game)) => Ok(Some(Py::new(py, Game::new(game))?.into_any())),
-            Some(Err(error)) => {
-                let err = game_error(py, &error);
-                if self.on_error == OnError::Raise {
-                    return Err(err);
-                }
-                Ok(Some(err.into_value(py).into_any()))
-            }
         }
+    }
+
+    /// A bad game's error, raised or given in its place as `errors` says.
+    fn failed(&self, py: Python<'_>, err: PyErr) -> PyResult<Option<Py<PyAny>>> {
+        if self.on_error == OnError::Raise {
+            return Err(err);
+        }
+        Ok(Some(err.into_value(py).into_any()))
     }
 }
 

@@ -35,9 +35,11 @@ pub(crate) fn threads(threads: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
         return Ok(notate::format::default_threads());
     };
     let max = notate::format::MAX_THREADS;
-    threads
-        .extract::<i64>()
-        .ok()
+    // `True` is the int 1 to Python, but no number of threads.
+    let number = !threads.is_instance_of::<pyo3::types::PyBool>();
+    Some(threads)
+        .filter(|_| number)
+        .and_then(|t| t.extract::<i64>().ok())
         .and_then(|n| usize::try_from(n).ok())
         .filter(|n| (1..=max).contains(n))
         .ok_or_else(|| {

@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{self, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
@@ -14,14 +15,6 @@ use crate::errors::usage;
 /// The bytes of a source, for a reader that runs without the GIL.
 pub type Input = Box<dyn Read + Send>;
 
-/// Opens `source`: `bytes`/`bytearray` (copied), `str` (text; a path when it is one line that
-/// names an existing file, or ends in `.pgn`, `.zst`, `.gz` or `.bz2`), an `os.PathLike`, or an
-/// object with a `read` method (a binary file: `open(path, "rb")`, `io.BytesIO`, a socket's
-/// file, a decompressor's stream).
-pub fn open(source: &Bound<'_, PyAny>) -> PyResult<Input> {
-    open_named(source).map(|opened| opened.input)
-}
-
 /// An opened source: its bytes, its path when it is one (its name may tell the format), and
 /// its length when known before reading (bytes, text, a file that is not compressed: what lets
 /// a reader cut its last chunks smaller, [`notate::chess::pgn::GameSplitter::input_bytes`]).
@@ -29,14 +22,50 @@ pub struct Opened {
     pub input: Input,
     pub path: Option<PathBuf>,
     pub length: Option<u64>,
+    /// What a file object's `read()` raised, once it has (see [`Raised::error`]).
+    pub raised: Raised,
 }
 
-/// [`open`], with the source's path and length.
+/// The exception a file object's `read()` raised: its reading fails with an I/O error on a
+/// thread without the GIL, and the caller raises the exception once it reaches that error.
+#[derive(Clone, Default)]
+pub struct Raised(Arc<Mutex<Option<PyErr>>>);
+
+impl Raised {
+    fn keep(&self, error: PyErr) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(error);
+    }
+
+    /// What to raise for `error`, notate's error for a source that could not be read on: the
+    /// exception `read()` raised, as it is when it is no `Exception` (`SystemExit`,
+    /// `GeneratorExit` must go on up, not become a failed read), else as the `__cause__` of
+    /// `error`.
+    pub fn error(&self, py: Python<'_>, error: PyErr) -> PyErr {
+        let raised = self.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match raised {
+            Some(raised) if !raised.is_instance_of::<pyo3::exceptions::PyException>(py) => raised,
+            Some(raised) => {
+                error.set_cause(py, Some(raised));
+                error
+            }
+            None => error,
+        }
+    }
+}
+
+/// Opens `source`: `bytes`/`bytearray` (copied), `str` (text; a path when it is one line that
+/// names an existing file, or ends in `.pgn`, `.zst`, `.gz` or `.bz2`), an `os.PathLike`, or an
+/// object with a `read` method (a binary file: `open(path, "rb")`, `io.BytesIO`, a socket's
+/// file, a decompressor's stream), with its path, its length and what its `read()` raises.
 pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
     let in_memory = |bytes: Vec<u8>| Opened {
         length: Some(bytes.len() as u64),
         input: Box::new(Cursor::new(bytes)),
         path: None,
+        raised: Raised::default(),
     };
     if let Ok(bytes) = source.cast::<PyBytes>() {
         return Ok(in_memory(bytes.as_bytes().to_vec()));
@@ -61,10 +90,15 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
         return open_path(path);
     }
     if source.hasattr("read")? {
+        let raised = Raised::default();
         return Ok(Opened {
-            input: Box::new(PyFile(source.clone().unbind())),
+            input: Box::new(PyFile {
+                file: source.clone().unbind(),
+                raised: raised.clone(),
+            }),
             path: None,
             length: None,
+            raised,
         });
     }
     Err(usage(format!(
@@ -124,26 +158,37 @@ fn open_path(path: PathBuf) -> PyResult<Opened> {
         input,
         path: Some(path),
         length,
+        raised: Raised::default(),
     })
 }
 
 /// A Python binary file object as a `Read`: each `read` takes the GIL for one `read(n)` call.
-struct PyFile(Py<PyAny>);
+struct PyFile {
+    file: Py<PyAny>,
+    /// Where an exception of `read()` is kept for the caller.
+    raised: Raised,
+}
 
 impl Read for PyFile {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         Python::attach(|py| {
-            let chunk = self.0.call_method1(py, "read", (buf.len(),)).map_err(|e| {
-                // Ctrl-C while Python ran read(): the reading stops with an error here, and
-                // the interrupt is made pending again, so that Python raises
-                // KeyboardInterrupt as soon as notate returns, instead of it becoming a
-                // failed game.
-                if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                    // SAFETY: takes no argument and only flags a signal; the GIL is held.
-                    unsafe { pyo3::ffi::PyErr_SetInterrupt() };
-                }
-                io::Error::other(e.to_string())
-            })?;
+            let chunk = self
+                .file
+                .call_method1(py, "read", (buf.len(),))
+                .map_err(|e| {
+                    let error = io::Error::other(e.to_string());
+                    // Ctrl-C while Python ran read(): the reading stops with an error here, and
+                    // the interrupt is made pending again, so that Python raises
+                    // KeyboardInterrupt as soon as notate returns, instead of it becoming a
+                    // failed game. Any other exception is raised where the error is met.
+                    if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                        // SAFETY: takes no argument and only flags a signal; the GIL is held.
+                        unsafe { pyo3::ffi::PyErr_SetInterrupt() };
+                    } else {
+                        self.raised.keep(e);
+                    }
+                    error
+                })?;
             let chunk = chunk.bind(py);
             let bytes: &[u8] =
                 if let Ok(bytes) = chunk.cast::<PyBytes>() {

@@ -12,14 +12,15 @@ use arrow_pyarrow::ToPyArrow;
 use notate::chess::pgn::{GameSplitter, Keep, Pgn, ReadOptions};
 use notate::chess::rows::{RowBatch, RowWriter, Tables};
 use notate::chess::ChessGame;
-use notate::format::{ChunkMap, StillWaiting};
+use notate::chunk::Chunk;
+use notate::format::{ChunkMap, ReadFormat, StillWaiting};
 use notate::Error;
 use notate_store::arrow::{BatchBuilder, Partitioning, Table};
 use notate_store::{Inserted, Rows, Target};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{game_error, usage, warn, OnError};
+use crate::errors::{game_error, text, type_name, usage, warn, OnError};
 use crate::source::{self, Input};
 use crate::{run_interruptibly, SIGNALS_EVERY};
 
@@ -35,6 +36,25 @@ fn read_options() -> ReadOptions {
 /// What becomes of each game of a chunk, in order: `Ok` for a game whose rows were written
 /// (the next game of the chunk's rows), or why it has none.
 type Outcomes = Vec<Result<(), Error>>;
+
+/// The games of a chunk as the tables read them, and each game's warnings (what reading
+/// skipped without failing it, placed in the source; numbered when the game is given).
+fn read_chunk(chunk: &Chunk) -> (Vec<Result<ChessGame, Error>>, Vec<Vec<Error>>) {
+    let (mut games, mut warnings) = (Vec::new(), Vec::new());
+    Pgn::read_chunk_with_warnings(
+        chunk,
+        &read_options(),
+        &mut games,
+        &mut Vec::new(),
+        &mut warnings,
+    );
+    (games, warnings)
+}
+
+/// The most warnings `load` reports (a source of nothing but tokens that are no move makes
+/// one every three bytes, and a load's are reported once it has ended); past it, one more
+/// says how many were left out.
+const MAX_WARNINGS: usize = 10_000;
 
 /// Writes the rows of a chunk's games into `rows` (cleared first).
 fn write_rows(
@@ -58,6 +78,8 @@ struct ArrowChunk {
     batch: RecordBatch,
     /// Per game of the chunk: the end of its rows in `batch`, or its error.
     outcomes: Vec<Result<usize, Error>>,
+    /// Per game of the chunk: its warnings.
+    warnings: Vec<Vec<Error>>,
 }
 
 /// The record batches of `to_arrow`, one or more per chunk of the source, in order.
@@ -65,6 +87,11 @@ struct ArrowChunk {
 pub struct ArrowBatches {
     state: Mutex<BatchState>,
     on_error: OnError,
+    /// What the source's `read()` raised, for the error that ends the batches.
+    raised: source::Raised,
+    /// A step whose warning a warnings filter made an exception, and its warnings not yet
+    /// reported: taken up at the next call.
+    pending: Mutex<Option<(Step, Vec<Error>)>>,
     /// The pyarrow schema of every batch.
     #[pyo3(get)]
     schema: Py<PyAny>,
@@ -76,6 +103,8 @@ struct BatchState {
     current: Option<(ArrowChunk, usize)>,
     /// Games seen so far (numbers errors as the command line does).
     games: u64,
+    /// The warnings of the games passed by the last step, numbered, to report with it.
+    noticed: Vec<Error>,
 }
 
 /// What the iterator does next.
@@ -91,6 +120,17 @@ enum Step {
 }
 
 impl BatchState {
+    /// Passes game `game` of the chunk in hand: numbers it and keeps its warnings.
+    fn pass(&mut self, game: usize) {
+        self.games += 1;
+        if let Some((current, _)) = &mut self.current {
+            for mut warning in std::mem::take(&mut current.warnings[game]) {
+                warning.game.get_or_insert(self.games);
+                self.noticed.push(warning);
+            }
+        }
+    }
+
     fn step(&mut self) -> Step {
         loop {
             let Some((chunk, next)) = &mut self.current else {
@@ -113,23 +153,31 @@ impl BatchState {
                     .find_map(|o| o.as_ref().ok().copied())
                     .unwrap_or(0),
             };
-            let mut end = start;
+            let (from, mut end) = (*next, start);
             while let Some(Ok(game_end)) = chunk.outcomes.get(*next) {
                 end = *game_end;
                 *next += 1;
-                self.games += 1;
+            }
+            let (to, batch) = (*next, chunk.batch.slice(start, end - start));
+            let failed = chunk
+                .outcomes
+                .get(to)
+                .and_then(|o| o.as_ref().err().cloned());
+            for game in from..to {
+                self.pass(game);
             }
             if end > start {
-                return Step::Batch(chunk.batch.slice(start, end - start));
+                return Step::Batch(batch);
             }
-            match chunk.outcomes.get(*next) {
-                Some(Err(error)) => {
-                    let error = error.clone();
-                    *next += 1;
-                    self.games += 1;
+            match failed {
+                Some(error) => {
+                    if let Some((_, next)) = &mut self.current {
+                        *next += 1;
+                    }
+                    self.pass(to);
                     return Step::Error(error.with_game(self.games));
                 }
-                _ => self.current = None,
+                None => self.current = None,
             }
         }
     }
@@ -143,15 +191,32 @@ impl ArrowBatches {
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
         loop {
-            let step = py.detach(|| match self.state.lock() {
-                Ok(mut state) => state.step(),
-                Err(poisoned) => poisoned.into_inner().step(),
+            let pending = self
+                .pending
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .take();
+            let (step, mut noticed) = pending.unwrap_or_else(|| {
+                py.detach(|| {
+                    let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                    let step = state.step();
+                    (step, std::mem::take(&mut state.noticed))
+                })
             });
+            // What reading skipped in the games given now, before them. A warnings filter
+            // that raises stops here; the next call goes on with the other warnings, then
+            // the step.
+            while !noticed.is_empty() {
+                if let Err(raised) = warn(py, &noticed.remove(0)) {
+                    *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some((step, noticed));
+                    return Err(raised);
+                }
+            }
             match step {
                 Step::End => return Ok(None),
                 Step::Waiting => py.check_signals()?,
                 Step::Batch(batch) => return Ok(Some(batch.to_pyarrow(py)?.unbind())),
-                Step::Fatal(error) => return Err(game_error(py, &error)),
+                Step::Fatal(error) => return Err(self.raised.error(py, game_error(py, &error))),
                 // Raised where the game's rows would be, after the batches before it.
                 Step::Error(error) if self.on_error == OnError::Raise => {
                     return Err(game_error(py, &error))
@@ -168,16 +233,21 @@ impl ArrowBatches {
 /// The record batches behind `notate.to_arrow` (which wraps them in a
 /// `pyarrow.RecordBatchReader`).
 #[pyfunction]
-#[pyo3(signature = (source, table = "moves", columns = None, errors = "raise", threads = None))]
+#[pyo3(signature = (source, table = None, columns = None, errors = None, threads = None))]
 pub fn _arrow_batches(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    table: &str,
-    columns: Option<Vec<String>>,
-    errors: &str,
+    table: Option<&Bound<'_, PyAny>>,
+    columns: Option<&Bound<'_, PyAny>>,
+    errors: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<ArrowBatches> {
-    let table = Table::from_name(table)
+    let table = match table.filter(|t| !t.is_none()) {
+        Some(table) => text(table, "table")?,
+        None => "moves".to_string(),
+    };
+    let columns = column_names(columns)?;
+    let table = Table::from_name(&table)
         .ok_or_else(|| usage(format!("table: \"games\" or \"moves\", not {table:?}")))?;
     let on_error = OnError::parse(errors, OnError::Warn)?;
     let threads = crate::threads(threads)?;
@@ -189,8 +259,9 @@ pub fn _arrow_batches(
         .map_err(|e| usage(e.to_string()))?;
     let schema = builder.schema().to_pyarrow(py)?.unbind();
     let names: Option<Vec<String>> = columns;
-    let input: Input = source::open(source)?;
-    let chunks = ChunkMap::new::<Pgn, _, _, _>(input, read_options(), threads, move || {
+    let opened = source::open_named(source)?;
+    let splitter = Pgn::splitter(opened.input, &read_options());
+    let chunks = ChunkMap::of_chunks(splitter, threads, move || {
         let names = names.clone();
         // The games table needs no move's row (nor its FENs).
         let mut writer = RowWriter::with_tables(match table {
@@ -199,7 +270,8 @@ pub fn _arrow_batches(
         });
         let mut rows = RowBatch::new();
         let mut builder = None::<BatchBuilder>;
-        move |games| {
+        move |chunk: &Chunk| {
+            let (games, warnings) = read_chunk(chunk);
             let outcomes = write_rows(&mut writer, games, &mut rows);
             let builder = builder.get_or_insert_with(|| {
                 let names: Option<Vec<&str>> = names
@@ -222,6 +294,7 @@ pub fn _arrow_batches(
             ArrowChunk {
                 batch: builder.finish(),
                 outcomes,
+                warnings,
             }
         }
     });
@@ -230,10 +303,35 @@ pub fn _arrow_batches(
             chunks,
             current: None,
             games: 0,
+            noticed: Vec::new(),
         }),
         on_error,
+        raised: opened.raised,
+        pending: Mutex::new(None),
         schema,
     })
+}
+
+/// The names of `columns` (`None`: every column): a list or another iterable of `str`, not
+/// one `str` (whose letters would be taken for names).
+fn column_names(columns: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<String>>> {
+    let Some(columns) = columns.filter(|c| !c.is_none()) else {
+        return Ok(None);
+    };
+    let list = || {
+        usage(format!(
+            "columns: a list of column names, not {}",
+            type_name(columns)
+        ))
+    };
+    if columns.is_instance_of::<pyo3::types::PyString>() {
+        return Err(list());
+    }
+    let names = columns.try_iter().map_err(|_| list())?;
+    names
+        .map(|name| text(&name?, "columns"))
+        .collect::<PyResult<Vec<String>>>()
+        .map(Some)
 }
 
 /// load(source, db, *, errors="raise", threads=None)
@@ -245,7 +343,9 @@ pub fn _arrow_batches(
 /// `threads` threads (1 to 256; default: every core).
 ///
 /// Returns a dict: `games` (added), `known` (already there), `moves` (rows added), `errors`
-/// (the `GameError` of each bad game). A bad game raises `GameError` after the games before
+/// (the `GameError` of each bad game), `warnings` (how many things reading skipped without
+/// failing a game, such as a token that is no move; each is reported by `warnings.warn`,
+/// category `GameWarning`, once the load has ended: at most 10,000, then their count). A bad game raises `GameError` after the games before
 /// it are committed; with `errors="collect"` the load goes on and the errors are listed.
 /// Ctrl-C stops the load after the batch in hand, which is committed whole, and raises
 /// `KeyboardInterrupt`.
@@ -255,21 +355,25 @@ pub fn _arrow_batches(
 /// >>> notate.load("1. e4 e5 *", db)["moves"]
 /// 2
 #[pyfunction]
-#[pyo3(signature = (source, db, *, errors = "raise", threads = None))]
+#[pyo3(signature = (source, db, *, errors = None, threads = None))]
 pub fn load<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
     db: &Bound<'py, PyAny>,
-    errors: &str,
+    errors: Option<&Bound<'py, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     // A text, or a path object (`pathlib.Path`) of a SQLite file.
+    let os = py.import("os")?;
     let db: String = if db.is_instance_of::<pyo3::types::PyString>() {
-        db.extract()?
+        text(db, "db")?
+    } else if db.is_instance(&os.getattr("PathLike")?)? {
+        text(&os.call_method1("fsdecode", (db,))?, "db")?
     } else {
-        py.import("os")?
-            .call_method1("fsdecode", (db,))?
-            .extract()?
+        return Err(usage(format!(
+            "db: a SQLite path, postgres://… or parquet:DIR (a str or a path object), not {}",
+            type_name(db)
+        )));
     };
     let db = db.as_str();
     let collect = OnError::parse(errors, OnError::Collect)? == OnError::Collect;
@@ -277,14 +381,18 @@ pub fn load<'py>(
     let target = Target::parse(db).map_err(|e| usage(e.to_string()))?;
     // Made here, where a failure is a plain error before anything is read.
     target.preparer().map_err(|e| usage(e.to_string()))?;
-    let input: Input = source::open(source)?;
+    let opened = source::open_named(source)?;
+    let (input, raised) = (opened.input, opened.raised);
     // The load runs on a thread of its own while this one looks for signals now and then:
     // Ctrl-C stops it after the batch in hand, whose games are committed as a whole, and
     // raises KeyboardInterrupt (a long load would otherwise not stop before its end).
     let stop = AtomicBool::new(false);
+    let mut noted = Noted::default();
     let ((outcome, failures), interrupted) = run_interruptibly(py, &stop, || {
-        run_load(&target, input, threads, collect, &stop)
+        run_load(&target, input, threads, collect, &stop, &mut noted)
     });
+    // What reading skipped, before how the load ended.
+    let warnings = noted.report(py)?;
     if let Some(signal) = interrupted {
         // A commit that failed is said, caused by the interrupt; otherwise the interrupt.
         if let Err(LoadFailure::Store(message)) = &outcome {
@@ -300,7 +408,9 @@ pub fn load<'py>(
         .collect();
     let inserted = match outcome {
         Ok(inserted) => inserted,
-        Err(LoadFailure::Game(error)) => return Err(game_error(py, &error)),
+        // A game, or the source that could not be read on (what its `read()` raised is the
+        // cause, or is raised itself: SystemExit).
+        Err(LoadFailure::Game(error)) => return Err(raised.error(py, game_error(py, &error))),
         Err(LoadFailure::Store(message)) => return Err(usage(format!("{db}: {message}"))),
     };
     let result = PyDict::new(py);
@@ -308,7 +418,45 @@ pub fn load<'py>(
     result.set_item("known", inserted.known)?;
     result.set_item("moves", inserted.moves)?;
     result.set_item("errors", failures)?;
+    result.set_item("warnings", warnings)?;
     Ok(result)
+}
+
+/// The warnings of a load, reported once it has ended (its reading runs without the GIL):
+/// at most [`MAX_WARNINGS`] listed, and how many more.
+#[derive(Default)]
+struct Noted {
+    listed: Vec<Error>,
+    left_out: u64,
+}
+
+impl Noted {
+    /// The warnings of game number `game`.
+    fn add(&mut self, warnings: Vec<Error>, game: u64) {
+        for mut warning in warnings {
+            if self.listed.len() < MAX_WARNINGS {
+                warning.game.get_or_insert(game);
+                self.listed.push(warning);
+            } else {
+                self.left_out += 1;
+            }
+        }
+    }
+
+    /// Reports them by `warnings.warn`, the count of those left out last; how many there were.
+    fn report(self, py: Python<'_>) -> PyResult<u64> {
+        for warning in &self.listed {
+            warn(py, warning)?;
+        }
+        if self.left_out > 0 {
+            let message = format!(
+                "{} more warnings, not listed (at most {MAX_WARNINGS} a load are)",
+                self.left_out
+            );
+            warn(py, &Error::new(notate::ErrorKind::TooLarge, message))?;
+        }
+        Ok(self.listed.len() as u64 + self.left_out)
+    }
 }
 
 /// Why a load stopped.
@@ -327,6 +475,7 @@ fn run_load(
     threads: usize,
     collect: bool,
     stop: &AtomicBool,
+    noted: &mut Noted,
 ) -> (Result<Inserted, LoadFailure>, Vec<Error>) {
     let store_error = |e: notate_store::StoreError| LoadFailure::Store(e.to_string());
     let mut failures = Vec::new();
@@ -337,18 +486,18 @@ fn run_load(
     let target = target.clone();
     // Whole chunks from the first, as `notate load` cuts them: each is a Parquet row group.
     let splitter = GameSplitter::with_limits(input, notate_store::CHUNK_BYTES, read_options());
-    let mut chunks =
-        ChunkMap::with_splitter::<Pgn, _, _, _>(splitter, read_options(), threads, move || {
-            let mut writer = RowWriter::new();
-            let mut preparer = target.preparer().expect("made once before reading");
-            move |games| {
-                let mut rows = Rows::default();
-                let outcomes = write_rows(&mut writer, games, &mut rows.batch);
-                // A failure here comes again from the store's thread, which then does the work.
-                let _ = preparer.prepare(&mut rows);
-                (rows, outcomes)
-            }
-        });
+    let mut chunks = ChunkMap::of_chunks(splitter, threads, move || {
+        let mut writer = RowWriter::new();
+        let mut preparer = target.preparer().expect("made once before reading");
+        move |chunk: &Chunk| {
+            let (games, warnings) = read_chunk(chunk);
+            let mut rows = Rows::default();
+            let outcomes = write_rows(&mut writer, games, &mut rows.batch);
+            // A failure here comes again from the store's thread, which then does the work.
+            let _ = preparer.prepare(&mut rows);
+            (rows, outcomes, warnings)
+        }
+    });
     let mut games = 0u64;
     loop {
         if stop.load(Ordering::Relaxed) {
@@ -360,7 +509,7 @@ fn run_load(
             Ok(None) => break,
             Ok(Some(chunk)) => chunk,
         };
-        let (mut rows, outcomes) = match chunk {
+        let (mut rows, outcomes, warnings) = match chunk {
             Ok(chunk) => chunk,
             Err(e) => {
                 let error = Error::from(e).with_game(games + 1);
@@ -371,8 +520,9 @@ fn run_load(
             }
         };
         let mut written = 0;
-        for outcome in outcomes {
+        for (outcome, noticed) in outcomes.into_iter().zip(warnings) {
             games += 1;
+            noted.add(noticed, games);
             match outcome {
                 Ok(()) => written += 1,
                 Err(error) if collect => failures.push(error.with_game(games)),

@@ -489,6 +489,8 @@ def comments_of_json_line(moves):
     ]
 
 
+# The tricky text's nested braces and `%x` are warned of (tests/test_warnings.py checks them).
+@pytest.mark.filterwarnings("ignore::notate.GameWarning")
 def test_comments_read_on_demand_are_those_read_with_the_game(egd_vectors):
     # Games are read without their comments and read again for them when asked: every
     # vector game's comments, clocks, NAGs and variations equal those of the JSON writer,

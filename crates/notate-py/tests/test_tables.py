@@ -178,5 +178,5 @@ def test_load_adds_once_commits_before_a_bad_game_and_collects_errors(tmp_path):
         notate.load("1. e4 *", "parquet:")
     # A path object names a SQLite file as its text does.
     assert notate.load(BAD_IN_THE_MIDDLE, db, errors="collect")["known"] == 2
-    with pytest.raises(TypeError):
+    with pytest.raises(notate.NotateError, match="db: a SQLite path"):
         notate.load("1. e4 *", 42)

@@ -457,6 +457,17 @@ enum ChessFeed {
     Jsonchess(Feed<Jsonchess>),
 }
 
+impl ChessFeed {
+    fn take_warnings(&mut self) -> Vec<Error> {
+        match self {
+            ChessFeed::Pgn(f) => f.take_warnings(),
+            ChessFeed::Json(f) => f.take_warnings(),
+            ChessFeed::Egd(f) => f.take_warnings(),
+            ChessFeed::Jsonchess(f) => f.take_warnings(),
+        }
+    }
+}
+
 /// Chess games read from bytes handed over as they arrive (a node stream, a browser
 /// `ReadableStream`): each `push` gives the games it completed, as a JSON array of items (a
 /// game in notate's game JSON with the FEN after every move, or `{"error": …}`); memory holds
@@ -499,7 +510,8 @@ impl GameFeed {
             ChessFeed::Egd(f) => f.push(bytes),
             ChessFeed::Jsonchess(f) => f.push(bytes),
         };
-        self.take(results)
+        let warnings = self.feed.take_warnings();
+        self.take(results, warnings)
     }
 
     /// The end of the stream; the games not given yet.
@@ -510,10 +522,16 @@ impl GameFeed {
             ChessFeed::Egd(f) => f.finish(),
             ChessFeed::Jsonchess(f) => f.finish(),
         };
-        self.take(results)
+        let warnings = self.feed.take_warnings();
+        self.take(results, warnings)
     }
 
-    fn take(&mut self, results: Vec<Result<ChessGame, Error>>) -> Converted {
+    /// The games and their warnings (each naming its game's number in the stream) as one
+    /// call's results.
+    fn take(&mut self, results: Vec<Result<ChessGame, Error>>, warnings: Vec<Error>) -> Converted {
+        for warning in &warnings {
+            self.run.converted.warn(warning);
+        }
         let json = &mut self.json;
         let mut write = |game: &ChessGame, out: &mut Vec<u8>| {
             game_bound(plies(&game.moves), ply_bound(Some(Format::Json)))?;

@@ -856,6 +856,7 @@ impl<T> ChunkMap<T> {
 /// let games = feed.finish();
 /// assert_eq!(games.len(), 2);
 /// assert_eq!(games[1].as_ref().unwrap().moves.plies.len(), 2);
+/// assert!(feed.take_warnings().is_empty());
 /// ```
 pub struct Feed<F: ReadFormat> {
     queue: std::sync::Arc<std::sync::Mutex<FeedQueue>>,
@@ -863,6 +864,8 @@ pub struct Feed<F: ReadFormat> {
     options: F::ReadOptions,
     games: u64,
     done: bool,
+    /// The warnings of the games given by the last push or finish, each naming its game.
+    warnings: Vec<Error>,
 }
 
 /// The bytes pushed into a [`Feed`] and not yet taken by its splitter.
@@ -908,7 +911,27 @@ impl<F: ReadFormat> Feed<F> {
             options,
             games: 0,
             done: false,
+            warnings: Vec::new(),
         }
+    }
+
+    /// What was noticed, without failing a game, reading the games the last
+    /// [`push`](Feed::push) or [`finish`](Feed::finish) gave (PGN's skipped tokens), each
+    /// naming its game's number in the stream, in order.
+    ///
+    /// ```
+    /// use notate::chess::pgn::Pgn;
+    /// use notate::format::Feed;
+    /// let mut feed = Feed::<Pgn>::new();
+    /// assert!(feed.push(b"1. e4 e5 *\n\n1. d4 hello d5 *\n\n").is_empty());
+    /// assert!(feed.take_warnings().is_empty());
+    /// assert_eq!(feed.finish().len(), 2);
+    /// let warnings = feed.take_warnings();
+    /// assert_eq!((warnings.len(), warnings[0].game), (1, Some(2)));
+    /// assert_eq!(warnings[0].token.as_deref(), Some("hello"));
+    /// ```
+    pub fn take_warnings(&mut self) -> Vec<Error> {
+        std::mem::take(&mut self.warnings)
     }
 
     /// Hands over the next bytes of the stream; gives back the games they completed.
@@ -935,10 +958,20 @@ impl<F: ReadFormat> Feed<F> {
 
     fn drain(&mut self) -> Vec<Result<F::Game, Error>> {
         let mut out = Vec::new();
+        let mut warnings = Vec::new();
+        self.warnings.clear();
         while !self.done {
             match self.splitter.next_chunk() {
                 Ok(Some(chunk)) => {
-                    F::read_chunk(&chunk, &self.options, &mut out);
+                    F::read_chunk_with_warnings(
+                        &chunk,
+                        &self.options,
+                        &mut out,
+                        &mut Vec::new(),
+                        &mut warnings,
+                    );
+                    // The origins are not kept: a feed's games are not written again.
+                    debug_assert_eq!(warnings.len(), out.len());
                     self.splitter.recycle(chunk.bytes);
                 }
                 Ok(None) => self.done = true,
@@ -949,10 +982,16 @@ impl<F: ReadFormat> Feed<F> {
                 }
             }
         }
-        for result in &mut out {
+        // One list of warnings a game read; an I/O error, last, has none.
+        warnings.resize_with(out.len(), Vec::new);
+        for (result, noticed) in out.iter_mut().zip(warnings) {
             self.games += 1;
             if let Err(error) = result {
                 error.game = Some(self.games);
+            }
+            for mut warning in noticed {
+                warning.game.get_or_insert(self.games);
+                self.warnings.push(warning);
             }
         }
         out

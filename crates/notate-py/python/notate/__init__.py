@@ -46,7 +46,9 @@ def to_arrow(source, table="moves", columns=None, *, errors="raise", threads=Non
     DuckDB (`duckdb.sql("SELECT ... FROM reader")`) read it directly.
 
     A bad game raises `GameError` where its rows would be; with `errors="warn"` it is
-    reported by `warnings.warn` (category `GameWarning`) and left out.
+    reported by `warnings.warn` (category `GameWarning`) and left out. What reading skipped
+    without failing a game (a token that is no move) is reported the same way, before the
+    batch that holds the game.
 
     >>> import notate
     >>> moves = notate.to_arrow("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0").read_all()

@@ -28,8 +28,9 @@ class GameError(NotateError):
     token: Optional[str]
 
 class GameWarning(UserWarning):
-    """A bad game left out by `to_arrow(..., errors="warn")`; its text is the command line's
-    message for the game."""
+    """What reading skipped without failing a game (a token that is no move), reported by
+    `read_pgn`, `to_arrow`, `load` and `convert`; or a bad game left out by
+    `to_arrow(..., errors="warn")`. Its text is the command line's message, with the place."""
 
 class Move:
     """One move of a line; SAN, UCI and FEN are computed when asked."""
@@ -120,7 +121,8 @@ def read_pgn(
     """The games of a PGN source, in order: text, bytes, a binary file object or a path
     (`.pgn`, `.pgn.zst`, `.gz`, `.bz2`), read ahead on `threads` threads (1 to 256;
     default: every core) without the GIL. A bad game raises GameError (iterating again goes on); with
-    `errors="collect"` it is given in the game's place."""
+    `errors="collect"` it is given in the game's place. What reading skipped without failing
+    a game is reported by `warnings.warn` (GameWarning) as the game is given."""
 
 def to_arrow(
     source: Source,
@@ -139,6 +141,7 @@ class LoadResult(TypedDict):
     known: int
     moves: int
     errors: List[GameError]
+    warnings: int
 
 def load(
     source: Source,
@@ -150,7 +153,9 @@ def load(
     """Loads the games of a PGN source into `db` as `notate load --db` does (a SQLite path,
     `postgres://…`, `parquet:DIR`); games already stored are not added again. Rows are
     built on `threads` threads (1 to 256; default: every core). Ctrl-C stops the load after
-    the batch in hand, which is committed whole, and raises KeyboardInterrupt."""
+    the batch in hand, which is committed whole, and raises KeyboardInterrupt. What reading
+    skipped without failing a game is reported by `warnings.warn` (GameWarning) once the
+    load has ended (at most 10,000, then their count); `warnings` in the result counts it."""
 
 def convert(
     data: Source,
