@@ -7,7 +7,6 @@
 //! for the `{ [%clk …] }` of every lichess move took as long as reading and replaying the
 //! move; a program that never asks for comments no longer pays for them.
 
-use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use notate::chess::pgn::{self, replay_chunk_with_warnings, GameParser, Keep, ReadOptions};
@@ -29,9 +28,9 @@ use crate::SIGNALS_EVERY;
 /// The games of a PGN source, one at a time (see `read_pgn`).
 #[pyclass(module = "notate")]
 pub struct Games {
-    reader: Mutex<NumberedGames<GameRead>>,
-    /// How many games were given (bad ones included): the number of the next is one more.
-    given: std::sync::atomic::AtomicU64,
+    /// The games, and how many were given (bad ones included): the number of the next is
+    /// one more.
+    reader: Mutex<(NumberedGames<GameRead>, u64)>,
     on_error: OnError,
     /// What the source's `read()` raised, for the error that ends the games.
     raised: source::Raised,
@@ -142,8 +141,7 @@ pub fn read_pgn(
         move |chunk: &Chunk| read_games(chunk, options)
     });
     Ok(Games {
-        reader: Mutex::new(chunks.numbered()),
-        given: 0.into(),
+        reader: Mutex::new((chunks.numbered(), 0)),
         on_error,
         raised: opened.raised,
         pending: Mutex::new(None),
@@ -166,8 +164,7 @@ impl Games {
             Some(read) => read,
             None => match self.wait(py)? {
                 None => return Ok(None),
-                Some(Ok(mut read)) => {
-                    let number = self.given.fetch_add(1, Ordering::Relaxed) + 1;
+                Some(Ok((mut read, number))) => {
                     read.game = read.game.map_err(|error| error.with_game(number));
                     for warning in &mut read.warnings {
                         warning.game.get_or_insert(number);
@@ -202,14 +199,23 @@ impl Games {
 }
 
 impl Games {
-    /// The next item of the reader. Waiting needs no Python object: other threads run
-    /// meanwhile. The wait is given up now and then to look for signals, so that Ctrl-C
-    /// stops a read from a source that has gone silent (a pipe, a socket) at once.
-    fn wait(&self, py: Python<'_>) -> PyResult<Option<Result<GameRead, Error>>> {
+    /// The next item of the reader, a game with its number. Waiting needs no Python object:
+    /// other threads run meanwhile. The wait is given up now and then to look for signals,
+    /// so that Ctrl-C stops a read from a source that has gone silent (a pipe, a socket) at
+    /// once.
+    fn wait(&self, py: Python<'_>) -> PyResult<Option<Result<(GameRead, u64), Error>>> {
         loop {
             let waited = py.detach(|| {
                 let mut reader = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-                reader.next_within(SIGNALS_EVERY)
+                let (games, given) = &mut *reader;
+                // Numbered under the lock: threads sharing the iterator keep the order.
+                let next = games.next_within(SIGNALS_EVERY)?;
+                Ok(next.map(|item| {
+                    item.map(|read| {
+                        *given += 1;
+                        (read, *given)
+                    })
+                }))
             });
             match waited {
                 Ok(next) => return Ok(next),

@@ -391,8 +391,8 @@ pub fn load<'py>(
     let ((outcome, failures), interrupted) = run_interruptibly(py, &stop, || {
         run_load(&target, input, threads, collect, &stop, &mut noted)
     });
-    // What reading skipped, before how the load ended.
-    let warnings = noted.report(py)?;
+    // What reading skipped, before how the load ended (an interrupt first).
+    let warnings = noted.report(py);
     if let Some(signal) = interrupted {
         // A commit that failed is said, caused by the interrupt; otherwise the interrupt.
         if let Err(LoadFailure::Store(message)) = &outcome {
@@ -413,6 +413,7 @@ pub fn load<'py>(
         Err(LoadFailure::Game(error)) => return Err(raised.error(py, game_error(py, &error))),
         Err(LoadFailure::Store(message)) => return Err(usage(format!("{db}: {message}"))),
     };
+    let warnings = warnings?;
     let result = PyDict::new(py);
     result.set_item("games", inserted.games)?;
     result.set_item("known", inserted.known)?;
