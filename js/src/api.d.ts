@@ -106,6 +106,8 @@ export interface Tracks {
   game_tags: Record<string, string>;
   start: Record<string, string>;
   moves: { ply: number; san: string; actions: Action[] }[];
+  /** What reading skipped without failing the game (see `Game.warnings`); not enumerable. */
+  readonly warnings?: NotateError[];
 }
 
 /** Shogi tracks: `start` gives a square (`+` after it: promoted) or a hand (`b`, `w`). */
@@ -113,6 +115,8 @@ export interface ShogiTracks {
   header: Record<string, string>;
   start: Record<string, string>;
   moves: { ply: number; usi: string; actions: Action[] }[];
+  /** What reading skipped without failing the game (see `Game.warnings`); not enumerable. */
+  readonly warnings?: NotateError[];
 }
 
 /** Infinite-chess tracks. */
@@ -120,6 +124,8 @@ export interface InfiniteTracks {
   metadata: Record<string, string>;
   start: Record<string, string>;
   moves: { ply: number; icn: string; actions: Action[] }[];
+  /** What reading skipped without failing the game (see `Game.warnings`); not enumerable. */
+  readonly warnings?: NotateError[];
 }
 
 export type ShogiFormat = 'sfen' | 'usi' | 'kif' | 'ki2' | 'csa' | 'western' | 'jkf' | 'shogi-book';

@@ -169,6 +169,15 @@ test('readPgn, egd and streamGames put each warning on its game, not enumerable'
   const streamed = [];
   for await (const game of streamGames(chunks)) streamed.push(game);
   assert.deepEqual(streamed.map((g) => (g.warnings ?? []).map(place)), [[], [[2, 3, 2, '^5blergh']], [[3, 5, 3, 'zz']]]);
+  // Games given by an earlier push count: 24 KB of games (past the splitter's first 16 KiB
+  // chunk), then a game with a skipped token.
+  const first = new TextEncoder().encode('1. e4 e5 *\n\n'.repeat(2000));
+  const pushes = [first, new TextEncoder().encode('1. d4 ^5blergh d5 *\n')];
+  const long = [];
+  for await (const game of streamGames(pushes)) long.push(game);
+  assert.equal(long.length, 2001);
+  assert.equal(long.filter((g) => g.warnings).length, 1);
+  assert.deepEqual(place(long[2000].warnings[0]), [2001, 4001, 2, '^5blergh']);
   // A failed game keeps what was skipped before it failed.
   const failed = readPgn('1. e4 yy e5 2. Ke3 *\n', { errors: 'collect' });
   assert.ok(failed[0] instanceof NotateError);

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use notate::convert::{Converter, Format, OptionValue, Options};
 use notate::Error;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyString};
 
 use crate::errors::{game_error, text, type_name, usage, warn, OnError};
 use crate::source::{self, Input};
@@ -140,7 +140,7 @@ pub fn convert(
             OptionValue::Bool(flag.is_true())
         } else if value.is_instance_of::<PyString>() {
             OptionValue::Text(text(&value, &name)?)
-        } else if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
+        } else if value.is_instance(&py.import("numbers")?.getattr("Number")?)? {
             // A number such as csa_version=2.2, as its text.
             OptionValue::Text(value.str()?.to_cow()?.into_owned())
         } else {

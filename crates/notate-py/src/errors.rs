@@ -24,8 +24,8 @@ pyo3::create_exception!(
     GameWarning,
     PyUserWarning,
     "What reading skipped without failing a game (a token that is no move), reported by \
-     `read_pgn`, `to_arrow`, `load` and `convert`; or a bad game left out of \
-     `to_arrow(..., errors=\"warn\")`. The warning's text is the command line's message."
+     `read_pgn`, `to_arrow`, `load` and `convert`; or a bad game left out by \
+     `to_arrow(..., errors=\"warn\")` or `convert(..., errors=\"warn\")`. The warning's text is the command line's message."
 );
 
 /// A usage error: a bad argument, raised before anything is read.
@@ -125,6 +125,46 @@ impl OnError {
                     other.name()
                 ))
             })
+    }
+}
+
+/// The most warnings one reading reports (a source of nothing but tokens that are no move
+/// makes one every three bytes, and Python keeps every distinct message it has shown);
+/// past it, one more at the end says how many were left out.
+pub const MAX_WARNINGS: u64 = 10_000;
+
+/// The warnings of one reading (an iteration of `read_pgn` or `to_arrow`): at most
+/// [`MAX_WARNINGS`] reported, then their count when it ends.
+#[derive(Default)]
+pub struct WarningCap {
+    reported: std::sync::atomic::AtomicU64,
+    left_out: std::sync::atomic::AtomicU64,
+}
+
+impl WarningCap {
+    /// Reports `warning` (see [`warn`]), or counts it past the cap.
+    pub fn warn(&self, py: Python<'_>, warning: &notate::Error) -> PyResult<()> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.reported.fetch_add(1, Relaxed) < MAX_WARNINGS {
+            warn(py, warning)
+        } else {
+            self.left_out.fetch_add(1, Relaxed);
+            Ok(())
+        }
+    }
+
+    /// At the end of the reading: how many warnings were left out, if any, as one more.
+    pub fn end(&self, py: Python<'_>) -> PyResult<()> {
+        let left_out = self.left_out.swap(0, std::sync::atomic::Ordering::Relaxed);
+        if left_out == 0 {
+            return Ok(());
+        }
+        let message =
+            format!("{left_out} more warnings, not listed (at most {MAX_WARNINGS} a reading are)");
+        warn(
+            py,
+            &notate::Error::new(notate::ErrorKind::TooLarge, message),
+        )
     }
 }
 

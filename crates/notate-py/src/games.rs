@@ -21,7 +21,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
-use crate::errors::{game_error, warn, OnError};
+use crate::errors::{game_error, OnError, WarningCap};
 use crate::source;
 use crate::SIGNALS_EVERY;
 
@@ -37,6 +37,8 @@ pub struct Games {
     /// A game whose warning a warnings filter made an exception: given at the next call,
     /// after its other warnings.
     pending: Mutex<Option<GameRead>>,
+    /// The warnings reported so far.
+    cap: WarningCap,
 }
 
 /// A game read (or why it could not be), with what reading it skipped without failing it.
@@ -145,6 +147,7 @@ pub fn read_pgn(
         on_error,
         raised: opened.raised,
         pending: Mutex::new(None),
+        cap: WarningCap::default(),
     })
 }
 
@@ -163,7 +166,10 @@ impl Games {
         let GameRead { game, mut warnings } = match pending {
             Some(read) => read,
             None => match self.wait(py)? {
-                None => return Ok(None),
+                None => {
+                    self.cap.end(py)?;
+                    return Ok(None);
+                }
                 Some(Ok((mut read, number))) => {
                     read.game = read.game.map_err(|error| error.with_game(number));
                     for warning in &mut read.warnings {
@@ -185,7 +191,7 @@ impl Games {
         // What reading skipped, before the game. A warnings filter that raises stops here;
         // the next call goes on with the game's other warnings, then the game.
         while !warnings.is_empty() {
-            if let Err(raised) = warn(py, &warnings.remove(0)) {
+            if let Err(raised) = self.cap.warn(py, &warnings.remove(0)) {
                 let rest = GameRead { game, warnings };
                 *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(rest);
                 return Err(raised);

@@ -20,7 +20,7 @@ use notate_store::{Inserted, Rows, Target};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{game_error, text, type_name, usage, warn, OnError};
+use crate::errors::{game_error, text, type_name, usage, warn, OnError, WarningCap, MAX_WARNINGS};
 use crate::source::{self, Input};
 use crate::{run_interruptibly, SIGNALS_EVERY};
 
@@ -50,11 +50,6 @@ fn read_chunk(chunk: &Chunk) -> (Vec<Result<ChessGame, Error>>, Vec<Vec<Error>>)
     );
     (games, warnings)
 }
-
-/// The most warnings `load` reports (a source of nothing but tokens that are no move makes
-/// one every three bytes, and a load's are reported once it has ended); past it, one more
-/// says how many were left out.
-const MAX_WARNINGS: usize = 10_000;
 
 /// Writes the rows of a chunk's games into `rows` (cleared first).
 fn write_rows(
@@ -92,6 +87,8 @@ pub struct ArrowBatches {
     /// A step whose warning a warnings filter made an exception, and its warnings not yet
     /// reported: taken up at the next call.
     pending: Mutex<Option<(Step, Vec<Error>)>>,
+    /// The warnings reported so far.
+    cap: WarningCap,
     /// The pyarrow schema of every batch.
     #[pyo3(get)]
     schema: Py<PyAny>,
@@ -207,13 +204,16 @@ impl ArrowBatches {
             // that raises stops here; the next call goes on with the other warnings, then
             // the step.
             while !noticed.is_empty() {
-                if let Err(raised) = warn(py, &noticed.remove(0)) {
+                if let Err(raised) = self.cap.warn(py, &noticed.remove(0)) {
                     *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some((step, noticed));
                     return Err(raised);
                 }
             }
             match step {
-                Step::End => return Ok(None),
+                Step::End => {
+                    self.cap.end(py)?;
+                    return Ok(None);
+                }
                 Step::Waiting => py.check_signals()?,
                 Step::Batch(batch) => return Ok(Some(batch.to_pyarrow(py)?.unbind())),
                 Step::Fatal(error) => return Err(self.raised.error(py, game_error(py, &error))),
@@ -308,6 +308,7 @@ pub fn _arrow_batches(
         on_error,
         raised: opened.raised,
         pending: Mutex::new(None),
+        cap: WarningCap::default(),
         schema,
     })
 }
@@ -367,11 +368,13 @@ pub fn load<'py>(
     let os = py.import("os")?;
     let db: String = if db.is_instance_of::<pyo3::types::PyString>() {
         text(db, "db")?
-    } else if db.is_instance(&os.getattr("PathLike")?)? {
+    } else if db.is_instance(&os.getattr("PathLike")?)?
+        || db.is_instance_of::<pyo3::types::PyBytes>()
+    {
         text(&os.call_method1("fsdecode", (db,))?, "db")?
     } else {
         return Err(usage(format!(
-            "db: a SQLite path, postgres://… or parquet:DIR (a str or a path object), not {}",
+            "db: a SQLite path, postgres://… or parquet:DIR (a str, bytes or a path object), not {}",
             type_name(db)
         )));
     };
@@ -408,9 +411,9 @@ pub fn load<'py>(
         .collect();
     let inserted = match outcome {
         Ok(inserted) => inserted,
-        // A game, or the source that could not be read on (what its `read()` raised is the
-        // cause, or is raised itself: SystemExit).
-        Err(LoadFailure::Game(error)) => return Err(raised.error(py, game_error(py, &error))),
+        Err(LoadFailure::Game(error)) => return Err(game_error(py, &error)),
+        // What the source's `read()` raised is the cause, or is raised itself (SystemExit).
+        Err(LoadFailure::Source(error)) => return Err(raised.error(py, game_error(py, &error))),
         Err(LoadFailure::Store(message)) => return Err(usage(format!("{db}: {message}"))),
     };
     let warnings = warnings?;
@@ -435,7 +438,7 @@ impl Noted {
     /// The warnings of game number `game`.
     fn add(&mut self, warnings: Vec<Error>, game: u64) {
         for mut warning in warnings {
-            if self.listed.len() < MAX_WARNINGS {
+            if (self.listed.len() as u64) < MAX_WARNINGS {
                 warning.game.get_or_insert(game);
                 self.listed.push(warning);
             } else {
@@ -464,6 +467,8 @@ impl Noted {
 enum LoadFailure {
     /// A bad game, with `errors="raise"`.
     Game(Error),
+    /// The source could not be read on.
+    Source(Error),
     /// The store said no.
     Store(String),
 }
@@ -515,7 +520,7 @@ fn run_load(
             Err(e) => {
                 let error = Error::from(e).with_game(games + 1);
                 return (
-                    finish_after(&mut *store, LoadFailure::Game(error)),
+                    finish_after(&mut *store, LoadFailure::Source(error)),
                     failures,
                 );
             }

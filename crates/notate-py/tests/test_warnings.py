@@ -92,6 +92,14 @@ def test_load_warns_once_it_has_ended_and_counts(tmp_path):
     assert seen[-1] == "1000 more warnings, not listed (at most 10000 a load are)"
 
 
+def test_a_reading_reports_at_most_10000_warnings_then_their_count():
+    many = "1. e4 " + "^q " * 50 + "e5 *\n\n"
+    for read in (lambda: list(notate.read_pgn(many * 220)), lambda: notate.to_arrow(many * 220).read_all()):
+        _, seen = caught(read)
+        assert len(seen) == 10_001
+        assert seen[-1] == "1000 more warnings, not listed (at most 10000 a reading are)"
+
+
 class RaisingAfter(io.RawIOBase):
     """A binary file whose read() raises `error` once its games are read."""
 
@@ -125,6 +133,16 @@ def test_what_a_file_objects_read_raises_is_the_cause_or_goes_on_up(read):
     for exit in (SystemExit(3), GeneratorExit()):
         with pytest.raises(type(exit)):
             read(RaisingAfter(exit))
+
+
+def test_a_bad_game_of_a_load_is_not_caused_by_a_later_failing_read(tmp_path):
+    source = RaisingAfter(ValueError("disk gone"))
+    source.data = b"1. e4 e5 *\n\n1. e4 e5 2. Ke3 *\n\n" + b"1. d4 *\n\n" * 5
+    with pytest.raises(notate.GameError) as raised:
+        notate.load(source, tmp_path / "c.sqlite")
+    assert raised.value.kind == "illegal" and raised.value.__cause__ is None
+    # A path may be bytes, as os.fsdecode takes it.
+    assert notate.load("1. e4 *", os.fsencode(tmp_path / "b.sqlite"))["games"] == 1
 
 
 def test_collected_the_failed_read_is_the_last_item_with_its_cause():

@@ -929,6 +929,13 @@ impl<F: ReadFormat> Feed<F> {
     /// let warnings = feed.take_warnings();
     /// assert_eq!((warnings.len(), warnings[0].game), (1, Some(2)));
     /// assert_eq!(warnings[0].token.as_deref(), Some("hello"));
+    /// // Numbered in the stream: the games of earlier pushes count.
+    /// let mut feed = Feed::<Pgn>::new();
+    /// assert!(!feed.push("1. e4 e5 *\n\n".repeat(2000).as_bytes()).is_empty());
+    /// assert!(feed.take_warnings().is_empty());
+    /// feed.push(b"1. d4 hello d5 *\n");
+    /// feed.finish();
+    /// assert_eq!(feed.take_warnings()[0].game, Some(2001));
     /// ```
     pub fn take_warnings(&mut self) -> Vec<Error> {
         std::mem::take(&mut self.warnings)
@@ -937,6 +944,7 @@ impl<F: ReadFormat> Feed<F> {
     /// Hands over the next bytes of the stream; gives back the games they completed.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<Result<F::Game, Error>> {
         if self.done {
+            self.warnings.clear();
             return vec![Err(Error::new(
                 ErrorKind::Io,
                 "bytes pushed after the end of the stream",

@@ -30,7 +30,7 @@ class GameError(NotateError):
 class GameWarning(UserWarning):
     """What reading skipped without failing a game (a token that is no move), reported by
     `read_pgn`, `to_arrow`, `load` and `convert`; or a bad game left out by
-    `to_arrow(..., errors="warn")`. Its text is the command line's message, with the place."""
+    `to_arrow(..., errors="warn")` or `convert(..., errors="warn")`. Its text is the command line's message, with the place."""
 
 class Move:
     """One move of a line; SAN, UCI and FEN are computed when asked."""
