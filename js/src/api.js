@@ -17,8 +17,13 @@ function run(input, from, to, options, items) {
     output: c.takeOutput(),
     games: c.games,
     errors: JSON.parse(c.takeErrors()).map(NotateError.fromJson),
-    warnings: JSON.parse(c.takeWarnings()).map(NotateError.fromJson),
+    warnings: warningsOf(c),
   }));
+}
+
+/** The warnings of a run's results (a `Converted`), taken out. */
+function warningsOf(converted) {
+  return JSON.parse(converted.takeWarnings()).map(NotateError.fromJson);
 }
 
 /**
@@ -45,25 +50,39 @@ function items(output) {
   return JSON.parse(output).map((item) => (item.error ? NotateError.fromJson(item.error) : item));
 }
 
+/** A hidden property (not enumerable): `JSON.stringify` and `deepStrictEqual` leave it out. */
+function hide(object, name, value) {
+  Object.defineProperty(object, name, { value, writable: true, configurable: true });
+}
+
 /**
- * Puts each warning (a NotateError naming its game's number) on its game's item as a
- * `warnings` array, which is not enumerable: `JSON.stringify` and `deepStrictEqual` see the
- * item as before, and items without warnings have none. `first` is the number of the first
+ * Puts each warning (a NotateError naming its game's number) on its game's item as a hidden
+ * `warnings` array; items without warnings have none. `first` is the number of the first
  * item's game; a warning that names no game there (the count of those left out past the
- * limit) goes on the last item. With `list` given, the list gets every warning too.
+ * limit) goes on the last item.
  */
-function withWarnings(items, warnings, first, list = undefined) {
+function withWarnings(items, warnings, first) {
   for (const warning of warnings) {
     const index = warning.game === null ? -1 : warning.game - first;
     const item = items[index >= 0 && index < items.length ? index : items.length - 1];
     if (item === undefined) continue;
-    if (!Object.hasOwn(item, 'warnings')) {
-      Object.defineProperty(item, 'warnings', { value: [], writable: true, configurable: true });
-    }
+    if (!Object.hasOwn(item, 'warnings')) hide(item, 'warnings', []);
     item.warnings.push(warning);
   }
-  if (list !== undefined) Object.defineProperty(list, 'warnings', { value: warnings, writable: true, configurable: true });
   return items;
+}
+
+/**
+ * The games of a run writing `to` as items, each with its warnings and the list with all of
+ * them; a bad game throws, or stands in its place with `{errors: "collect"}`.
+ */
+function gameItems(input, from, to, options, mode) {
+  const result = run(input, from, to, options, true);
+  const list = withWarnings(items(result.output), result.warnings, 1);
+  hide(list, 'warnings', result.warnings);
+  const error = mode === 'throw' && firstError(list);
+  if (error) throw error;
+  return list;
 }
 
 function firstError(list) {
@@ -88,12 +107,7 @@ export function readGames(input, options) {
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
   if (!CHESS_STREAMS.includes(from)) throw usage(`readGames reads ${CHESS_STREAMS.join(', ')}, not ${shown(from)}`);
-  const result = run(input, from, 'json', { fens: true }, true);
-  const games = items(result.output);
-  withWarnings(games, result.warnings, 1, games);
-  const error = mode === 'throw' && firstError(games);
-  if (error) throw error;
-  return games;
+  return gameItems(input, from, 'json', { fens: true }, mode);
 }
 
 /**
@@ -132,12 +146,7 @@ export function convert(input, options) {
 function objects(input, options, to) {
   options = optionsOf(options, to);
   const mode = errorMode(options);
-  const result = run(input, options.from ?? 'pgn', to, options, true);
-  const list = items(result.output);
-  withWarnings(list, result.warnings, 1, list);
-  const error = mode === 'throw' && firstError(list);
-  if (error) throw error;
-  return list;
+  return gameItems(input, options.from ?? 'pgn', to, options, mode);
 }
 
 /** Every game of a chess input as an EGD object (`{game_tags, moves: {"1w": …}}`). */
@@ -209,7 +218,7 @@ export async function* streamGames(stream, options) {
   const take = (converted) => {
     const result = taken(track(converted), (c) => ({
       output: c.takeOutput(),
-      warnings: JSON.parse(c.takeWarnings()).map(NotateError.fromJson),
+      warnings: warningsOf(c),
     }));
     const list = withWarnings(items(result.output), result.warnings, given + 1);
     given += list.length;

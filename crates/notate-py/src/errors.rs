@@ -153,6 +153,24 @@ impl WarningCap {
         }
     }
 
+    /// Reports `warnings` in order, each taken out of the list once reported (raised counts):
+    /// when a warnings filter raises, the rest stay for the caller to report at its next call.
+    pub fn report(&self, py: Python<'_>, warnings: &mut Vec<notate::Error>) -> PyResult<()> {
+        let mut reported = 0;
+        let outcome = warnings.iter().try_for_each(|warning| {
+            reported += 1;
+            self.warn(py, warning)
+        });
+        warnings.drain(..reported);
+        outcome
+    }
+
+    /// Counts `n` more warnings left out (a load keeps at most [`MAX_WARNINGS`] while it runs).
+    pub fn left_out(&self, n: u64) {
+        self.left_out
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// At the end of the reading: how many warnings were left out, if any, as one more.
     pub fn end(&self, py: Python<'_>) -> PyResult<()> {
         let left_out = self.left_out.swap(0, std::sync::atomic::Ordering::Relaxed);

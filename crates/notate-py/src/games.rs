@@ -190,12 +190,10 @@ impl Games {
         };
         // What reading skipped, before the game. A warnings filter that raises stops here;
         // the next call goes on with the game's other warnings, then the game.
-        while !warnings.is_empty() {
-            if let Err(raised) = self.cap.warn(py, &warnings.remove(0)) {
-                let rest = GameRead { game, warnings };
-                *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(rest);
-                return Err(raised);
-            }
+        if let Err(raised) = self.cap.report(py, &mut warnings) {
+            let rest = GameRead { game, warnings };
+            *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some(rest);
+            return Err(raised);
         }
         match game {
             Ok(game) => Ok(Some(Py::new(py, Game::new(game))?.into_any())),

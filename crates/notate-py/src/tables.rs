@@ -203,11 +203,9 @@ impl ArrowBatches {
             // What reading skipped in the games given now, before them. A warnings filter
             // that raises stops here; the next call goes on with the other warnings, then
             // the step.
-            while !noticed.is_empty() {
-                if let Err(raised) = self.cap.warn(py, &noticed.remove(0)) {
-                    *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some((step, noticed));
-                    return Err(raised);
-                }
+            if let Err(raised) = self.cap.report(py, &mut noticed) {
+                *self.pending.lock().unwrap_or_else(|e| e.into_inner()) = Some((step, noticed));
+                return Err(raised);
             }
             match step {
                 Step::End => {
@@ -447,19 +445,15 @@ impl Noted {
         }
     }
 
-    /// Reports them by `warnings.warn`, the count of those left out last; how many there were.
-    fn report(self, py: Python<'_>) -> PyResult<u64> {
-        for warning in &self.listed {
-            warn(py, warning)?;
-        }
-        if self.left_out > 0 {
-            let message = format!(
-                "{} more warnings, not listed (at most {MAX_WARNINGS} a load are)",
-                self.left_out
-            );
-            warn(py, &Error::new(notate::ErrorKind::TooLarge, message))?;
-        }
-        Ok(self.listed.len() as u64 + self.left_out)
+    /// Reports them as a reading does ([`WarningCap`]), the count of those left out last;
+    /// how many there were.
+    fn report(mut self, py: Python<'_>) -> PyResult<u64> {
+        let count = self.listed.len() as u64 + self.left_out;
+        let cap = WarningCap::default();
+        cap.left_out(self.left_out);
+        cap.report(py, &mut self.listed)?;
+        cap.end(py)?;
+        Ok(count)
     }
 }
 

@@ -89,7 +89,7 @@ def test_load_warns_once_it_has_ended_and_counts(tmp_path):
     many = "1. e4 " + "^q " * 50 + "e5 *\n\n"
     result, seen = caught(lambda: notate.load(many * 220, f"parquet:{tmp_path / 'p'}"))
     assert result["warnings"] == 11_000 and len(seen) == 10_001
-    assert seen[-1] == "1000 more warnings, not listed (at most 10000 a load are)"
+    assert seen[-1] == "1000 more warnings, not listed (at most 10000 a reading are)"
 
 
 def test_a_reading_reports_at_most_10000_warnings_then_their_count():
