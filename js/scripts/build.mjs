@@ -2,7 +2,7 @@
 // Builds the package into dist/ from the Rust sources:
 //   1. the crate notate-wasm for wasm32-unknown-unknown (cargo profile `wasm`: small),
 //   2. its JavaScript glue by wasm-bindgen (`--target web`: ES modules for node and pages),
-//   3. the package's own modules and type declarations from src/,
+//   3. the package's own modules (without their comments) and type declarations from src/,
 //   4. dist/d3.js: the D3 modules the viewer uses (scripts/d3-modules.txt), their UMD builds
 //      run in one scope of their own (no global is touched), as one ES module,
 //   5. dist/viewer.html: the viewer app as a static page.
@@ -15,6 +15,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const js = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(js, '..');
@@ -41,10 +42,13 @@ run('cargo', ['build', '--locked', '-p', 'notate-wasm', '--target', 'wasm32-unkn
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 const wasm = join(target, 'wasm32-unknown-unknown', 'wasm', 'notate_wasm.wasm');
-run(wasmBindgen(), ['--target', 'web', '--out-dir', join(dist, 'wasm'), '--out-name', 'notate', wasm]);
+// No TypeScript declarations of the glue: the package's own (src/*.d.ts) are its types.
+run(wasmBindgen(), ['--target', 'web', '--no-typescript', '--out-dir', join(dist, 'wasm'), '--out-name', 'notate', wasm]);
 addRestart(join(dist, 'wasm', 'notate.js'));
+withoutComments(join(dist, 'wasm', 'notate.js'));
 for (const file of readdirSync(join(js, 'src'))) {
   cpSync(join(js, 'src', file), join(dist, file));
+  if (file.endsWith('.js')) withoutComments(join(dist, file));
 }
 writeFileSync(join(dist, 'd3.js'), d3Module());
 writeFileSync(join(dist, 'viewer.html'), readFileSync(join(js, 'scripts', 'viewer.html')));
@@ -94,6 +98,18 @@ export function __notateRestart() {
 
 /** The D3 modules as one ES module exporting `d3`. Each UMD build attaches itself to the
  * `d3` of the `globalThis` it sees: here a local object, so nothing leaks into the page. */
+/**
+ * The module without its comments (TypeScript's printer, the code otherwise as written): the
+ * package ships within its 512 KiB, and its documentation is in the declarations (`.d.ts`)
+ * and in src/, whose comments say why.
+ */
+function withoutComments(file) {
+  const options = { removeComments: true, target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext };
+  const out = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions: options, fileName: file, reportDiagnostics: true });
+  if (out.diagnostics.length) throw new Error(`${file}: ${out.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('; ')}`);
+  writeFileSync(file, out.outputText);
+}
+
 function d3Module() {
   const names = readFileSync(join(js, 'scripts', 'd3-modules.txt'), 'utf8').split('\n')
     .map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));

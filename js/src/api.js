@@ -111,12 +111,13 @@ export function readGames(input, options) {
 }
 
 /**
- * Reads and checks every game (`from`: the input's format, default pgn): `{games, errors,
+ * Reads and checks every game (`from`: the input's format; left out, told by the input's
+ * first bytes, as `convert` and the command line's `check` tell it): `{games, errors,
  * warnings}`, each error a NotateError with its line, column, game, ply and token.
  */
 export function check(input, options) {
   options = optionsOf(options, 'check');
-  const { games, errors, warnings } = run(input, options.from ?? 'pgn', undefined, options, false);
+  const { games, errors, warnings } = run(input, options.from, undefined, options, false);
   return { games, errors, warnings };
 }
 
@@ -166,13 +167,34 @@ export function tracks(input, options) {
  */
 async function* chunksOf(stream) {
   try {
-    yield* rawChunksOf(stream);
+    yield* joinedSurrogates(rawChunksOf(stream));
   } catch (e) {
     if (e instanceof NotateError) throw e;
     const error = new NotateError(`the stream failed: ${e instanceof Error ? e.message : String(e)}`, { kind: 'io' });
     error.cause = e;
     throw error;
   }
+}
+
+/**
+ * The chunks, a string's last high surrogate held back for the next string: a character
+ * split between two string chunks is one character, not two replacement characters.
+ */
+async function* joinedSurrogates(chunks) {
+  let held = '';
+  for await (let chunk of chunks) {
+    if (typeof chunk === 'string') {
+      chunk = held + chunk;
+      const last = chunk.charCodeAt(chunk.length - 1);
+      held = last >= 0xd800 && last <= 0xdbff ? chunk.slice(-1) : '';
+      chunk = held ? chunk.slice(0, -1) : chunk;
+    } else if (held) {
+      yield held;
+      held = '';
+    }
+    yield chunk;
+  }
+  if (held) yield held;
 }
 
 async function* rawChunksOf(stream) {
@@ -224,24 +246,36 @@ export async function* streamGames(stream, options) {
     given += list.length;
     return list;
   };
+  const handOut = function* (converted) {
+    for (const item of take(converted)) {
+      if (item instanceof NotateError && mode === 'throw') throw item;
+      yield item;
+    }
+  };
+  const chunks = chunksOf(stream);
   try {
-    for await (const chunk of chunksOf(stream)) {
-      const bytes = bytesOf(chunk);
+    for (;;) {
+      let next;
+      try {
+        next = await chunks.next();
+      } catch (failure) {
+        // The games known to be whole, read before the failure, are the stream's too.
+        yield* handOut(call(() => live().fail()));
+        throw failure;
+      }
+      if (next.done) break;
+      const bytes = bytesOf(next.value);
       // A piece at a time: a push gives the games it completes, all at once, and a whole
       // file given as one chunk would build every game's items together.
       for (let at = 0; at < bytes.length || at === 0; at += PUSH_BYTES) {
         const piece = bytes.subarray(at, at + PUSH_BYTES);
-        for (const item of take(call(() => live().push(piece)))) {
-          if (item instanceof NotateError && mode === 'throw') throw item;
-          yield item;
-        }
+        yield* handOut(call(() => live().push(piece)));
       }
     }
-    for (const item of take(call(() => live().finish()))) {
-      if (item instanceof NotateError && mode === 'throw') throw item;
-      yield item;
-    }
+    yield* handOut(call(() => live().finish()));
   } finally {
+    // A stream left before its end is let go (a web stream's reader released).
+    await chunks.return();
     // An object of an instance that was replaced is not freed: its memory went with it.
     if (instance === instanceNumber()) feed.free();
   }

@@ -264,11 +264,16 @@ export function readOut(read, what) {
   try {
     return read();
   } catch (e) {
-    if (e instanceof NotateError) throw e;
-    const error = usage(`${what} could not be read: ${e instanceof Error ? e.message : String(e)}`);
-    error.cause = e;
-    throw error;
+    throw refused(e, `${what} could not be read`);
   }
+}
+
+/** What a caller's value threw (a getter, a Proxy's trap), as notate's error: its `cause`. */
+function refused(e, said) {
+  if (e instanceof NotateError) return e;
+  const error = usage(`${said}: ${e instanceof Error ? e.message : String(e)}`);
+  error.cause = e;
+  return error;
 }
 
 const encoder = new TextEncoder();
@@ -276,29 +281,36 @@ const encoder = new TextEncoder();
 /** Text or bytes as the bytes the WebAssembly layer reads. */
 export function bytesOf(input) {
   if (typeof input === 'string') return encoder.encode(input);
-  if (!(input instanceof ArrayBuffer) && !ArrayBuffer.isView(input)) {
-    throw usage(`expected a string or bytes, not ${kindOf(input)}`);
-  }
-  // A view made anew from the buffer: a detached buffer cannot be viewed, a usage error.
-  return readOut(
-    () => (input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength)),
-    'the bytes',
-  );
+  // In readOut: a Proxy's traps, which `instanceof` runs, may throw.
+  return readOut(() => {
+    if (!(input instanceof ArrayBuffer) && !ArrayBuffer.isView(input)) {
+      throw usage(`expected a string or bytes, not ${kindOf(input)}`);
+    }
+    // A view made anew from the buffer: a detached buffer cannot be viewed, a usage error.
+    return input instanceof ArrayBuffer ? new Uint8Array(input) : new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  }, 'the bytes');
 }
 
 // Integers past 2^53 travel as exact JSON numbers; JSON.parse would round them, so they are
-// marked (a string the text cannot hold: it starts with U+0000) and made BigInts.
-const MARK = '\u0000bigint:';
+// marked (a string starting with U+0000, which a JSON text holds only escaped) and made
+// BigInts. The mark is one that none of the caller's strings holds: the first of `mark(0)`,
+// `mark(1)` … that is free.
+const mark = (n) => (n === 0 ? '\u0000bigint:' : `\u0000bigint${n}:`);
+/** How a JSON text writes `s`, without the quotes. */
+const escaped = (s) => JSON.stringify(s).slice(1, -1);
 const LONG_INTEGER = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
 
 /** JSON.parse, with integers past 2^53 as BigInt. */
 export function parseExact(text) {
   if (!/\d{16}/.test(text)) return JSON.parse(text);
+  let n = 0;
+  while (text.includes(escaped(mark(n)))) n++;
+  const free = mark(n);
   const marked = text.replace(LONG_INTEGER, (token) =>
-    token[0] === '"' || Number.isSafeInteger(Number(token)) ? token : `"\\u0000bigint:${token}"`,
+    token[0] === '"' || Number.isSafeInteger(Number(token)) ? token : `"${escaped(free)}${token}"`,
   );
   return JSON.parse(marked, (_, value) =>
-    typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value,
+    typeof value === 'string' && value.startsWith(free) ? BigInt(value.slice(free.length)) : value,
   );
 }
 
@@ -310,10 +322,22 @@ export function stringifyExact(value) {
     text = JSON.stringify(value);
   } catch {
     // A BigInt; or a cycle, or nesting past the stack, which fail again here.
-    text = stringify(value, (_, v) => (typeof v === 'bigint' ? `${MARK}${v}` : v));
+    for (let n = 0; ; n++) {
+      const free = mark(n);
+      let held = false;
+      text = stringify(value, (key, v) => {
+        if (typeof v === 'bigint') return `${free}${v}`;
+        held ||= key.includes(free) || (typeof v === 'string' && v.includes(free));
+        return v;
+      });
+      if (!held) {
+        const pattern = new RegExp(`"${escaped(free).replace(/\\/g, '\\\\')}(-?\\d+)"`, 'g');
+        return text.replace(pattern, '$1');
+      }
+    }
   }
   if (text === undefined) throw usage(`expected a JSON value, got ${typeof value}`);
-  return text.includes('\\u0000bigint:') ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
+  return text;
 }
 
 /**
@@ -331,14 +355,36 @@ export function changeable(doc) {
 }
 
 /**
- * Replaces the contents of `target` with `source`'s own enumerable properties, in place.
- * Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) would otherwise
- * replace the object's prototype.
+ * Replaces the contents of `target` (an object or an array) with `source`'s own enumerable
+ * properties, in place; all or nothing: if the target refuses a change (a Proxy's trap
+ * throws), it is given its old properties back, as far as it lets, and the error is
+ * notate's. Defined, not assigned: a key "__proto__" (JSON.parse makes it an own key) would
+ * otherwise replace the object's prototype.
  */
 export function replaceContents(target, source) {
-  for (const key of Object.keys(target)) delete target[key];
-  for (const [key, value] of Object.entries(source)) {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  const before = readOut(() => Object.getOwnPropertyDescriptors(target), 'the object');
+  try {
+    fill(target, source);
+  } catch (e) {
+    try {
+      fill(target, before, true);
+    } catch {
+      // The target refuses even its old contents: the first failure is the one to say.
+    }
+    throw refused(e, 'the object could not be changed (it was left as it was)');
   }
   return target;
+}
+
+/** `target`'s contents made `source`'s: its values, or (`descriptors`) its properties. */
+function fill(target, source, descriptors = false) {
+  const array = Array.isArray(target);
+  if (array) target.length = 0;
+  else for (const key of Object.keys(target)) delete target[key];
+  for (const key of descriptors ? Reflect.ownKeys(source) : Object.keys(source)) {
+    if (array && key === 'length') continue;
+    const property = descriptors ? source[key] : { value: source[key], writable: true, enumerable: true, configurable: true };
+    Object.defineProperty(target, key, property);
+  }
+  if (array && descriptors) target.length = source.length.value;
 }

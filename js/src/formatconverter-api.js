@@ -66,8 +66,9 @@ export function LongToShort_Format(longformat, options = {}, make_new_lines) {
   const written = readOut(() => writeOptions(options, make_new_lines), 'LongToShort_Format: the options');
   const moves = readOut(() => movesApart(longformat), 'LongToShort_Format: the moves');
   if (moves !== undefined) {
+    const rest = readOut(() => ({ ...longformat, moves: [] }), 'LongToShort_Format: the game');
     try {
-      return call(wasm.icnLongToShort, stringifyExact({ ...longformat, moves: [] }), moves, longformat.moves.length, written);
+      return call(wasm.icnLongToShort, stringifyExact(rest), moves, longformat.moves.length, written);
     } catch (e) {
       // Read again the ordinary way below, for the error that names the whole object's
       // path; but a trap (the instance started again) or a size refused is said at once.
@@ -86,7 +87,8 @@ export function GameToPosition(longformat, halfmoves = 0, modify_input = false) 
   const toEnd = typeof halfmoves === 'number' && halfmoves > Number.MAX_SAFE_INTEGER;
   const plies = toEnd ? undefined : wholeNumber(halfmoves, 'halfmoves (or Infinity)');
   // All or nothing: an object that cannot be changed is found before anything is.
-  if (modify_input && (longformat === null || typeof longformat !== 'object' || !changeable(longformat))) {
+  const unchangeable = () => longformat === null || typeof longformat !== 'object' || !changeable(longformat);
+  if (modify_input && readOut(unchangeable, 'GameToPosition: the game')) {
     throw usage('GameToPosition: with modify_input, the game must be an object whose properties can all be replaced');
   }
   const position = parseExact(call(wasm.icnGameToPosition, stringifyExact(longformat), plies));

@@ -2,7 +2,7 @@
 // with positions as FEN strings where the reference took its chess library's objects; plus
 // Glicko-2 rating, the protocol's messages and its generic updates, as notate models them.
 
-import { wasm, call, usage, optionsOf, text, wholeNumber, jsonOf, parseExact, changeable, replaceContents } from './core.js';
+import { wasm, call, usage, optionsOf, text, wholeNumber, jsonOf, parseExact, changeable, replaceContents, readOut } from './core.js';
 
 const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -120,27 +120,24 @@ export const messages = {
  * a plain object, all or nothing: on an error the object is left as it was. Returns it.
  */
 export function applyUpdate(doc, update) {
-  const array = Array.isArray(doc);
-  if (doc === null || typeof doc !== 'object' || !(array || plainObject(doc))) {
-    throw usage('applyUpdate takes a plain object or an array');
-  }
-  // All or nothing: what could not be changed is found before anything is.
-  if (!changeable(doc)) {
-    throw usage('applyUpdate: the object is frozen, sealed or not extensible, or has a property that cannot be replaced');
-  }
-  const updates = Array.isArray(update) ? update : [update];
+  // Read in readOut: a Proxy's traps may throw.
+  const array = readOut(() => {
+    const array = Array.isArray(doc);
+    if (doc === null || typeof doc !== 'object' || !(array || plainObject(doc))) {
+      throw usage('applyUpdate takes a plain object or an array');
+    }
+    // All or nothing: what could not be changed is found before anything is.
+    if (!changeable(doc)) {
+      throw usage('applyUpdate: the object is frozen, sealed or not extensible, or has a property that cannot be replaced');
+    }
+    return array;
+  }, 'applyUpdate: the document');
+  const updates = readOut(() => (Array.isArray(update) ? update : [update]), 'applyUpdate: the update');
   const after = JSON.parse(call(wasm.protocolApplyUpdates, jsonOf(doc, 'doc'), jsonOf(updates, 'update')));
   if (after === null || typeof after !== 'object' || Array.isArray(after) !== array) {
     throw usage('applyUpdate: the document\'s JSON (its toJSON) is not of its own kind');
   }
-  if (array) {
-    doc.length = 0;
-    // One at a time: spreading a long array into push's arguments overflows the stack.
-    for (const value of after) doc.push(value);
-  } else {
-    replaceContents(doc, after);
-  }
-  return doc;
+  return replaceContents(doc, after);
 }
 
 /** An object of Object's own prototype, or of none (`Object.create(null)`). */

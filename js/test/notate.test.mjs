@@ -204,6 +204,10 @@ test('convert writes EPD and viewer documents, and reads SFEN, JKF, Western and 
 test('ICN through convert, both ways, and check', () => {
   const long = convert('w K5,1|k5,8 5,1>5,2', { from: 'icn', to: 'icn-json' });
   assert.equal(convert(long, { from: 'icn-json', to: 'icn', moves: 'minimal', singleLine: true }).trim(), 'w K5,1|k5,8  5,1>5,2');
+  // Without from, the format is told by the first bytes, as convert and the command line tell it.
+  const usi = check('position startpos moves 7g7f 1a1a\n');
+  assert.equal(usi.errors.length, 1);
+  assert.match(usi.errors[0].message, /1a holds one of the mover's own pieces/);
   assert.equal(check('w K5,1|k5,8 1,1>1,2', { from: 'icn' }).errors.length, 1);
 });
 

@@ -46,6 +46,25 @@ pub fn text(value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
     })
 }
 
+/// The path an `os.PathLike` or `bytes` argument `name` names, as text (`os.fsdecode`): what
+/// its `__fspath__` raises or gives wrongly (neither `str` nor `bytes`) is a usage error, with
+/// the exception as its `__cause__`.
+pub fn path_text(value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
+    let py = value.py();
+    let path = py
+        .import("os")
+        .and_then(|os| os.call_method1("fsdecode", (value,)))
+        .map_err(|e| {
+            if !e.is_instance_of::<pyo3::exceptions::PyException>(py) {
+                return e;
+            }
+            let error = usage(format!("{name}: the path could not be read: {e}"));
+            error.set_cause(py, Some(e));
+            error
+        })?;
+    text(&path, name)
+}
+
 /// The name of `value`'s type, for a message.
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
     value

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
-use crate::errors::usage;
+use crate::errors::{path_text, usage};
 
 /// The bytes of a source, for a reader that runs without the GIL.
 pub type Input = Box<dyn Read + Send>;
@@ -56,7 +56,7 @@ impl Raised {
     }
 }
 
-/// Opens `source`: `bytes`/`bytearray` (copied), `str` (text; a path when it is one line that
+/// Opens `source`: `bytes`/`bytearray`/`memoryview` (copied), `str` (text; a path when it is one line that
 /// names an existing file, or ends in `.pgn`, `.zst`, `.gz` or `.bz2`), an `os.PathLike`, or an
 /// object with a `read` method (a binary file: `open(path, "rb")`, `io.BytesIO`, a socket's
 /// file, a decompressor's stream), with its path, its length and what its `read()` raises.
@@ -73,6 +73,10 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
     if let Ok(bytes) = source.cast::<PyByteArray>() {
         return Ok(in_memory(bytes.to_vec()));
     }
+    if source.is_instance_of::<pyo3::types::PyMemoryView>() {
+        let bytes = source.py().get_type::<PyBytes>().call1((source,))?;
+        return Ok(in_memory(bytes.cast::<PyBytes>()?.as_bytes().to_vec()));
+    }
     if let Ok(text) = source.cast::<PyString>() {
         // A lone surrogate (`"\ud800"`) is no Unicode text: refused as notate's error, not
         // Python's UnicodeEncodeError.
@@ -86,10 +90,15 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
     }
     let os = source.py().import("os")?;
     if source.is_instance(&os.getattr("PathLike")?)? {
-        let path: PathBuf = os.call_method1("fspath", (source,))?.extract()?;
-        return open_path(path);
+        return open_path(PathBuf::from(path_text(source, "source")?));
     }
-    if source.hasattr("read")? {
+    // A `read` that raises on being looked up is the source's failure, said as notate's.
+    let readable = source.hasattr("read").map_err(|e| {
+        let error = usage(format!("the source could not be read: {e}"));
+        error.set_cause(source.py(), Some(e));
+        error
+    })?;
+    if readable {
         let raised = Raised::default();
         return Ok(Opened {
             input: Box::new(PyFile {
@@ -190,9 +199,22 @@ impl Read for PyFile {
                     error
                 })?;
             let chunk = chunk.bind(py);
+            // bytes, or a bytearray or memoryview (as some readers give), copied as bytes.
+            let copied;
             let bytes: &[u8] =
                 if let Ok(bytes) = chunk.cast::<PyBytes>() {
                     bytes.as_bytes()
+                } else if chunk.is_instance_of::<PyByteArray>()
+                    || chunk.is_instance_of::<pyo3::types::PyMemoryView>()
+                {
+                    copied = py
+                        .get_type::<PyBytes>()
+                        .call1((chunk,))
+                        .map_err(|e| io::Error::other(e.to_string()))?;
+                    copied
+                        .cast::<PyBytes>()
+                        .map_err(|e| io::Error::other(e.to_string()))?
+                        .as_bytes()
                 } else if chunk.is_none() {
                     // A non-blocking stream's "nothing yet", not its end: reading on would
                     // cut the input short in silence.

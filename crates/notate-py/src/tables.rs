@@ -20,7 +20,9 @@ use notate_store::{Inserted, Rows, Target};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::errors::{game_error, text, type_name, usage, warn, OnError, WarningCap, MAX_WARNINGS};
+use crate::errors::{
+    game_error, path_text, text, type_name, usage, warn, OnError, WarningCap, MAX_WARNINGS,
+};
 use crate::source::{self, Input};
 use crate::{run_interruptibly, SIGNALS_EVERY};
 
@@ -326,11 +328,19 @@ fn column_names(columns: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<Strin
     if columns.is_instance_of::<pyo3::types::PyString>() {
         return Err(list());
     }
-    let names = columns.try_iter().map_err(|_| list())?;
-    names
+    let names = columns
+        .try_iter()
+        .map_err(|_| list())?
         .map(|name| text(&name?, "columns"))
-        .collect::<PyResult<Vec<String>>>()
-        .map(Some)
+        .collect::<PyResult<Vec<String>>>()?;
+    // A column given twice would be two columns of one name: pandas and DuckDB take one of
+    // them, or refuse the table.
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(usage(format!("columns: {name:?} given twice")));
+        }
+    }
+    Ok(Some(names))
 }
 
 /// load(source, db, *, errors="raise", threads=None)
@@ -369,7 +379,7 @@ pub fn load<'py>(
     } else if db.is_instance(&os.getattr("PathLike")?)?
         || db.is_instance_of::<pyo3::types::PyBytes>()
     {
-        text(&os.call_method1("fsdecode", (db,))?, "db")?
+        path_text(db, "db")?
     } else {
         return Err(usage(format!(
             "db: a SQLite path, postgres://… or parquet:DIR (a str, bytes or a path object), not {}",

@@ -7,7 +7,7 @@ use notate::chess::jsonchess::Jsonchess;
 use notate::chess::pgn::Pgn;
 use notate::chess::ChessGame;
 use notate::convert::{AnyGame, Converter, Format, OptionValue};
-use notate::format::{Feed, WriteFormat};
+use notate::format::{Feed, ReadFormat, WriteFormat};
 use notate::Error;
 use wasm_bindgen::prelude::*;
 
@@ -457,7 +457,34 @@ enum ChessFeed {
     Jsonchess(Feed<Jsonchess>),
 }
 
+/// What a [`GameFeed`] is told.
+#[derive(Clone, Copy)]
+enum Step<'a> {
+    Push(&'a [u8]),
+    Finish,
+    Fail,
+}
+
 impl ChessFeed {
+    fn step(&mut self, step: Step) -> Vec<Result<ChessGame, Error>> {
+        fn on<F: ReadFormat<Game = ChessGame>>(
+            feed: &mut Feed<F>,
+            step: Step,
+        ) -> Vec<Result<ChessGame, Error>> {
+            match step {
+                Step::Push(bytes) => feed.push(bytes),
+                Step::Finish => feed.finish(),
+                Step::Fail => feed.fail(),
+            }
+        }
+        match self {
+            ChessFeed::Pgn(f) => on(f, step),
+            ChessFeed::Json(f) => on(f, step),
+            ChessFeed::Egd(f) => on(f, step),
+            ChessFeed::Jsonchess(f) => on(f, step),
+        }
+    }
+
     fn take_warnings(&mut self) -> Vec<Error> {
         match self {
             ChessFeed::Pgn(f) => f.take_warnings(),
@@ -504,24 +531,22 @@ impl GameFeed {
 
     /// The next bytes of the stream; the games they completed.
     pub fn push(&mut self, bytes: &[u8]) -> Converted {
-        let results = match &mut self.feed {
-            ChessFeed::Pgn(f) => f.push(bytes),
-            ChessFeed::Json(f) => f.push(bytes),
-            ChessFeed::Egd(f) => f.push(bytes),
-            ChessFeed::Jsonchess(f) => f.push(bytes),
-        };
-        let warnings = self.feed.take_warnings();
-        self.take(results, warnings)
+        self.step(Step::Push(bytes))
     }
 
     /// The end of the stream; the games not given yet.
     pub fn finish(&mut self) -> Converted {
-        let results = match &mut self.feed {
-            ChessFeed::Pgn(f) => f.finish(),
-            ChessFeed::Json(f) => f.finish(),
-            ChessFeed::Egd(f) => f.finish(),
-            ChessFeed::Jsonchess(f) => f.finish(),
-        };
+        self.step(Step::Finish)
+    }
+
+    /// The source of the stream failed; the games known to be whole, read before the failure
+    /// (see [`Feed::fail`]).
+    pub fn fail(&mut self) -> Converted {
+        self.step(Step::Fail)
+    }
+
+    fn step(&mut self, step: Step) -> Converted {
+        let results = self.feed.step(step);
         let warnings = self.feed.take_warnings();
         self.take(results, warnings)
     }

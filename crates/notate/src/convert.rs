@@ -304,9 +304,16 @@ impl Format {
                     )),
                 };
             }
-            return Err(usage(
-                "JSON, but neither notate's game JSON, EGD, jsonchess, ICN nor JKF",
-            ));
+            // Valid JSON (or cut where the head ends) of no format notate reads is said so; a
+            // PGN comment that opens like JSON (`{"Note": see below}`) is read as PGN below.
+            let first = serde_json::Deserializer::from_str(trimmed)
+                .into_iter::<serde::de::IgnoredAny>()
+                .next();
+            if !matches!(first, Some(Err(e)) if !e.is_eof()) {
+                return Err(usage(
+                    "JSON, but neither notate's game JSON, EGD, jsonchess, ICN nor JKF",
+                ));
+            }
         }
         if looks_like_icn(trimmed) {
             return Ok(Format::Icn);
@@ -453,6 +460,11 @@ fn looks_like_icn(text: &str) -> bool {
     if matches!(token, "w" | "b" | "w:b" | "b:w") {
         return true;
     }
+    // A PGN game that opens with its result (an unplayed draw, `1/2-1/2`, or `1/2` as PGN
+    // reads it) is no move rule `N/M`.
+    if token == "1/2" || crate::chess::GameResult::parse(token).is_some() {
+        return false;
+    }
     let letters = token.trim_start_matches(|c: char| c.is_ascii_alphabetic());
     let digits = letters.trim_start_matches('-');
     let first_number = digits.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -485,7 +497,8 @@ fn json_object_start(text: &str) -> bool {
         return false;
     };
     if rest.starts_with('}') {
-        return true;
+        // `{}`: an empty object is no game of any JSON format, an empty comment is PGN.
+        return false;
     }
     let Some(key) = rest.strip_prefix('"') else {
         return false;
@@ -977,7 +990,35 @@ impl<F: ReadFormat, R: std::io::Read + Send> Source for Wrapped<F, R> {
 
 #[cfg(test)]
 mod tests {
-    use super::moves_opener;
+    use super::{moves_opener, Format};
+
+    #[test]
+    fn pgn_that_opens_like_icn_or_json_is_pgn() {
+        for text in [
+            "[Event \"a\"]\n\n1/2-1/2\n\n[Event \"b\"]\n\n1. e4 e5 1/2-1/2\n",
+            "1/2-1/2\n",
+            "[Event \"x\"]\n\n1/2 *\n",
+            "{} 1. e4 *",
+            "{ } 1. e4 *",
+            "{\"Note\": see below} 1. e4 *",
+        ] {
+            assert_eq!(
+                Format::detect(text.as_bytes()).ok(),
+                Some(Format::Pgn),
+                "{text}"
+            );
+        }
+        // Still ICN and JSON: a move rule, a game, and JSON of no format notate reads.
+        assert_eq!(Format::detect(b"0/100 K5,1|k5,8").ok(), Some(Format::Icn));
+        assert_eq!(
+            Format::detect(br#"{"metadata":{},"moves":[]}"#).ok(),
+            Some(Format::IcnJson)
+        );
+        assert!(Format::detect(br#"{"Note": "see below"}"#).is_err());
+        // JSON cut where the head ends is taken for JSON.
+        let long = format!(r#"{{"Note": "{}"#, "x".repeat(5000));
+        assert!(Format::detect(long.as_bytes()).is_err());
+    }
 
     #[test]
     fn moves_opener_skips_strings() {

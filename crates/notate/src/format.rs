@@ -873,7 +873,22 @@ pub struct Feed<F: ReadFormat> {
 struct FeedQueue {
     bytes: VecDeque<u8>,
     finished: bool,
+    /// The source failed (see [`Feed::fail`]): once the bytes are taken, reads fail.
+    failed: bool,
 }
+
+/// The failure [`FeedInput`] reads give after [`Feed::fail`]: not an error of the stream's
+/// own, so the feed gives no error item for it (the caller has the source's).
+#[derive(Debug)]
+struct SourceFailed;
+
+impl std::fmt::Display for SourceFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("the source failed")
+    }
+}
+
+impl std::error::Error for SourceFailed {}
 
 /// What a [`Feed`]'s splitter reads from: the pushed bytes, then "would block" until more
 /// come (every splitter keeps its state across a failed read and goes on at the next call),
@@ -883,6 +898,9 @@ pub struct FeedInput(std::sync::Arc<std::sync::Mutex<FeedQueue>>);
 impl Read for FeedInput {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let mut queue = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if queue.bytes.is_empty() && queue.failed {
+            return Err(io::Error::other(SourceFailed));
+        }
         if queue.bytes.is_empty() && !queue.finished {
             return Err(io::ErrorKind::WouldBlock.into());
         }
@@ -960,6 +978,26 @@ impl<F: ReadFormat> Feed<F> {
         self.drain()
     }
 
+    /// Says the source of the stream failed (a network stream broke, a file could not be
+    /// read); gives back the games known to be whole, read before the failure: those another
+    /// game had started after (the last game may have been cut, and is not given). The feed
+    /// then has ended; the caller reports the source's own error.
+    ///
+    /// ```
+    /// use notate::chess::pgn::Pgn;
+    /// use notate::format::Feed;
+    /// let mut feed = Feed::<Pgn>::new();
+    /// assert!(feed.push(b"1. e4 e5 *\n\n1. d4 d5 *\n\n1. c4").is_empty());
+    /// let whole = feed.fail();
+    /// assert_eq!(whole.len(), 2);
+    /// assert!(whole.iter().all(|game| game.is_ok()));
+    /// assert!(feed.finish().is_empty());
+    /// ```
+    pub fn fail(&mut self) -> Vec<Result<F::Game, Error>> {
+        self.lock().failed = true;
+        self.drain()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, FeedQueue> {
         self.queue.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -984,6 +1022,9 @@ impl<F: ReadFormat> Feed<F> {
                 }
                 Ok(None) => self.done = true,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if e.get_ref().is_some_and(|inner| inner.is::<SourceFailed>()) => {
+                    self.done = true;
+                }
                 Err(e) => {
                     self.done = true;
                     out.push(Err(Error::from(e)));

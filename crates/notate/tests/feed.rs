@@ -107,3 +107,41 @@ fn parallel_reading_gives_what_reading_in_order_gives() {
     assert_eq!(reader.by_ref().take(9).filter(Result::is_ok).count(), 9);
     drop(reader);
 }
+
+/// A reader whose source fails after `bytes`.
+struct FailingAfter<'a>(&'a [u8]);
+
+impl Read for FailingAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::Error::other("disk gone"));
+        }
+        let n = buf.len().min(self.0.len());
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// `Feed::fail` gives what a `Reader` whose source fails at the same byte gives before its
+/// error: the whole games (another had started after them), whatever the pieces.
+#[test]
+fn a_failed_feed_gives_the_whole_games_a_failed_reader_gives() {
+    let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n1. d4 d5 *\n\n".repeat(400);
+    for cut in [0, 5, 30, 31, 60, text.len() / 2, text.len() - 1, text.len()] {
+        let bytes = &text.as_bytes()[..cut];
+        let mut pulled: Vec<_> = Reader::<Pgn, _>::new(FailingAfter(bytes)).collect();
+        let error = pulled.pop().expect("the failure comes last");
+        assert!(error.unwrap_err().message.contains("disk gone"));
+        for size in [13, 4096, 1 << 20] {
+            let mut feed = Feed::<Pgn>::new();
+            let mut out = Vec::new();
+            for piece in bytes.chunks(size) {
+                out.extend(feed.push(piece));
+            }
+            out.extend(feed.fail());
+            assert_eq!(out, pulled, "cut at {cut}, pieces of {size}");
+            assert!(feed.finish().is_empty());
+        }
+    }
+}

@@ -584,3 +584,24 @@ fn every_variant_position_round_trips() {
     }
     assert_eq!(count, 37);
 }
+
+/// A number of the game's rules comes back as the double written: every double, not one
+/// last place off (serde_json parses exactly with its `float_roundtrip` feature).
+#[test]
+fn numbers_of_the_rules_come_back_as_the_doubles_written() {
+    for x in [
+        "0.39217527067594915",
+        "189.67303681636994",
+        "-9.039535415048791e166",
+    ] {
+        let text = format!(r#"{{"metadata":{{}},"gameRules":{{"x":{x}}}}}"#);
+        let game = long::read_one(&text).unwrap();
+        let back = long::to_string_with(&game, long::WriteOptions::default()).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&back).unwrap();
+        assert_eq!(
+            value["gameRules"]["x"].as_f64(),
+            x.parse::<f64>().ok(),
+            "{back}"
+        );
+    }
+}

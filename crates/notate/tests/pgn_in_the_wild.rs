@@ -41,6 +41,11 @@ fn games_without_results_whose_numbers_start_again_are_two_games() {
         games("1. e4 e5\n\n1. d4 d5 *\n"),
         ok(&["e2e4 e7e5", "d2d4 d7d5"])
     );
+    // Files joined with `cat`, the second with a byte-order mark: two games as well.
+    assert_eq!(
+        games("1. e4 e5\n\n\u{feff}1. d4 d5 *\n"),
+        ok(&["e2e4 e7e5", "d2d4 d7d5"])
+    );
     // A black move number after a comment paragraph is the same game.
     assert_eq!(
         games("1. e4 {A long note.}\n\n1... e5 2. Nf3 *\n"),

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 __version__: str
 
-Source = Union[str, bytes, bytearray, "os.PathLike[str]", BinaryIO]
+Source = Union[str, bytes, bytearray, memoryview, "os.PathLike[str]", "os.PathLike[bytes]", BinaryIO]
 
 class NotateError(Exception):
     """Everything notate refuses: a bad argument, an unreadable source, a bad game."""

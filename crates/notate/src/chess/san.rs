@@ -371,7 +371,8 @@ impl MoveSpec {
                     found = Some(m);
                 }
                 if found.is_none() && role == Role::King {
-                    // `Kg1` for castling, as python-chess reads it.
+                    // `Kg1` (the king's square after castling) for castling, when no king move
+                    // goes there.
                     return king_castle(pos, to).map(Some).ok_or(SanError::Illegal);
                 }
                 found.map(Some).ok_or(SanError::Illegal)
@@ -539,17 +540,22 @@ fn resolve_from_square(
     let Some(role) = pos.board().role_at(from) else {
         return Err(SanError::Illegal);
     };
-    if role == Role::King {
-        if let Some(m) = king_castle(pos, to).filter(|m| m.from() == Some(from)) {
-            return Ok(Some(m));
-        }
-    }
-    pos.san_candidates(role, to)
+    let ordinary = pos
+        .san_candidates(role, to)
         .iter()
         .find(|m| m.from() == Some(from) && m.promotion() == promotion && !m.is_castle())
-        .copied()
-        .map(Some)
-        .ok_or(SanError::Illegal)
+        .copied();
+    // An ordinary king move first: in Chess960 a king's one step can land on its castling
+    // square (`b1c1`), and is that step; castling only where no ordinary move goes (`e1g1`,
+    // or the king taking its own rook).
+    match ordinary {
+        Some(m) => Ok(Some(m)),
+        None if role == Role::King => king_castle(pos, to)
+            .filter(|m| m.from() == Some(from))
+            .map(Some)
+            .ok_or(SanError::Illegal),
+        None => Err(SanError::Illegal),
+    }
 }
 
 /// Parses and resolves a token in one call.
@@ -796,6 +802,46 @@ mod tests {
         assert_eq!(uci(&p, "Nd4").as_deref(), Ok("c2d4"));
         let p = pos("4k3/8/8/8/8/8/2N1N3/4K3 w - - 0 1");
         assert_eq!(uci(&p, "Nd4"), Err(SanError::Ambiguous));
+    }
+
+    #[test]
+    fn a_chess960_king_step_onto_its_castling_square_is_the_step() {
+        let p = |fen: &str| {
+            fen.parse::<Fen>()
+                .unwrap()
+                .into_position::<Chess>(CastlingMode::Chess960)
+                .unwrap()
+        };
+        let uci = |pos: &Chess, token: &str| {
+            play_token(pos, token.as_bytes())
+                .map(|m| m.unwrap().to_uci(CastlingMode::Chess960).to_string())
+        };
+        // The king on b1 steps to c1, queenside castling's square: the step, not castling.
+        let b1 = p("rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1");
+        for token in ["b1c1", "b1-c1", "Kc1", "Kb1c1"] {
+            assert_eq!(uci(&b1, token).as_deref(), Ok("b1c1"), "{token}");
+        }
+        // Castling is the king taking its rook, or a square no king move reaches.
+        assert_eq!(uci(&b1, "b1a1").as_deref(), Ok("b1a1"));
+        assert_eq!(uci(&b1, "O-O-O").as_deref(), Ok("b1a1"));
+        // The king on f1 steps to g1, kingside castling's square: the step, and the
+        // castling, king takes rook, is still there.
+        let f1 = p("r4k1r/8/8/8/8/8/8/R4K1R w KQkq - 0 1");
+        assert_eq!(uci(&f1, "f1g1").as_deref(), Ok("f1g1"));
+        assert!(matches!(
+            play_token(&f1, b"f1g1"),
+            Ok(Some(Move::Normal { .. }))
+        ));
+        assert!(matches!(
+            play_token(&f1, b"f1h1"),
+            Ok(Some(Move::Castle { .. }))
+        ));
+        // In standard chess e1g1 reaches g1 only by castling.
+        let standard = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert!(matches!(
+            play_token(&standard, b"e1g1"),
+            Ok(Some(Move::Castle { .. }))
+        ));
     }
 
     #[test]

@@ -197,10 +197,17 @@ pub struct ByColour<T> {
 }
 
 /// A number as JavaScript writes it: `1500`, not `1500.0` (the reference server's numbers
-/// are JavaScript's, and a whole rating must serialize as it came).
+/// are JavaScript's, and a whole rating must serialize as it came); a whole number below
+/// 10^21 in digits, `123456789012345670000` (the shortest digits that read back, then
+/// zeros), not `1.2345678901234567e20`.
 fn js_number<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
-    if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
-        s.serialize_i64(*x as i64)
+    if x.fract() == 0.0 && x.abs() < 1e21 {
+        // Rust writes a double as JavaScript does in this range: its shortest digits that
+        // read back, without an exponent.
+        match format!("{x}").parse::<i128>() {
+            Ok(n) => s.serialize_i128(n),
+            Err(_) => s.serialize_f64(*x),
+        }
     } else {
         s.serialize_f64(*x)
     }
@@ -1286,6 +1293,27 @@ mod tests {
     fn server_round_trip(text: &str) {
         let msg = ServerMessage::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(msg.to_json(), text);
+    }
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        struct Js(f64);
+        impl Serialize for Js {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                js_number(&self.0, s)
+            }
+        }
+        // What JSON.stringify gives for each.
+        for (x, written) in [
+            (1500.0, "1500"),
+            (-0.0, "0"),
+            (1500.5, "1500.5"),
+            (9007199254740992.0, "9007199254740992"),
+            (1.2345678901234567e20, "123456789012345670000"),
+            (-1e20, "-100000000000000000000"),
+        ] {
+            assert_eq!(serde_json::to_string(&Js(x)).unwrap(), written, "{x}");
+        }
     }
 
     /// One message of every topic, each side's, as `client JSON` or `server JSON` lines:

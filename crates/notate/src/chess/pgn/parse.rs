@@ -906,9 +906,17 @@ impl<'a> GameParser<'a> {
             && b.stack.len() == 1
             && b.has_ply()
             && {
+                // Blanks, and byte-order marks (files joined with `cat`), up to the number.
                 let before = &text[self.game_start..start];
-                let blank = before.len() - before.trim_ascii_end().len();
-                memchr::memchr_iter(b'\n', &before[before.len() - blank..]).count() >= 2
+                let mut kept = before;
+                loop {
+                    kept = kept.trim_ascii_end();
+                    match kept.strip_suffix(BOM) {
+                        Some(rest) => kept = rest,
+                        None => break,
+                    }
+                }
+                memchr::memchr_iter(b'\n', &before[kept.len()..]).count() >= 2
             }
     }
 
