@@ -96,8 +96,6 @@ export function __notateRestart() {
 `);
 }
 
-/** The D3 modules as one ES module exporting `d3`. Each UMD build attaches itself to the
- * `d3` of the `globalThis` it sees: here a local object, so nothing leaks into the page. */
 /**
  * The module without its comments (TypeScript's printer, the code otherwise as written): the
  * package ships within its 512 KiB, and its documentation is in the declarations (`.d.ts`)
@@ -110,6 +108,8 @@ function withoutComments(file) {
   writeFileSync(file, out.outputText);
 }
 
+/** The D3 modules as one ES module exporting `d3`. Each UMD build attaches itself to the
+ * `d3` of the `globalThis` it sees: here a local object, so nothing leaks into the page. */
 function d3Module() {
   const names = readFileSync(join(js, 'scripts', 'd3-modules.txt'), 'utf8').split('\n')
     .map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));

@@ -89,6 +89,11 @@ export interface Checked {
   errors: NotateError[];
   warnings: NotateError[];
 }
+/**
+ * Reads and checks every game. `from` left out: the format is told by the input's first
+ * bytes, as `convert` and the command line tell it (input that is no format notate reads
+ * throws a usage error).
+ */
 export function check(input: Input, options?: { from?: InputFormat } & Partial<ConvertOptions> | null): Checked;
 
 export function convert(input: Input, options: ConvertOptions & { errors?: 'throw' }): string;

@@ -256,15 +256,17 @@ export async function* streamGames(stream, options) {
   try {
     for (;;) {
       let next;
+      let bytes;
       try {
         next = await chunks.next();
+        if (!next.done) bytes = bytesOf(next.value);
       } catch (failure) {
-        // The games known to be whole, read before the failure, are the stream's too.
+        // The games known to be whole, read before the failure (of the stream, or a chunk
+        // that is no bytes), are the stream's too.
         yield* handOut(call(() => live().fail()));
         throw failure;
       }
       if (next.done) break;
-      const bytes = bytesOf(next.value);
       // A piece at a time: a push gives the games it completes, all at once, and a whole
       // file given as one chunk would build every game's items together.
       for (let at = 0; at < bytes.length || at === 0; at += PUSH_BYTES) {
@@ -274,10 +276,13 @@ export async function* streamGames(stream, options) {
     }
     yield* handOut(call(() => live().finish()));
   } finally {
-    // A stream left before its end is let go (a web stream's reader released).
-    await chunks.return();
-    // An object of an instance that was replaced is not freed: its memory went with it.
-    if (instance === instanceNumber()) feed.free();
+    try {
+      // A stream left before its end is let go (a web stream's reader released).
+      await chunks.return();
+    } finally {
+      // An object of an instance that was replaced is not freed: its memory went with it.
+      if (instance === instanceNumber()) feed.free();
+    }
   }
 }
 

@@ -180,6 +180,12 @@ test("a stream's own failure is an io error with its cause", async () => {
     assert.equal(given.length, whole);
     assert.equal(given[0].moves[0].san, 'e4');
   }
+  // So for a chunk that is no bytes: the whole games first, then the usage error.
+  const given = [];
+  await assert.rejects(async () => {
+    for await (const game of streamGames(['1. e4 *\n\n1. d4 *\n\n', 42])) given.push(game);
+  }, notate('usage', /expected a string or bytes/));
+  assert.equal(given.length, 1);
   const web = new ReadableStream({ start(c) { c.error(cause); } });
   await assert.rejects(async () => { for await (const _ of streamGames(web)); }, notate('io'));
 });

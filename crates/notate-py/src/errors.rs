@@ -46,23 +46,27 @@ pub fn text(value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
     })
 }
 
-/// The path an `os.PathLike` or `bytes` argument `name` names, as text (`os.fsdecode`): what
-/// its `__fspath__` raises or gives wrongly (neither `str` nor `bytes`) is a usage error, with
-/// the exception as its `__cause__`.
-pub fn path_text(value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
+/// The path an `os.PathLike` or `bytes` argument `name` names, as `os.fsdecode` gives it (a
+/// `str`; a name that is not UTF-8 keeps its bytes as surrogate escapes): what its
+/// `__fspath__` raises (an `Exception`) or gives wrongly (neither `str` nor `bytes`) is a
+/// usage error, with the exception as its `__cause__`.
+pub fn fs_decoded<'py>(value: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     let py = value.py();
-    let path = py
-        .import("os")
+    py.import("os")
         .and_then(|os| os.call_method1("fsdecode", (value,)))
-        .map_err(|e| {
-            if !e.is_instance_of::<pyo3::exceptions::PyException>(py) {
-                return e;
-            }
-            let error = usage(format!("{name}: the path could not be read: {e}"));
-            error.set_cause(py, Some(e));
-            error
-        })?;
-    text(&path, name)
+        .map_err(|e| caused(py, e, &format!("{name}: the path could not be read")))
+}
+
+/// `error` (what Python code of the caller's raised) as the `__cause__` of a usage error that
+/// says `said`; an exception that is no `Exception` (`KeyboardInterrupt`, `SystemExit`) goes
+/// on up as it is.
+pub fn caused(py: Python<'_>, error: PyErr, said: &str) -> PyErr {
+    if !error.is_instance_of::<pyo3::exceptions::PyException>(py) {
+        return error;
+    }
+    let usage_error = usage(format!("{said}: {error}"));
+    usage_error.set_cause(py, Some(error));
+    usage_error
 }
 
 /// The name of `value`'s type, for a message.

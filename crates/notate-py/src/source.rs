@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
-use crate::errors::{path_text, usage};
+use crate::errors::{caused, fs_decoded, usage};
 
 /// The bytes of a source, for a reader that runs without the GIL.
 pub type Input = Box<dyn Read + Send>;
@@ -74,7 +74,11 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
         return Ok(in_memory(bytes.to_vec()));
     }
     if source.is_instance_of::<pyo3::types::PyMemoryView>() {
-        let bytes = source.py().get_type::<PyBytes>().call1((source,))?;
+        let py = source.py();
+        let bytes = py
+            .get_type::<PyBytes>()
+            .call1((source,))
+            .map_err(|e| caused(py, e, "the memoryview could not be read"))?;
         return Ok(in_memory(bytes.cast::<PyBytes>()?.as_bytes().to_vec()));
     }
     if let Ok(text) = source.cast::<PyString>() {
@@ -90,14 +94,13 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
     }
     let os = source.py().import("os")?;
     if source.is_instance(&os.getattr("PathLike")?)? {
-        return open_path(PathBuf::from(path_text(source, "source")?));
+        // A PathBuf from the decoded str: a name that is not UTF-8 is its bytes again.
+        return open_path(fs_decoded(source, "source")?.extract::<PathBuf>()?);
     }
     // A `read` that raises on being looked up is the source's failure, said as notate's.
-    let readable = source.hasattr("read").map_err(|e| {
-        let error = usage(format!("the source could not be read: {e}"));
-        error.set_cause(source.py(), Some(e));
-        error
-    })?;
+    let readable = source
+        .hasattr("read")
+        .map_err(|e| caused(source.py(), e, "the source could not be read"))?;
     if readable {
         let raised = Raised::default();
         return Ok(Opened {
@@ -207,10 +210,11 @@ impl Read for PyFile {
                 } else if chunk.is_instance_of::<PyByteArray>()
                     || chunk.is_instance_of::<pyo3::types::PyMemoryView>()
                 {
-                    copied = py
-                        .get_type::<PyBytes>()
-                        .call1((chunk,))
-                        .map_err(|e| io::Error::other(e.to_string()))?;
+                    copied = py.get_type::<PyBytes>().call1((chunk,)).map_err(|e| {
+                        let error = io::Error::other(e.to_string());
+                        self.raised.keep(e);
+                        error
+                    })?;
                     copied
                         .cast::<PyBytes>()
                         .map_err(|e| io::Error::other(e.to_string()))?

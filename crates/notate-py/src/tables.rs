@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{
-    game_error, path_text, text, type_name, usage, warn, OnError, WarningCap, MAX_WARNINGS,
+    fs_decoded, game_error, text, type_name, usage, warn, OnError, WarningCap, MAX_WARNINGS,
 };
 use crate::source::{self, Input};
 use crate::{run_interruptibly, SIGNALS_EVERY};
@@ -379,7 +379,7 @@ pub fn load<'py>(
     } else if db.is_instance(&os.getattr("PathLike")?)?
         || db.is_instance_of::<pyo3::types::PyBytes>()
     {
-        path_text(db, "db")?
+        text(&fs_decoded(db, "db")?, "db")?
     } else {
         return Err(usage(format!(
             "db: a SQLite path, postgres://… or parquet:DIR (a str, bytes or a path object), not {}",

@@ -1,6 +1,9 @@
 """Every kind of source Python code hands over reads, and what a source gets wrong (a path
 object, a file object) is notate's error with the exception as its cause."""
 
+import os
+import pathlib
+
 import pytest
 
 import notate
@@ -25,6 +28,22 @@ def test_a_path_object_may_give_bytes(tmp_path):
     path.write_bytes(GAMES)
     assert len(list(notate.read_pgn(PathOf(bytes(path))))) == 2
     assert notate.load(PathOf(str(path)), PathOf(bytes(tmp_path / "g.sqlite")))["games"] == 2
+
+
+def test_a_file_name_that_is_not_utf8_opens(tmp_path):
+    name = os.fsencode(tmp_path) + b"/\xff.pgn"
+    with open(name, "wb") as f:
+        f.write(GAMES)
+    for source in (pathlib.Path(os.fsdecode(name)), PathOf(name)):
+        assert len(list(notate.read_pgn(source))) == 2
+
+
+def test_a_released_memoryview_is_a_notate_error():
+    view = memoryview(GAMES)
+    view.release()
+    with pytest.raises(notate.NotateError, match="the memoryview could not be read") as raised:
+        list(notate.read_pgn(view))
+    assert isinstance(raised.value.__cause__, ValueError)
 
 
 @pytest.mark.parametrize(

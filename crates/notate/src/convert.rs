@@ -304,12 +304,9 @@ impl Format {
                     )),
                 };
             }
-            // Valid JSON (or cut where the head ends) of no format notate reads is said so; a
-            // PGN comment that opens like JSON (`{"Note": see below}`) is read as PGN below.
-            let first = serde_json::Deserializer::from_str(trimmed)
-                .into_iter::<serde::de::IgnoredAny>()
-                .next();
-            if !matches!(first, Some(Err(e)) if !e.is_eof()) {
+            // A PGN comment that opens like JSON (`{"Note": see below} 1. e4`) is read as
+            // PGN below; anything else is JSON of no format notate reads, said so.
+            if !pgn_after_comment(trimmed) {
                 return Err(usage(
                     "JSON, but neither notate's game JSON, EGD, jsonchess, ICN nor JKF",
                 ));
@@ -318,10 +315,11 @@ impl Format {
         if looks_like_icn(trimmed) {
             return Ok(Format::Icn);
         }
-        // Tags, a move number, a comment (`{…}` that is not JSON, `;`), an escaped line, or
-        // movetext that opens with moves (`e4 e5 *`, which PGN's import format allows).
+        // Tags, a move number, a comment (`{…}` that is not JSON, `;`), an escaped line, a
+        // result (`*`, a game of no moves), a variation or a glyph, or movetext that opens
+        // with moves (`e4 e5 *`, which PGN's import format allows).
         if trimmed.is_empty()
-            || trimmed.starts_with(['[', '{', ';', '%'])
+            || trimmed.starts_with(['[', '{', ';', '%', '*', '(', '$'])
             || trimmed.starts_with(|c: char| c.is_ascii_digit())
             || opens_with_moves(trimmed)
         {
@@ -490,6 +488,18 @@ fn opens_with_moves(text: &str) -> bool {
         })
 }
 
+/// Whether PGN follows the first `}` of a text that opens with `{`: tags, a move number,
+/// moves, a result or a `;` comment, as after a comment before a game's first move.
+fn pgn_after_comment(text: &str) -> bool {
+    let Some((_, rest)) = text.split_once('}') else {
+        return false;
+    };
+    let rest = rest.trim_start();
+    rest.starts_with(['[', ';', '*'])
+        || rest.starts_with(|c: char| c.is_ascii_digit())
+        || opens_with_moves(rest)
+}
+
 /// Whether a text opens a JSON object (`{` then `}` or a key and its colon), not a PGN
 /// comment (`{Good}`, `{"Quoted" he said}`).
 fn json_object_start(text: &str) -> bool {
@@ -497,8 +507,7 @@ fn json_object_start(text: &str) -> bool {
         return false;
     };
     if rest.starts_with('}') {
-        // `{}`: an empty object is no game of any JSON format, an empty comment is PGN.
-        return false;
+        return true;
     }
     let Some(key) = rest.strip_prefix('"') else {
         return false;
@@ -1001,6 +1010,9 @@ mod tests {
             "{} 1. e4 *",
             "{ } 1. e4 *",
             "{\"Note\": see below} 1. e4 *",
+            "{\"Note\": \"see below\"} [Event \"x\"] 1. e4 *",
+            "*",
+            "$1 e4 *",
         ] {
             assert_eq!(
                 Format::detect(text.as_bytes()).ok(),
@@ -1014,7 +1026,16 @@ mod tests {
             Format::detect(br#"{"metadata":{},"moves":[]}"#).ok(),
             Some(Format::IcnJson)
         );
-        assert!(Format::detect(br#"{"Note": "see below"}"#).is_err());
+        // JSON, broken or not, that no PGN follows is said to be JSON of no known format.
+        for json in [
+            r#"{"Note": "see below"}"#,
+            r#"{"foo": bar}"#,
+            r#"{"foo": 1,}"#,
+            "{}",
+        ] {
+            assert!(Format::detect(json.as_bytes()).is_err(), "{json}");
+        }
+        assert!(Format::detect(b"{\"a\":1}\n{\"b\":2}\n").is_err());
         // JSON cut where the head ends is taken for JSON.
         let long = format!(r#"{{"Note": "{}"#, "x".repeat(5000));
         assert!(Format::detect(long.as_bytes()).is_err());

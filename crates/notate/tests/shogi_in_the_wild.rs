@@ -336,3 +336,77 @@ fn errors_of_a_second_record_name_its_line_in_the_text() {
     let err = results[1].as_ref().unwrap_err();
     assert_eq!(err.place.unwrap().line, 8, "{err}");
 }
+
+/// Several games written one after another (as `notate convert` writes them: the format's
+/// separator between) read back as the same games, those of no moves and those from a
+/// position included; a text of blanks alone is no game.
+#[test]
+fn several_games_written_read_back_as_several_even_without_moves() {
+    use notate::convert::Format;
+    use notate::shogi::western;
+    let games: Vec<Record> = [
+        "position startpos moves 7g7f 3c3d",
+        "position startpos",
+        "position startpos moves 2g2f 8c8d",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1",
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 1 moves 3c3d",
+        "position startpos",
+    ]
+    .iter()
+    .map(|line| usi::read_one(line).unwrap())
+    .collect();
+    let usi_of = |records: &[Record]| -> Vec<String> {
+        records
+            .iter()
+            .map(|r| usi::to_string(r).unwrap().trim_end().to_string())
+            .collect()
+    };
+    let want = usi_of(&games);
+    let joined = |format: Format, write: &dyn Fn(&Record) -> String| {
+        let texts: Vec<String> = games.iter().map(write).collect();
+        texts.join(std::str::from_utf8(format.separator()).unwrap())
+    };
+    let western_text = joined(Format::Western, &|r| western::to_string(r).unwrap());
+    let ki2_text = joined(Format::Ki2, &|r| ki2::to_string(r).unwrap());
+    let kif_text = joined(Format::Kif, &|r| kif::to_string(r).unwrap());
+    for (name, read) in [
+        ("western", western::read_str(&western_text)),
+        ("ki2", ki2::read_str(&ki2_text)),
+        ("kif", kif::read_str(&kif_text)),
+    ] {
+        assert_eq!(usi_of(&read.unwrap()), want, "{name}");
+    }
+    for blank in ["", "\n\n", " \n"] {
+        assert!(western::read_str(blank).unwrap().is_empty());
+        assert!(ki2::read_str(blank).unwrap().is_empty());
+        assert!(kif::read_str(blank).unwrap().is_empty());
+    }
+}
+
+/// A JKF line that is no JSON is an error at its line; the games after it are read.
+#[test]
+fn a_jkf_line_that_is_no_json_fails_alone() {
+    let game = |usi_line: &str| {
+        let text = jkf::to_string(&usi::read_one(usi_line).unwrap()).unwrap();
+        text.trim_end().to_string()
+    };
+    let good = [
+        game("position startpos moves 7g7f"),
+        game("position startpos moves 2g2f"),
+        game("position startpos moves 5g5f"),
+    ];
+    let cut = &good[0][..good[0].len() - 2];
+    let text = format!("{cut}\n{}\n{cut}\n{}\n", good[1], good[2]);
+    let read = notate::format::read_bytes::<jkf::Jkf>(text.as_bytes(), ReadOptions::default());
+    let summary: Vec<Result<String, u64>> = read
+        .iter()
+        .map(|r| match r {
+            Ok(record) => Ok(usi_moves(record)),
+            Err(e) => Err(e.place.as_ref().map_or(0, |p| p.line)),
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [Err(2), Ok("2g2f".into()), Err(4), Ok("5g5f".into())]
+    );
+}

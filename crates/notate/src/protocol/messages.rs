@@ -197,20 +197,23 @@ pub struct ByColour<T> {
 }
 
 /// A number as JavaScript writes it: `1500`, not `1500.0` (the reference server's numbers
-/// are JavaScript's, and a whole rating must serialize as it came); a whole number below
-/// 10^21 in digits, `123456789012345670000` (the shortest digits that read back, then
-/// zeros), not `1.2345678901234567e20`.
+/// are JavaScript's, and a whole rating must serialize as it came); a whole number up to
+/// 2^64 in digits, `1152921504606847000` (the shortest digits that read back, then zeros),
+/// as JavaScript writes it.
 fn js_number<S: Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
     if x.fract() == 0.0 && x.abs() < 1e21 {
         // Rust writes a double as JavaScript does in this range: its shortest digits that
-        // read back, without an exponent.
-        match format!("{x}").parse::<i128>() {
-            Ok(n) => s.serialize_i128(n),
-            Err(_) => s.serialize_f64(*x),
+        // read back, without an exponent. As an i64 or u64, which every serializer takes
+        // (serde_json's `Value` refuses a wider i128); past them, the exponent form.
+        let digits = format!("{x}");
+        if let Ok(n) = digits.parse::<i64>() {
+            return s.serialize_i64(n);
         }
-    } else {
-        s.serialize_f64(*x)
+        if let Ok(n) = digits.parse::<u64>() {
+            return s.serialize_u64(n);
+        }
     }
+    s.serialize_f64(*x)
 }
 
 fn js_numbers<S: Serializer>(x: &ByColour<f64>, s: S) -> Result<S::Ok, S::Error> {
@@ -1309,10 +1312,19 @@ mod tests {
             (-0.0, "0"),
             (1500.5, "1500.5"),
             (9007199254740992.0, "9007199254740992"),
-            (1.2345678901234567e20, "123456789012345670000"),
-            (-1e20, "-100000000000000000000"),
+            (1152921504606846976.0, "1152921504606847000"),
+            (-1e18, "-1000000000000000000"),
+            (1e19, "10000000000000000000"),
+            // Past u64: the exponent form (JavaScript writes the digits up to 10^21).
+            (2e19, "2e+19"),
         ] {
             assert_eq!(serde_json::to_string(&Js(x)).unwrap(), written, "{x}");
+            // Also into a `Value`, as messages are built: no serializer refuses it.
+            assert_eq!(
+                serde_json::to_value(Js(x)).unwrap().to_string(),
+                written,
+                "{x}"
+            );
         }
     }
 

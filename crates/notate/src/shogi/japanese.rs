@@ -382,11 +382,26 @@ fn classify(line: &str, style: Style) -> LineClass {
     }
 }
 
+/// Headers that open a record, never written after its moves (as `終了日時` may be).
+const RECORD_STARTS: [&str; 8] = [
+    "手合割",
+    "開始日時",
+    "棋戦",
+    "先手",
+    "後手",
+    "下手",
+    "上手",
+    "場所",
+];
+
 /// Cuts a KIF or KI2 text into its records, each with the index of its first line. A record
 /// ends where, once its moves began, a blank line is followed by a line a record opens with
-/// (a header, a `#` line, a diagram's hand) and moves or a diagram follow: so several records
-/// written one after another read back as several, while a header after a record's moves
-/// with nothing after it (`終了日時：…`) stays in that record.
+/// (a header, a `#` line, a diagram's hand) and moves or a diagram follow, or a header only a
+/// record's start has (`手合割`), or where a blank line is followed by a header the record
+/// already has: so several records written one after
+/// another read back as several (games of no moves too), while a header after a record's
+/// moves with nothing after it (`終了日時：…`) stays in that record. A text of blanks alone
+/// has no record.
 fn split_records(text: &str, style: Style) -> Vec<(usize, &str)> {
     let lines: Vec<(usize, &str)> = text
         .split_inclusive('\n')
@@ -397,22 +412,37 @@ fn split_records(text: &str, style: Style) -> Vec<(usize, &str)> {
         })
         .collect();
     let classes: Vec<LineClass> = lines.iter().map(|(_, l)| classify(l, style)).collect();
+    if classes.iter().all(|&c| c == LineClass::Blank) {
+        // Nothing at all: no game (not an even game of no moves).
+        return Vec::new();
+    }
     let mut cuts = vec![0usize];
     let (mut began, mut blank) = (false, false);
+    // The header keys of the record being cut: one given again after a blank line opens the
+    // next record, even when this one has no moves (a KI2 game of no moves is headers only).
+    let mut keys: Vec<&str> = Vec::new();
     for (i, &class) in classes.iter().enumerate() {
         match class {
             LineClass::Blank => {
                 blank = true;
                 continue;
             }
-            LineClass::Opening if began && blank => {
-                let more = classes[i..]
-                    .iter()
-                    .any(|&c| matches!(c, LineClass::Moves | LineClass::Diagram));
-                if more {
+            LineClass::Opening => {
+                let key = split_header(lines[i].1).map(|(key, _)| key);
+                let again = blank && key.is_some_and(|key| keys.contains(&key));
+                let more = || {
+                    classes[i..]
+                        .iter()
+                        .any(|&c| matches!(c, LineClass::Moves | LineClass::Diagram))
+                };
+                // A header only a record's start has (`手合割`, the players, the event).
+                let opening = key.is_some_and(|key| RECORD_STARTS.contains(&key));
+                if again || (began && blank && (opening || more())) {
                     cuts.push(i);
                     began = false;
+                    keys.clear();
                 }
+                keys.extend(key);
             }
             LineClass::Moves => began = true,
             _ => {}

@@ -35,37 +35,53 @@ pub(crate) fn read(text: &str) -> Result<Record, Error> {
 }
 
 /// Reads every JKF document of a text: one, or several one after another (one per line, as
-/// notate writes them, or indented). A syntax error ends the reading (where the next
-/// document starts is not known); a document that is JSON but not a record is its own
+/// notate writes them, or indented). A document that is no JSON is an error at its place,
+/// and the reading goes on at the next line that opens with `{` (where the next document
+/// starts, one a line or indented); a document that is JSON but not a record is its own
 /// error, placed at its start, and the next is read.
 pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
     let mut out = Vec::new();
-    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    loop {
-        let start = stream.byte_offset();
-        match stream.next() {
-            None => break,
-            Some(Ok(doc)) => out.push(from_value(&doc).map_err(|mut e| {
-                if start > 0 && e.place.is_none() {
-                    let start = start + text[start..].len() - text[start..].trim_start().len();
-                    e.place = Some(crate::Place {
-                        line: 0,
-                        column: 0,
-                        offset: Some(start),
-                    });
+    // Where the documents being parsed start: after a document that is no JSON, the next
+    // line that opens with `{` (the next document, one a line or indented).
+    let mut base = 0;
+    'texts: loop {
+        let mut stream = serde_json::Deserializer::from_str(&text[base..]).into_iter::<Value>();
+        loop {
+            let start = base + stream.byte_offset();
+            match stream.next() {
+                None => break 'texts,
+                Some(Ok(doc)) => out.push(from_value(&doc).map_err(|mut e| {
+                    if start > 0 && e.place.is_none() {
+                        let start = start + text[start..].len() - text[start..].trim_start().len();
+                        e.place = Some(crate::Place {
+                            line: 0,
+                            column: 0,
+                            offset: Some(start),
+                        });
+                    }
+                    e
+                })),
+                Some(Err(e)) => {
+                    let lines_before = text[..base].matches('\n').count();
+                    // The place is the error's own, counted from the text's first line.
+                    let message = e.to_string();
+                    let message = message
+                        .rsplit_once(" at line ")
+                        .map_or(&*message, |(m, _)| m);
+                    out.push(Err(crate::Error::new(crate::ErrorKind::Syntax, message)
+                        .with_place(crate::Place::at_line(
+                            (e.line() + lines_before) as u64,
+                            e.column() as u64,
+                        ))));
+                    let opened = start + text[start..].len() - text[start..].trim_start().len();
+                    match text[opened..].find("\n{") {
+                        Some(i) => {
+                            base = opened + i + 1;
+                            continue 'texts;
+                        }
+                        None => break 'texts,
+                    }
                 }
-                e
-            })),
-            Some(Err(e)) => {
-                out.push(Err(crate::Error::new(
-                    crate::ErrorKind::Syntax,
-                    e.to_string(),
-                )
-                .with_place(crate::Place::at_line(
-                    e.line() as u64,
-                    e.column() as u64,
-                ))));
-                break;
             }
         }
     }

@@ -197,12 +197,56 @@ pub(crate) fn read(text: &str) -> Result<Record, Error> {
     Ok(record)
 }
 
+/// Reads every game of a Western text: a game begins at an `sfen` line, or at the move
+/// number `1.` after a blank line (the writer separates games so, and writes the `sfen` line
+/// of a game of no moves; a game's `sfen` line and its moves are not apart by a blank line);
+/// each game's error lines count from the text's first line. A text of blanks and comments
+/// alone has no game.
+pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
+    let mut parts: Vec<(usize, usize)> = Vec::new(); // (first line, byte offset)
+    let (mut begun, mut blank) = (false, false);
+    let mut at = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let start = at;
+        at += line.len();
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            blank = true;
+            continue;
+        }
+        if trimmed.starts_with('#') {
+            continue;
+        }
+        let sfen = trimmed.starts_with("sfen ");
+        let first = trimmed.split([' ', '\t']).next() == Some("1.");
+        if parts.is_empty() || (begun && (sfen || (first && blank))) {
+            parts.push((i, start));
+        }
+        begun = true;
+        blank = false;
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(k, &(first_line, start))| {
+            let end = parts.get(k + 1).map_or(text.len(), |&(_, next)| next);
+            read(&text[start..end]).map_err(|mut e| {
+                if let Some(place) = e.place.as_mut().filter(|p| p.line > 0) {
+                    place.line += first_line as u64;
+                }
+                e
+            })
+        })
+        .collect()
+}
+
 /// Writes the main line as numbered Western moves, ten plies a line (with an `sfen` line
-/// first when the game does not start from the even-game position).
+/// first when the game does not start from the even-game position, or has no moves: so that
+/// it is there to read back).
 pub(crate) fn write(record: &Record, style: SquareStyle) -> String {
     let mut out = String::with_capacity(16 + record.moves.len() * 8);
     let start = record.start.to_sfen();
-    if start != STARTPOS {
+    if start != STARTPOS || record.moves.is_empty() {
         let _ = writeln!(out, "sfen {start}");
     }
     let mut pos = record.start.clone();
@@ -226,7 +270,7 @@ pub(crate) fn write(record: &Record, style: SquareStyle) -> String {
     out
 }
 
-/// Western (Hodges) notation: the main line of one game per text.
+/// Western (Hodges) notation: the main line of each game, games apart by a blank line.
 #[derive(Debug, Default)]
 pub struct Western {
     options: WriteOptions,
@@ -246,7 +290,10 @@ read_format!(
     ReadOptions,
     whole,
     |record, options| {
-        vec![encoding::decode(record, options.encoding).and_then(|text| read(&text))]
+        match encoding::decode(record, options.encoding) {
+            Ok(text) => read_all(&text),
+            Err(e) => vec![Err(e)],
+        }
     }
 );
 
