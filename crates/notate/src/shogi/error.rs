@@ -44,10 +44,28 @@ pub(crate) fn json(path: &str, message: impl Into<String>) -> Error {
 
 /// Parses a JSON document; a syntax error names its line and column.
 pub(crate) fn parse_json(text: &str) -> Result<serde_json::Value, Error> {
-    serde_json::from_str(text).map_err(|e| {
-        Error::new(ErrorKind::Syntax, e.to_string())
-            .with_place(Place::at_line(e.line() as u64, e.column() as u64))
-    })
+    serde_json::from_str(text).map_err(|e| json_syntax(&e, 0))
+}
+
+/// serde_json's syntax error at its place, its line counted after `lines_before` lines (the
+/// message without serde_json's own "at line …", which the place says).
+pub(crate) fn json_syntax(e: &serde_json::Error, lines_before: usize) -> Error {
+    let message = e.to_string();
+    let message = message
+        .rsplit_once(" at line ")
+        .map_or(&*message, |(m, _)| m);
+    Error::new(ErrorKind::Syntax, message).with_place(Place::at_line(
+        (e.line() + lines_before) as u64,
+        e.column() as u64,
+    ))
+}
+
+/// Counts the line of `error`, of a record that starts on line `first_line + 1` of its
+/// text, from the text's first line (an error without a line is left as it is).
+pub(crate) fn shift_lines(error: &mut Error, first_line: usize) {
+    if let Some(place) = error.place.as_mut().filter(|p| p.line > 0) {
+        place.line += first_line as u64;
+    }
 }
 
 /// Bytes that are not text in `encoding`, first on line `line`.

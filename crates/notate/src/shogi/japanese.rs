@@ -471,11 +471,7 @@ pub(super) fn read_all(
     split_records(text, style)
         .into_iter()
         .map(|(first_line, part)| {
-            let shift = |e: &mut Error| {
-                if let Some(place) = e.place.as_mut().filter(|p| p.line > 0) {
-                    place.line += first_line as u64;
-                }
-            };
+            let shift = |e: &mut Error| error::shift_lines(e, first_line);
             let mut result = read_japanese(part, style, read_move_line);
             match &mut result {
                 Ok(record) => {

@@ -63,16 +63,7 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
                 })),
                 Some(Err(e)) => {
                     let lines_before = text[..base].matches('\n').count();
-                    // The place is the error's own, counted from the text's first line.
-                    let message = e.to_string();
-                    let message = message
-                        .rsplit_once(" at line ")
-                        .map_or(&*message, |(m, _)| m);
-                    out.push(Err(crate::Error::new(crate::ErrorKind::Syntax, message)
-                        .with_place(crate::Place::at_line(
-                            (e.line() + lines_before) as u64,
-                            e.column() as u64,
-                        ))));
+                    out.push(Err(error::json_syntax(&e, lines_before)));
                     let opened = start + text[start..].len() - text[start..].trim_start().len();
                     match text[opened..].find("\n{") {
                         Some(i) => {

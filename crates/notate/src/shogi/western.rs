@@ -231,9 +231,7 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
         .map(|(k, &(first_line, start))| {
             let end = parts.get(k + 1).map_or(text.len(), |&(_, next)| next);
             read(&text[start..end]).map_err(|mut e| {
-                if let Some(place) = e.place.as_mut().filter(|p| p.line > 0) {
-                    place.line += first_line as u64;
-                }
+                error::shift_lines(&mut e, first_line);
                 e
             })
         })
