@@ -46,6 +46,27 @@ fn games_without_results_whose_numbers_start_again_are_two_games() {
         games("1. e4 e5\n\n\u{feff}1. d4 d5 *\n"),
         ok(&["e2e4 e7e5", "d2d4 d7d5"])
     );
+    // The next game may open with comments and `%` lines before its `1.`.
+    assert_eq!(
+        games("1. e4 e5\n\n{Game 2} 1. d4 d5 *\n"),
+        ok(&["e2e4 e7e5", "d2d4 d7d5"])
+    );
+    assert_eq!(
+        games("1. e4 e5\n\n% exported\n; round 2\n{a} {b}\n1. d4 d5 *\n"),
+        ok(&["e2e4 e7e5", "d2d4 d7d5"])
+    );
+    let read = pgn::read_str("1. e4 e5\n\n{Game 2} 1. d4 d5 *\n").unwrap();
+    assert_eq!(
+        read[1].moves.comments.len(),
+        1,
+        "the comment opens the second game"
+    );
+    assert!(read[0].moves.plies[1].comments.is_empty());
+    // A comment paragraph followed by the next moves is the same game.
+    assert_eq!(
+        games("1. e4 e5\n\n{A note.}\n\n2. Nf3 *\n"),
+        ok(&["e2e4 e7e5 g1f3"])
+    );
     // A black move number after a comment paragraph is the same game.
     assert_eq!(
         games("1. e4 {A long note.}\n\n1... e5 2. Nf3 *\n"),

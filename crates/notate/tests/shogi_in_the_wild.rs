@@ -410,3 +410,91 @@ fn a_jkf_line_that_is_no_json_fails_alone() {
         [Err(2), Ok("2g2f".into()), Err(4), Ok("5g5f".into())]
     );
 }
+
+/// Every game of `bytes` read as `F`: the moves, or the error's text.
+fn outcomes<F: notate::format::ReadFormat<Game = Record, ReadOptions = ReadOptions>>(
+    bytes: &[u8],
+) -> Vec<Result<String, String>> {
+    notate::format::read_bytes::<F>(bytes, ReadOptions::default())
+        .into_iter()
+        .map(|r| r.map(|g| usi_moves(&g)).map_err(|e| e.to_string()))
+        .collect()
+}
+
+#[test]
+fn a_bad_byte_fails_its_own_game_only() {
+    let ok = |moves: &str| Ok(moves.to_string());
+    let bad = |message: &str| Err(message.to_string());
+    let kif = |middle: &[u8]| {
+        [
+            format!("{OPENING}   1 ７六歩(77)\n\n{OPENING}").as_bytes(),
+            middle,
+            format!("\n\n{OPENING}   1 ５六歩(57)\n").as_bytes(),
+        ]
+        .concat()
+    };
+    // UTF-8, a damaged byte in the second game's move line: that game fails at its place.
+    let utf8 = kif("   1 ２六歩(27)\u{ff}".as_bytes());
+    let damaged = kif(&[b"   1 ".as_slice(), "２六歩(27)".as_bytes(), b"\xff"].concat());
+    assert!(std::str::from_utf8(&damaged).is_err() && std::str::from_utf8(&utf8).is_ok());
+    assert_eq!(
+        outcomes::<kif::Kif>(&damaged),
+        [
+            ok("7g7f"),
+            bad("game 2, line 7, column 13: not valid UTF-8"),
+            ok("5g5f")
+        ]
+    );
+    // Shift_JIS with a byte no character starts with.
+    let sjis = |text: &str| encoding_rs::SHIFT_JIS.encode(text).0.into_owned();
+    let damaged = [
+        sjis(&format!(
+            "{OPENING}   1 ７六歩(77)\n\n{OPENING}   1 ２六歩(27)"
+        )),
+        b"\xff".to_vec(),
+        sjis(&format!("\n\n{OPENING}   1 ５六歩(57)\n")),
+    ]
+    .concat();
+    assert_eq!(
+        outcomes::<kif::Kif>(&damaged),
+        [
+            ok("7g7f"),
+            bad("game 2, line 7, column 13: not valid Shift_JIS"),
+            ok("5g5f")
+        ]
+    );
+    let csa = b"V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n'\xff\n+2726FU\n/\nV2.2\nPI\n+\n+5756FU\n";
+    assert_eq!(
+        outcomes::<csa::Csa>(csa),
+        [
+            ok("7g7f"),
+            bad("game 2, line 9, column 2: not valid Shift_JIS"),
+            ok("5g5f")
+        ]
+    );
+    let jkf = b"{\"moves\":[{},{\"move\":{\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\",\"color\":0}}]}\n\
+        {\"header\":{\"\xff\":\"x\"},\"moves\":[{}]}\n\
+        {\"header\":{\"\xff\"\n\
+        {\"moves\":[{},{\"move\":{\"from\":{\"x\":5,\"y\":7},\"to\":{\"x\":5,\"y\":6},\"piece\":\"FU\",\"color\":0}}]}\n";
+    let read = outcomes::<jkf::Jkf>(jkf);
+    assert_eq!(read.len(), 4, "{read:?}");
+    assert_eq!(read[0], ok("7g7f"));
+    assert!(read[1]
+        .as_ref()
+        .unwrap_err()
+        .ends_with("line 2, column 13: not valid Shift_JIS"));
+    assert!(read[2]
+        .as_ref()
+        .unwrap_err()
+        .ends_with("line 3, column 13: not valid Shift_JIS"));
+    assert_eq!(read[3], ok("5g5f"));
+    let western = b"1. P-7f\n\n1. P-2f\n# \xff\n\n1. P-5f\n";
+    assert_eq!(
+        outcomes::<notate::shogi::western::Western>(western),
+        [
+            ok("7g7f"),
+            bad("game 2, line 4, column 3: not valid Shift_JIS"),
+            ok("5g5f")
+        ]
+    );
+}

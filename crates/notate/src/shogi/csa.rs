@@ -8,7 +8,7 @@ pub use super::encoding::ReadOptions;
 use crate::format::{read_format, write_verbs, WriteFormat};
 use std::fmt::Write as _;
 
-use super::encoding::{self, Encoding};
+use super::encoding::{self, BadBytes, Encoding};
 use super::error::{self, Error};
 use super::piece::{Color, Piece, PieceKind, ALL_KINDS, HAND_ORDER};
 use super::position::{Move, Position};
@@ -53,11 +53,11 @@ const KEYS: [(&str, &str); 8] = [
 /// assert_eq!(record.moves[0].time.unwrap().spent_ms, 5000);
 /// ```
 pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
-    match encoding::decode_noting(bytes, encoding) {
-        Ok((text, warning)) => {
-            let mut records = read_all(&text);
+    match encoding::decode_marking(bytes, encoding) {
+        Ok(decoded) => {
+            let mut records = read_all(&decoded.text, &decoded.bad);
             if let Some(Ok(first)) = records.first_mut() {
-                first.warnings.extend(warning);
+                first.warnings.extend(decoded.warning);
             }
             records
         }
@@ -65,8 +65,9 @@ pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result
     }
 }
 
-/// Reads every record of a CSA file (records are separated by a `/` line).
-pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
+/// Reads every record of a CSA file (records are separated by a `/` line); a record that
+/// holds bytes that were not text (`bad`) fails.
+pub(crate) fn read_all(text: &str, bad: &BadBytes) -> Vec<Result<Record, Error>> {
     let mut records = Vec::new();
     let mut reader = CsaReader::new();
     // A move and its time take about twelve bytes.
@@ -77,6 +78,7 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
     let bytes = text.as_bytes();
     let mut start = 0;
     let mut number = 0;
+    let mut record_start = 0;
     while start < bytes.len() {
         let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let raw = &text[start..end];
@@ -84,7 +86,9 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
         number += 1;
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         if line.trim() == "/" {
-            records.push(match failed.take() {
+            let bad = bad.first_within(text, record_start..end);
+            record_start = end;
+            records.push(match bad.or(failed.take()) {
                 Some(e) => Err(e),
                 None => reader.finish(number),
             });
@@ -104,10 +108,12 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
     }
     if any || records.is_empty() {
         let end = text.lines().count().max(1);
-        records.push(match failed {
-            Some(e) => Err(e),
-            None => reader.finish(end),
-        });
+        records.push(
+            match bad.first_within(text, record_start..text.len()).or(failed) {
+                Some(e) => Err(e),
+                None => reader.finish(end),
+            },
+        );
     }
     records
 }

@@ -8,6 +8,7 @@
 //! encoding its bytes are in, with a warning that names the marker's line.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use super::error::{self, Error};
 use crate::{ErrorKind, Place};
@@ -168,7 +169,7 @@ pub fn detect(bytes: &[u8]) -> Encoding {
 /// or not one a shogi format allows.
 fn sniff(bytes: &[u8]) -> (Encoding, Option<Error>) {
     let marker = marked(bytes);
-    let utf8 = std::str::from_utf8(bytes).is_ok();
+    let utf8 = mostly_utf8(bytes);
     let warn = |line: usize, message: String| {
         Some(Error::new(ErrorKind::Encoding, message).with_place(Place::at_line(line as u64, 0)))
     };
@@ -207,6 +208,20 @@ fn sniff(bytes: &[u8]) -> (Encoding, Option<Error>) {
             other => (other, None),
         },
     }
+}
+
+/// Whether `bytes` are UTF-8 text, a few bad bytes aside (a file damaged in places: the
+/// records that hold them fail, the others are read). Japanese text in Shift_JIS or EUC-JP
+/// is practically never valid UTF-8 (most of its characters open with a byte UTF-8 only
+/// allows inside a character), so many valid characters beyond ASCII and few bad bytes
+/// tell UTF-8 from them.
+fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (mut characters, mut bad) = (0usize, 0usize);
+    for chunk in bytes.utf8_chunks() {
+        characters += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
+        bad += usize::from(!chunk.invalid().is_empty());
+    }
+    bad == 0 || characters >= 8 * bad
 }
 
 /// Shift_JIS or EUC-JP, for bytes that are not UTF-8: the one that decodes without an error
@@ -250,33 +265,96 @@ pub fn decode_noting(
     bytes: &[u8],
     encoding: Option<Encoding>,
 ) -> Result<(Cow<'_, str>, Option<Error>), Error> {
+    let decoded = decode_marking(bytes, encoding)?;
+    match decoded
+        .bad
+        .first_within(&decoded.text, 0..decoded.text.len())
+    {
+        Some(error) => Err(error),
+        None => Ok((decoded.text, decoded.warning)),
+    }
+}
+
+/// A text decoded with U+FFFD for each byte sequence that was not text in its encoding.
+pub(crate) struct Decoded<'a> {
+    pub text: Cow<'a, str>,
+    /// See [`decode_noting`].
+    pub warning: Option<Error>,
+    pub bad: BadBytes,
+}
+
+/// Where a decoded text holds U+FFFD for bytes that were not text (not a U+FFFD the text
+/// itself holds): records are split from the text first, and only the records that hold
+/// bad bytes fail.
+#[derive(Debug, Default)]
+pub(crate) struct BadBytes {
+    /// Byte offsets of the U+FFFD in the text, ascending.
+    offsets: Vec<usize>,
+    encoding: Option<Encoding>,
+}
+
+impl BadBytes {
+    /// The error of the first bad bytes in `text[range]`, placed at their line and column
+    /// in `text`; `None` when the range holds none.
+    pub(crate) fn first_within(&self, text: &str, range: Range<usize>) -> Option<Error> {
+        let from = self.offsets.partition_point(|&at| at < range.start);
+        let at = *self.offsets.get(from).filter(|&&at| at < range.end)?;
+        let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        Some(error::encoding(
+            1 + text[..at].matches('\n').count(),
+            1 + text[line_start..at].chars().count(),
+            self.encoding.map_or("text", Encoding::name),
+        ))
+    }
+}
+
+/// Decodes `bytes` as [`decode_noting`] does, but bytes that are not text become U+FFFD and
+/// are noted instead of failing the whole text.
+pub(crate) fn decode_marking(
+    bytes: &[u8],
+    encoding: Option<Encoding>,
+) -> Result<Decoded<'_>, Error> {
     let (encoding, warning) = match encoding {
         Some(e) => (e, None),
         None => sniff(bytes),
     };
+    let mut offsets = Vec::new();
     let text = match encoding {
         Encoding::Utf8 => {
             let bytes = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]).unwrap_or(bytes);
-            std::str::from_utf8(bytes).map(Cow::Borrowed).map_err(|e| {
-                let line = 1 + bytes[..e.valid_up_to()]
-                    .iter()
-                    .filter(|&&b| b == b'\n')
-                    .count();
-                error::encoding(line, encoding.name())
-            })?
+            match std::str::from_utf8(bytes) {
+                Ok(text) => Cow::Borrowed(text),
+                Err(_) => {
+                    let mut text = String::with_capacity(bytes.len() + 16);
+                    for chunk in bytes.utf8_chunks() {
+                        text.push_str(chunk.valid());
+                        if !chunk.invalid().is_empty() {
+                            offsets.push(text.len());
+                            text.push(char::REPLACEMENT_CHARACTER);
+                        }
+                    }
+                    Cow::Owned(text)
+                }
+            }
         }
         Encoding::ShiftJis | Encoding::EucJp => {
+            // Neither encoding has U+FFFD: each one stands for bad bytes.
             let text = decode_legacy(encoding, bytes)?;
-            if let Some(bad) = text.find('\u{FFFD}') {
-                return Err(error::encoding(
-                    1 + text[..bad].matches('\n').count(),
-                    encoding.name(),
-                ));
-            }
+            offsets.extend(
+                text.match_indices(char::REPLACEMENT_CHARACTER)
+                    .map(|(at, _)| at),
+            );
             text
         }
     };
-    Ok((text, warning))
+    Ok(Decoded {
+        text,
+        warning,
+        bad: BadBytes {
+            offsets,
+            encoding: Some(encoding),
+        },
+    })
 }
 
 /// Encodes `text` in `encoding`; a character Shift_JIS cannot hold is an error, and so is any
@@ -347,11 +425,11 @@ mod tests {
         let bytes = b"a\nb\n\x81\n";
         assert_eq!(
             decode(bytes, Some(Encoding::ShiftJis)).unwrap_err(),
-            error::encoding(3, "Shift_JIS")
+            error::encoding(3, 1, "Shift_JIS")
         );
         assert_eq!(
             decode(b"ok\n\xff", Some(Encoding::Utf8)).unwrap_err(),
-            error::encoding(2, "UTF-8")
+            error::encoding(2, 1, "UTF-8")
         );
     }
 }

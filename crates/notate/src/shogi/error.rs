@@ -68,10 +68,10 @@ pub(crate) fn shift_lines(error: &mut Error, first_line: usize) {
     }
 }
 
-/// Bytes that are not text in `encoding`, first on line `line`.
-pub(crate) fn encoding(line: usize, encoding: &str) -> Error {
+/// Bytes that are not text in `encoding`, first at `line` and `column` (from 1).
+pub(crate) fn encoding(line: usize, column: usize, encoding: &str) -> Error {
     Error::new(ErrorKind::Encoding, format!("not valid {encoding}"))
-        .with_place(Place::at_line(line as u64, 0))
+        .with_place(Place::at_line(line as u64, column as u64))
 }
 
 /// A record that `format` cannot hold.

@@ -8,6 +8,7 @@
 
 use std::fmt::Write as _;
 
+use super::encoding::Decoded;
 use super::error::{self, Error};
 use super::piece::{Color, Piece, PieceKind, HAND_ORDER};
 use super::position::{Move, Position};
@@ -459,18 +460,27 @@ fn split_records(text: &str, style: Style) -> Vec<(usize, &str)> {
         .collect()
 }
 
-/// Reads every record of a KIF or KI2 text (see [`split_records`]); `warning` (from decoding)
-/// goes with the first. Error and warning lines count from the text's first line.
+/// Reads every record of a KIF or KI2 text (see [`split_records`]); the decoding's warning
+/// goes with the first, and a record that holds bytes that were not text fails. Error and
+/// warning lines count from the text's first line.
 pub(super) fn read_all(
-    text: &str,
+    decoded: Decoded,
     style: Style,
-    warning: Option<Error>,
     read_move_line: fn(&mut RecordReader, &str, usize) -> Result<(), Error>,
 ) -> Vec<Result<Record, Error>> {
-    let mut warning = warning;
+    let Decoded {
+        text,
+        mut warning,
+        bad,
+    } = decoded;
+    let text = &*text;
     split_records(text, style)
         .into_iter()
         .map(|(first_line, part)| {
+            let start = part.as_ptr() as usize - text.as_ptr() as usize;
+            if let Some(bad) = bad.first_within(text, start..start + part.len()) {
+                return Err(bad);
+            }
             let shift = |e: &mut Error| error::shift_lines(e, first_line);
             let mut result = read_japanese(part, style, read_move_line);
             match &mut result {

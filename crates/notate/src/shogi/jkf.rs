@@ -5,9 +5,9 @@
 //! Written in full: `color`, `from`, `to`, `piece` (before the move), `same`, `promote`
 //! (where promotion was a choice), `capture` and `relative` (KI2's words as JKF's letters).
 
-use super::encoding;
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
+use super::encoding::{self, BadBytes};
 use crate::format::{read_format, write_verbs, WriteFormat};
 use serde_json::{json, Map, Value};
 
@@ -38,8 +38,9 @@ pub(crate) fn read(text: &str) -> Result<Record, Error> {
 /// notate writes them, or indented). A document that is no JSON is an error at its place,
 /// and the reading goes on at the next line that opens with `{` (where the next document
 /// starts, one a line or indented); a document that is JSON but not a record is its own
-/// error, placed at its start, and the next is read.
-pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
+/// error, placed at its start, and the next is read. A document that holds bytes that were
+/// not text (`bad`) fails.
+pub(crate) fn read_all(text: &str, bad: &BadBytes) -> Vec<Result<Record, Error>> {
     let mut out = Vec::new();
     // Where the documents being parsed start: after a document that is no JSON, the next
     // line that opens with `{` (the next document, one a line or indented).
@@ -50,24 +51,34 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
             let start = base + stream.byte_offset();
             match stream.next() {
                 None => break 'texts,
-                Some(Ok(doc)) => out.push(from_value(&doc).map_err(|mut e| {
-                    if start > 0 && e.place.is_none() {
-                        let start = start + text[start..].len() - text[start..].trim_start().len();
-                        e.place = Some(crate::Place {
-                            line: 0,
-                            column: 0,
-                            offset: Some(start),
-                        });
-                    }
-                    e
-                })),
+                Some(Ok(doc)) => out.push(
+                    match bad.first_within(text, start..base + stream.byte_offset()) {
+                        Some(bad) => Err(bad),
+                        None => from_value(&doc).map_err(|mut e| {
+                            if start > 0 && e.place.is_none() {
+                                let start =
+                                    start + text[start..].len() - text[start..].trim_start().len();
+                                e.place = Some(crate::Place {
+                                    line: 0,
+                                    column: 0,
+                                    offset: Some(start),
+                                });
+                            }
+                            e
+                        }),
+                    },
+                ),
                 Some(Err(e)) => {
                     let lines_before = text[..base].matches('\n').count();
-                    out.push(Err(error::json_syntax(&e, lines_before)));
                     let opened = start + text[start..].len() - text[start..].trim_start().len();
-                    match text[opened..].find("\n{") {
-                        Some(i) => {
-                            base = opened + i + 1;
+                    let next = text[opened..].find("\n{").map(|i| opened + i + 1);
+                    // Bytes that were not text in the broken document are why it broke.
+                    out.push(Err(bad
+                        .first_within(text, start..next.unwrap_or(text.len()))
+                        .unwrap_or_else(|| error::json_syntax(&e, lines_before))));
+                    match next {
+                        Some(next) => {
+                            base = next;
                             continue 'texts;
                         }
                         None => break 'texts,
@@ -77,7 +88,10 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
         }
     }
     if out.is_empty() {
-        out.push(read(text));
+        out.push(match bad.first_within(text, 0..text.len()) {
+            Some(bad) => Err(bad),
+            None => read(text),
+        });
     }
     out
 }
@@ -645,8 +659,8 @@ pub struct WriteOptions {
 }
 
 read_format!(Jkf, Record, "JKF", ReadOptions, whole, |record, options| {
-    match encoding::decode(record, options.encoding) {
-        Ok(text) => read_all(&text),
+    match encoding::decode_marking(record, options.encoding) {
+        Ok(decoded) => read_all(&decoded.text, &decoded.bad),
         Err(e) => vec![Err(e)],
     }
 });

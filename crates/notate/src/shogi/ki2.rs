@@ -27,8 +27,8 @@ use super::square::Square;
 /// assert_eq!(record.moves[3].mv.to_string(), "3a2b");
 /// ```
 pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
-    match encoding::decode_noting(bytes, encoding) {
-        Ok((text, warning)) => japanese::read_all(&text, Style::Ki2, warning, read_move_line),
+    match encoding::decode_marking(bytes, encoding) {
+        Ok(decoded) => japanese::read_all(decoded, Style::Ki2, read_move_line),
         Err(e) => vec![Err(e)],
     }
 }

@@ -54,8 +54,8 @@ impl Default for WriteOptions {
 /// assert_eq!(record.moves[0].time.unwrap().spent_ms, 5000);
 /// ```
 pub(crate) fn read_bytes(bytes: &[u8], encoding: Option<Encoding>) -> Vec<Result<Record, Error>> {
-    match encoding::decode_noting(bytes, encoding) {
-        Ok((text, warning)) => japanese::read_all(&text, Style::Kif, warning, read_move_line),
+    match encoding::decode_marking(bytes, encoding) {
+        Ok(decoded) => japanese::read_all(decoded, Style::Kif, read_move_line),
         Err(e) => vec![Err(e)],
     }
 }

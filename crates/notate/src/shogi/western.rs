@@ -6,9 +6,9 @@
 //! (`1. P-7f P-3d 2. …`), with `#` comment lines, and an optional first line
 //! `sfen <position>` for a game that does not start from the even-game position.
 
-use super::encoding;
 /// How this format is read (every shogi format takes the same options).
 pub use super::encoding::ReadOptions;
+use super::encoding::{self, BadBytes};
 use crate::format::{read_format, write_verbs, WriteFormat};
 use std::fmt::Write as _;
 
@@ -201,8 +201,8 @@ pub(crate) fn read(text: &str) -> Result<Record, Error> {
 /// number `1.` after a blank line (the writer separates games so, and writes the `sfen` line
 /// of a game of no moves; a game's `sfen` line and its moves are not apart by a blank line);
 /// each game's error lines count from the text's first line. A text of blanks and comments
-/// alone has no game.
-pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
+/// alone has no game; a game that holds bytes that were not text (`bad`) fails.
+pub(crate) fn read_all(text: &str, bad: &BadBytes) -> Vec<Result<Record, Error>> {
     let mut parts: Vec<(usize, usize)> = Vec::new(); // (first line, byte offset)
     let (mut begun, mut blank) = (false, false);
     let mut at = 0;
@@ -230,6 +230,9 @@ pub(crate) fn read_all(text: &str) -> Vec<Result<Record, Error>> {
         .enumerate()
         .map(|(k, &(first_line, start))| {
             let end = parts.get(k + 1).map_or(text.len(), |&(_, next)| next);
+            if let Some(bad) = bad.first_within(text, start..end) {
+                return Err(bad);
+            }
             read(&text[start..end]).map_err(|mut e| {
                 error::shift_lines(&mut e, first_line);
                 e
@@ -288,8 +291,8 @@ read_format!(
     ReadOptions,
     whole,
     |record, options| {
-        match encoding::decode(record, options.encoding) {
-            Ok(text) => read_all(&text),
+        match encoding::decode_marking(record, options.encoding) {
+            Ok(decoded) => read_all(&decoded.text, &decoded.bad),
             Err(e) => vec![Err(e)],
         }
     }

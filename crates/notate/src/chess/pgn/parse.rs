@@ -47,6 +47,9 @@ pub struct GameParser<'a> {
     /// game read to its end (the next game starts after it). Any other error ends the
     /// stretch, as it does when moves are replayed after reading.
     read_through: bool,
+    /// Tokens before this offset begin no other game: [`GameParser::restarts`] looked
+    /// through them already.
+    no_restart_before: usize,
 }
 
 /// Decodes text that should be UTF-8; anything else is read as Latin-1 (byte = code point),
@@ -292,6 +295,7 @@ impl<'a> GameParser<'a> {
             nested_comments: false,
             keep_names: false,
             read_through: false,
+            no_restart_before: 0,
         }
     }
 
@@ -328,6 +332,8 @@ impl<'a> GameParser<'a> {
             let first_read_through = std::mem::take(&mut self.read_through);
             self.pos = self.game_start;
             self.nested_comments = true;
+            // The looks ahead so far read comments without nesting.
+            self.no_restart_before = 0;
             let mut second = WrittenGame::default();
             let retry = self.read_game(&mut second);
             // Clean as reading without playing would find it: a bad move found while
@@ -346,6 +352,7 @@ impl<'a> GameParser<'a> {
                 self.warnings = first_warnings;
                 self.read_through = first_read_through;
                 self.nested_comments = false;
+                self.no_restart_before = 0;
             }
         }
         if self.limits.validates_only() && (result.is_err() || !self.warnings.is_empty()) {
@@ -775,6 +782,11 @@ impl<'a> GameParser<'a> {
                     format!("more than {MAX_WARNINGS_PER_GAME} unreadable tokens: is this PGN?"),
                 ));
             }
+            if matches!(self.src[start], b'1' | b'{' | b';' | b'%') && self.restarts(b, start) {
+                // `1. e4 e5` ⏎⏎ `1. d4 d5 *`: a game without a result, and the next (which
+                // may open with comments: ⏎⏎ `{Game 2} 1. d4 d5 *`).
+                return Ok(());
+            }
             match self.src[start] {
                 b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
@@ -870,10 +882,6 @@ impl<'a> GameParser<'a> {
                     }
                 }
                 _ => {
-                    if self.restarts(b, start) {
-                        // `1. e4 e5` ⏎⏎ `1. d4 d5 *`: a game without a result, and the next.
-                        return Ok(());
-                    }
                     if let Some(end) = self.move_number_end(start) {
                         self.pos = end;
                         continue;
@@ -895,29 +903,68 @@ impl<'a> GameParser<'a> {
         Ok(())
     }
 
-    /// Whether the move number `1.` at `start` begins another game: it stands at the start
-    /// of a line after a blank line, and the game has moves (a game's own numbers never go
-    /// back to 1).
-    fn restarts(&self, b: &Builder, start: usize) -> bool {
+    /// Whether the token at `start` begins another game: it stands after a blank line, the
+    /// game has moves, and it is the move number `1.`, or comments and `%` lines before it
+    /// (a game's own numbers never go back to 1).
+    fn restarts(&mut self, b: &Builder, start: usize) -> bool {
+        if start < self.no_restart_before || b.stack.len() != 1 || !b.has_ply() {
+            return false;
+        }
         let text = &self.src[..self.end];
-        text[start] == b'1'
-            && text.get(start + 1) == Some(&b'.')
-            && text.get(start + 2) != Some(&b'.')
-            && b.stack.len() == 1
-            && b.has_ply()
-            && {
-                // Blanks, and byte-order marks (files joined with `cat`), up to the number.
-                let before = &text[self.game_start..start];
-                let mut kept = before;
-                loop {
-                    kept = kept.trim_ascii_end();
-                    match kept.strip_suffix(BOM) {
-                        Some(rest) => kept = rest,
-                        None => break,
+        // Blanks, and byte-order marks (files joined with `cat`), up to the token.
+        let before = &text[self.game_start..start];
+        let mut kept = before;
+        loop {
+            kept = kept.trim_ascii_end();
+            match kept.strip_suffix(BOM) {
+                Some(rest) => kept = rest,
+                None => break,
+            }
+        }
+        if memchr::memchr_iter(b'\n', &before[kept.len()..]).count() < 2 {
+            return false;
+        }
+        match self.first_move_number_after_notes(start) {
+            Ok(()) => true,
+            Err(reached) => {
+                // Every start between here and `reached` looks ahead to the same token: a
+                // run of comments is looked through once, not once per comment.
+                self.no_restart_before = reached;
+                false
+            }
+        }
+    }
+
+    /// Looks past comments, `%` lines, blanks and byte-order marks from `at`: `Ok` when the
+    /// move number `1.` (not `1...`) comes next, else where the look stopped.
+    fn first_move_number_after_notes(&self, mut at: usize) -> Result<(), usize> {
+        let text = &self.src[..self.end];
+        while at < text.len() {
+            match text[at] {
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => at += 1,
+                0xEF if text[at..].starts_with(BOM) => at += BOM.len(),
+                b'%' if at == 0 || text[at - 1] == b'\n' => {
+                    at = memchr(b'\n', &text[at..]).map_or(text.len(), |n| at + n + 1);
+                }
+                b';' => at = memchr(b'\n', &text[at..]).map_or(text.len(), |n| at + n + 1),
+                b'{' => {
+                    let close = if self.nested_comments {
+                        self.nested_comment_end(at)
+                    } else {
+                        memchr(b'}', &text[at..]).map(|n| at + n)
+                    };
+                    match close {
+                        Some(close) => at = close + 1,
+                        None => return Err(text.len()),
                     }
                 }
-                memchr::memchr_iter(b'\n', &before[kept.len()..]).count() >= 2
+                b'1' if text.get(at + 1) == Some(&b'.') && text.get(at + 2) != Some(&b'.') => {
+                    return Ok(());
+                }
+                _ => return Err(at),
             }
+        }
+        Err(at)
     }
 
     /// Where a move number standing alone (`12.`, `12...`) starting at `start` ends: the
