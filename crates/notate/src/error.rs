@@ -108,6 +108,10 @@ impl ErrorKind {
     }
 }
 
+/// The most characters an [`Error`]'s token keeps (a move with coordinates of 60 digits
+/// fits).
+pub const MAX_TOKEN_CHARS: usize = 200;
+
 /// What went wrong in one game, and where.
 ///
 /// Every field but the message is optional: a reader fills what it knows. [`Error::at`],
@@ -133,7 +137,8 @@ pub struct Error {
     pub game: Option<u64>,
     /// The 1-based ply of the line (main line or variation) the error is in, for a move.
     pub ply: Option<usize>,
-    /// The offending token (a move as written, a line of a record), when there is one.
+    /// The offending token (a move as written, a line of a record), when there is one: at
+    /// most [`MAX_TOKEN_CHARS`] characters, a longer one cut and ended with `…`.
     pub token: Option<String>,
     /// What is wrong, in words.
     pub message: String,
@@ -198,9 +203,23 @@ impl Error {
         self
     }
 
-    /// The same error naming a token.
+    /// The same error naming a token (cut to [`MAX_TOKEN_CHARS`] characters: a skipped
+    /// stretch of a megabyte would otherwise be printed whole in its message).
+    ///
+    /// ```
+    /// use notate::{Error, ErrorKind, MAX_TOKEN_CHARS};
+    /// let error = Error::new(ErrorKind::Syntax, "skipped").with_token("x".repeat(1 << 20));
+    /// let token = error.token.unwrap();
+    /// assert_eq!(token.chars().count(), MAX_TOKEN_CHARS + 1);
+    /// assert!(token.ends_with('…'));
+    /// ```
     pub fn with_token(mut self, token: impl Into<String>) -> Error {
-        self.token = Some(token.into());
+        let mut token = token.into();
+        if let Some((cut, _)) = token.char_indices().nth(MAX_TOKEN_CHARS) {
+            token.truncate(cut);
+            token.push('…');
+        }
+        self.token = Some(token);
         self
     }
 

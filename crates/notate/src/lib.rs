@@ -36,4 +36,4 @@ pub mod protocol;
 pub mod shogi;
 mod threads;
 
-pub use error::{Error, ErrorKind, Place};
+pub use error::{Error, ErrorKind, Place, MAX_TOKEN_CHARS};

@@ -279,3 +279,24 @@ fn byte_order_marks_inside_the_stream_and_typographic_dashes_are_read() {
         ok(&["e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1"])
     );
 }
+
+#[test]
+fn an_en_passant_square_no_double_step_made_is_ignored_with_a_warning() {
+    use notate::format::Reader;
+    let text = "[FEN \"4k3/8/8/8/8/8/8/4K3 w - e6 0 1\"]\n\n1. Kd2 *\n";
+    let mut reader = Reader::<pgn::Pgn, _>::new(text.as_bytes());
+    let game = reader.next().unwrap().unwrap();
+    assert_eq!(uci::to_string(&game).unwrap().trim_end(), "e1d2");
+    let warnings = reader.take_warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert_eq!(
+        warnings[0].to_string(),
+        "game 1, line 3, column 1: the FEN's en passant square e6 follows no pawn's double step: ignored"
+    );
+    // A square a double step did make stays, and so does the capture it allows.
+    let text = "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2\"]\n\n2. exd6 *\n";
+    assert_eq!(games(text), ok(&["e5d6"]));
+    let mut reader = Reader::<pgn::Pgn, _>::new(text.as_bytes());
+    assert!(reader.next().unwrap().is_ok());
+    assert!(reader.take_warnings().is_empty());
+}

@@ -7,7 +7,9 @@
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use shakmaty::{fen::Fen, CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position};
+use shakmaty::{
+    fen::Fen, CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position, PositionError,
+};
 
 use super::san::{MoveSpec, SanText};
 /// The vector of a [`Ply`]'s attachments, re-exported so that callers need no `thin-vec`.
@@ -588,6 +590,15 @@ impl StartPosition {
     /// read in X-FEN and Shredder-FEN. A `Variant` other than standard chess and Chess960 is
     /// an error.
     pub fn from_tags(tags: &Tags) -> Result<StartPosition, StartError> {
+        Self::from_tags_noting(tags).map(|(start, _)| start)
+    }
+
+    /// [`StartPosition::from_tags`], with what was read past: an en passant square that no
+    /// pawn's double step made (`8/8/8/8/8/8/8/K6k w - e6`), which python-chess and
+    /// lichess also ignore, is dropped with this note.
+    pub(crate) fn from_tags_noting(
+        tags: &Tags,
+    ) -> Result<(StartPosition, Option<String>), StartError> {
         let StartTags { variant, fen } = StartTags::of(tags);
         let mut chess960 = false;
         if let Some(variant) = variant {
@@ -603,20 +614,29 @@ impl StartPosition {
             }
         }
         let Some(text) = fen else {
-            return Ok(StartPosition {
+            let start = StartPosition {
                 position: Chess::default(),
                 castling: castling_mode(chess960, None),
-            });
+            };
+            return Ok((start, None));
         };
         let fen: Fen = text
             .trim()
             .parse()
             .map_err(|_| StartError::BadFen(text.to_string()))?;
         let castling = castling_mode(chess960, Some(&fen));
-        let position = fen
+        let written_ep = fen.as_setup().ep_square;
+        let position: Chess = fen
             .into_position(castling)
+            .or_else(PositionError::ignore_invalid_ep_square)
             .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
-        Ok(StartPosition { position, castling })
+        let note = match written_ep {
+            Some(square) if position.ep_square(EnPassantMode::Always).is_none() => Some(format!(
+                "the FEN's en passant square {square} follows no pawn's double step: ignored"
+            )),
+            _ => None,
+        };
+        Ok((StartPosition { position, castling }, note))
     }
 }
 

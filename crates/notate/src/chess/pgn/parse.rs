@@ -16,7 +16,9 @@ use crate::chess::error::FailedGame;
 use crate::{Error, ErrorKind};
 use shakmaty::Chess;
 
-use crate::chess::game::{play, Comment, GameResult, Line, Ply, Tags, Written, WrittenGame};
+use crate::chess::game::{
+    play, Comment, GameResult, Line, Ply, StartPosition, Tags, Written, WrittenGame,
+};
 use crate::chess::san::{MoveSpec, SanText};
 
 /// Reads the games of one stretch of PGN text (as cut by [`GameSplitter`](super::GameSplitter)).
@@ -652,10 +654,11 @@ impl<'a> GameParser<'a> {
         let mut line = std::mem::take(&mut game.moves);
         // A game that cannot start (bad FEN, unknown variant) fails here, at its movetext,
         // however it is read.
-        let start = game
-            .start_position()
-            .map_err(|e| Error::at(self.pos, e.to_string()))?
-            .position;
+        let (start, note) = StartPosition::from_tags_noting(&game.tags)
+            .map_err(|e| Error::at(self.pos, e.to_string()))?;
+        self.warnings
+            .extend(note.map(|note| Error::at(self.pos, note)));
+        let start = start.position;
         let board = if self.limits.validates_only() {
             Some(Board {
                 before_last: start,
