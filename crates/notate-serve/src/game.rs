@@ -5,7 +5,8 @@
 
 use notate::chess::jsonchess::PackedMove;
 use notate::protocol::messages::{
-    ByColour, Colour, GameOutcome, MoveRequest, PromotionPiece, ResultType, TimeOptions,
+    ByColour, Colour, GameDetails, GameOutcome, MoveRequest, PromotionPiece, ResultType,
+    TimeOptions,
 };
 use notate::protocol::premoves::{Premove, PremoveOutcome, PremoveQueue};
 use notate::protocol::{FIRST_TIMED_PLY, TIME_FOR_MOVES_BEFORE_CLOCK_START_MS};
@@ -39,6 +40,8 @@ pub struct Game {
     pub end_time: Option<u64>,
     /// A rematch offered after the end: by whom, and when.
     pub rematch: Option<(Color, u64)>,
+    /// The rematch this game led to, once both asked (one game has one rematch).
+    pub rematched: Option<String>,
     /// Repetition hashes of every position so far.
     hashes: Vec<u64>,
 }
@@ -107,6 +110,7 @@ impl Game {
             aborted: false,
             end_time: None,
             rematch: None,
+            rematched: None,
             hashes: vec![start],
         }
     }
@@ -136,21 +140,25 @@ impl Game {
     /// Adds time to the clocks (ms, white then black), as the protocol's `addedTime` says.
     pub fn add_time(&mut self, added: [i64; 2]) {
         for (side, ms) in added.into_iter().enumerate() {
-            self.added[side] += ms;
-            self.remaining[side] += ms;
+            self.added[side] = self.added[side].saturating_add(ms);
+            self.remaining[side] = self.remaining[side].saturating_add(ms);
         }
     }
 
-    /// Goes on at `now` after standing still (a restart, a restoration): once the clocks run,
-    /// the side to move is credited the time since the last move, in `added` as the protocol
-    /// credits it, so that clients computing the clocks from the moves' times agree; before,
-    /// the opening moves' 30 s start again. The credit (ms).
-    pub fn resume(&mut self, now: u64) -> i64 {
+    /// Goes on at `now` after standing still since `stood_since` (a restart: when the last
+    /// hub stopped) or, when that is not known (a restoration from the players' backups, as
+    /// the protocol does it), since the last move. Once the clocks run, the side to move is
+    /// credited that time, in `added` as the protocol credits it, so that clients computing
+    /// the clocks from the moves' times agree; the time it thought before the stop stays
+    /// charged. Before the clocks run, the opening moves' 30 s start again. The credit (ms).
+    pub fn resume(&mut self, now: u64, stood_since: Option<u64>) -> i64 {
         if self.history.len() < FIRST_TIMED_PLY || self.last_time == 0 || self.last_time > now {
             self.last_time = now;
             return 0;
         }
-        let credit = elapsed(self.last_time, now);
+        // A move made after the last note of the hub running (it notes once a second).
+        let stopped = stood_since.map_or(self.last_time, |at| at.max(self.last_time));
+        let credit = elapsed(stopped.min(now), now);
         let side = index(self.turn());
         self.added[side] += credit;
         self.remaining[side] += credit;
@@ -357,6 +365,55 @@ pub enum TimeEvent {
     Aborted,
 }
 
+/// Why a time control is not one the server runs: the limits of a seek.
+pub fn time_control_refusal(options: &TimeOptions) -> Option<&'static str> {
+    if options.initial_time < 1000 {
+        Some("Initial time must be at least 1s")
+    } else if options.initial_time > 3 * 3_600_000 || options.time_increment > 180_000 {
+        Some("at most 3 hours and an increment of 3 minutes")
+    } else {
+        None
+    }
+}
+
+/// A backup of a game that stood still longer than this is not restored: its clocks would
+/// credit the side to move the whole time.
+pub const BACKUP_MAX_AGE_MS: u64 = 24 * 3_600_000;
+
+/// Why a player's backup of a game (the protocol's restoration) cannot be restored at `now`:
+/// a time control a seek could not have, a start or move times (0: unknown) out of order or
+/// still to come, more added time than the game has lasted, or a game that stood still
+/// longer than [`BACKUP_MAX_AGE_MS`].
+pub fn backup_refusal(details: &GameDetails, now: u64) -> Option<String> {
+    if let Some(reason) = time_control_refusal(&details.options) {
+        return Some(reason.to_string());
+    }
+    if details.start_time == 0 || details.start_time > now {
+        return Some("the game's start is not a time past".into());
+    }
+    let mut last = details.start_time;
+    for (ply, packed) in details.history.iter().enumerate() {
+        if packed.time == 0 {
+            continue;
+        }
+        if packed.time < last || packed.time > now {
+            return Some(format!(
+                "ply {}: its time is before the one before it, or still to come",
+                ply + 1
+            ));
+        }
+        last = packed.time;
+    }
+    let lasted = now - details.start_time;
+    if details.added_time.w > lasted || details.added_time.b > lasted {
+        return Some("more time added than the game has lasted".into());
+    }
+    if now - last > BACKUP_MAX_AGE_MS {
+        return Some("the game stood still for more than a day".into());
+    }
+    None
+}
+
 fn elapsed(from: u64, to: u64) -> i64 {
     i64::try_from(to.saturating_sub(from)).unwrap_or(i64::MAX)
 }
@@ -439,6 +496,90 @@ mod tests {
         assert_eq!(
             g.result.as_ref().unwrap().description,
             "black forfeit on time"
+        );
+    }
+
+    /// 1. e4 e5 2. Nf3, at 11 s, 21 s and 26 s: black's clock runs.
+    fn after_nf3() -> Game {
+        let mut g = game();
+        for (color, from, to, at) in [
+            (Color::White, Square::E2, Square::E4, 11_000),
+            (Color::Black, Square::E7, Square::E5, 21_000),
+            (Color::White, Square::G1, Square::F3, 26_000),
+        ] {
+            g.play_request(color, &request(from, to), at).unwrap();
+        }
+        g
+    }
+
+    #[test]
+    fn a_restart_credits_the_side_to_move_the_time_the_hub_stood_still_only() {
+        let mut g = after_nf3();
+        // Black thought 4 s, the hub stopped at 30 s and came back at 31.5 s.
+        assert_eq!(g.resume(31_500, Some(30_000)), 1_500);
+        assert_eq!(g.added, [0, 1_500]);
+        assert_eq!(g.clocks_at(31_500), [57_000, 56_000]);
+        // A move after the hub's last note: the time since the move.
+        let mut h = after_nf3();
+        assert_eq!(h.resume(27_000, Some(25_800)), 1_000);
+        // Restored from backups, the hub's stop unknown: since the last move, as the protocol.
+        let mut r = after_nf3();
+        assert_eq!(r.resume(31_500, None), 5_500);
+        // Added time past any clock saturates instead of wrapping round to a flag.
+        r.add_time([i64::MAX, 0]);
+        assert_eq!(r.remaining[0], i64::MAX);
+    }
+
+    #[test]
+    fn backups_with_impossible_times_are_refused() {
+        use notate::protocol::messages::AddedTime;
+        let details = |start_time: u64, initial_time: u64, added: u64| GameDetails {
+            history: Vec::new(),
+            start_time,
+            options: TimeOptions {
+                initial_time,
+                time_increment: 0,
+            },
+            added_time: AddedTime {
+                w: added,
+                b: 0,
+                other: Default::default(),
+            },
+            id: "g".into(),
+        };
+        let now = 100 * 3_600_000;
+        assert_eq!(backup_refusal(&details(now - 60_000, 60_000, 0), now), None);
+        let refusal = |d: GameDetails| backup_refusal(&d, now).unwrap();
+        assert_eq!(
+            refusal(details(now - 60_000, 0, 0)),
+            "Initial time must be at least 1s"
+        );
+        assert_eq!(
+            refusal(details(now - 60_000, u64::MAX, 0)),
+            "at most 3 hours and an increment of 3 minutes"
+        );
+        assert_eq!(
+            refusal(details(now + 1, 60_000, 0)),
+            "the game's start is not a time past"
+        );
+        assert_eq!(
+            refusal(details(now - 60_000, 60_000, u64::MAX)),
+            "more time added than the game has lasted"
+        );
+        assert_eq!(
+            refusal(details(1_000, 60_000, 0)),
+            "the game stood still for more than a day"
+        );
+        let mut late = details(now - 60_000, 60_000, 0);
+        let mut g = game();
+        g.play_request(Color::White, &request(Square::E2, Square::E4), 11_000)
+            .unwrap();
+        let mut packed = g.history[0].clone();
+        packed.time = now + 5;
+        late.history.push(packed);
+        assert_eq!(
+            refusal(late),
+            "ply 1: its time is before the one before it, or still to come"
         );
     }
 

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, Query, State};
@@ -25,6 +25,8 @@ pub const MAX_MESSAGE: usize = 64 << 10;
 /// Messages a client may send per second, on average, and in a burst.
 const RATE: f64 = 20.0;
 const BURST: f64 = 60.0;
+/// How long a closing connection's last messages may take to leave.
+const CLOSE_WAIT: Duration = Duration::from_secs(2);
 
 #[derive(Clone)]
 struct App {
@@ -91,14 +93,27 @@ async fn connection(socket: WebSocket, app: App, token: Option<String>) {
     let writer = tokio::spawn(async move {
         while let Some(text) = queue.recv().await {
             if sink.send(Message::Text(text.into())).await.is_err() {
-                break;
+                return;
             }
         }
         let _ = sink.close().await;
     });
     let mut allowance = BURST;
     let mut last = Instant::now();
-    while let Some(Ok(message)) = stream.next().await {
+    while let Some(message) = stream.next().await {
+        let message = match message {
+            Ok(message) => message,
+            Err(e) => {
+                // The client hears why before the connection ends: mostly a message over
+                // MAX_MESSAGE. (No close frame: the socket cannot be read to its end after
+                // such an error, and closing it with bytes unread resets it.)
+                let _ = app.events.send(Event::Refused {
+                    conn,
+                    reason: format!("{e}: the connection is closed"),
+                });
+                break;
+            }
+        };
         match message {
             Message::Text(text) => {
                 let now = Instant::now();
@@ -131,7 +146,12 @@ async fn connection(socket: WebSocket, app: App, token: Option<String>) {
         }
     }
     let _ = app.events.send(Event::Close { conn });
-    writer.abort();
+    // The hub drops the connection's queue at `Close`: the writer sends what it still holds
+    // and the close frame, unless the client does not read them.
+    let mut writer = writer;
+    if tokio::time::timeout(CLOSE_WAIT, &mut writer).await.is_err() {
+        writer.abort();
+    }
 }
 
 async fn pgn(State(app): State<App>, Path(file): Path<String>) -> Response {

@@ -12,7 +12,7 @@ use notate::protocol::messages::Credentials;
 use notate::protocol::messages::{BoardString, LastMove, RandomGame, SquareNo};
 use notate::protocol::messages::{
     ByColour, ChatLine, ClientMessage, Envelope, Feed, GameJson, MoveRequest, Player, Prefs,
-    PrivateUser, RatingBound, Seek, SeekOptions, ServerMessage,
+    PrivateUser, RatingBound, Seek, SeekOptions, ServerMessage, TimeOptions,
 };
 use notate::protocol::messages::{Colour, GameDetails, RestoreRequest};
 use notate::protocol::updates::{Op, Update};
@@ -20,7 +20,7 @@ use notate::protocol::{MIN_PLIES_TO_RESTORE, REMATCH_TIMEOUT_MS, SEEK_TIMEOUT_MS
 use notate::shakmaty::{Color, Position, Square};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::game::{colour, premove_request, Game};
+use crate::game::{self, colour, premove_request, Game};
 use crate::store::{Store, StoredPlayer};
 
 /// Connection ids carry the number of the process that holds the WebSocket in their high
@@ -67,6 +67,10 @@ pub const QUEUE: usize = 4096;
 const CHAT_CHARS: usize = 500;
 /// How long a finished game stays in memory for rematches and late requests.
 const KEEP_FINISHED_MS: u64 = REMATCH_TIMEOUT_MS + 60_000;
+/// How often the hub notes in the store that it runs: after a restart, the side to move is
+/// credited the time since the last note (so at most this much thinking before a stop goes
+/// uncharged).
+const ALIVE_EVERY_MS: u64 = 1_000;
 
 struct Conn {
     player: String,
@@ -124,6 +128,8 @@ pub struct Hub {
     lobby: std::cell::RefCell<Vec<Update>>,
     /// Games that moved since the last tick (their `plies` in the lobby document).
     lobby_moved: std::cell::RefCell<HashSet<String>>,
+    /// When the hub last noted in the store that it runs (see [`Store::set_alive`]).
+    alive_noted: u64,
 }
 
 pub fn now_ms() -> u64 {
@@ -214,6 +220,7 @@ impl Hub {
             restorations: HashMap::new(),
             lobby: std::cell::RefCell::new(Vec::new()),
             lobby_moved: std::cell::RefCell::new(HashSet::new()),
+            alive_noted: 0,
         };
         let players = hub.store.get_mut().players()?;
         for p in players {
@@ -227,6 +234,9 @@ impl Hub {
             hub.players.insert(p.id, state);
         }
         let now = now_ms();
+        let stopped = hub.store.get_mut().alive_at()?;
+        hub.store.get_mut().set_alive(now)?;
+        hub.alive_noted = now;
         let games = hub.store.get_mut().games_in_progress()?;
         for stored in games {
             let id = stored.id.clone();
@@ -239,7 +249,7 @@ impl Hub {
             )
             .map_err(|e| anyhow::anyhow!("stored game {id}: {e}"))?;
             game.add_time(stored.added);
-            if game.resume(now) != 0 {
+            if game.resume(now, stopped) != 0 {
                 hub.store.get_mut().set_added(&game)?;
             }
             hub.games.insert(game.id.clone(), game);
@@ -782,13 +792,21 @@ impl Hub {
                         game: game.clone(),
                         line,
                     };
+                    let watching = self.watchers.get(&game).filter(|w| w.contains(&conn));
                     if g.colour_of(&player).is_some() {
                         self.send_game(g, &msg);
-                    } else if let Some(watchers) = self.watchers.get(&game) {
+                    } else if let Some(watchers) = watching {
                         // A spectator's chat goes to spectators only.
                         for &c in watchers {
                             self.send(c, &msg);
                         }
+                    } else {
+                        self.error(
+                            conn,
+                            &topic,
+                            "topic",
+                            "watch the game (/request/game) to chat in it",
+                        );
                     }
                 }
                 None => self.send(conn, &ServerMessage::GameNotFound(game)),
@@ -1088,7 +1106,10 @@ impl Hub {
         if self.players[player].password.is_some() {
             return fail(self, "you are logged in: log out to register another name");
         }
-        if self.usernames.contains_key(&name.to_lowercase()) {
+        // Guests are all "Anonymous": an account of that name would pass for one.
+        if self.usernames.contains_key(&name.to_lowercase())
+            || name.eq_ignore_ascii_case("anonymous")
+        {
             return fail(self, "that name is taken");
         }
         let events = self.events.clone();
@@ -1172,6 +1193,23 @@ impl Hub {
         let Some(token) = self.players.get(&player).map(|s| s.token.clone()) else {
             return;
         };
+        // Signing in as another player would leave this one's games without anyone to move
+        // in them (signing out resigns them; signing in is no resignation).
+        let current = self.conns.get(&conn).map(|c| c.player.clone());
+        if current.as_ref().is_some_and(|current| {
+            *current != player
+                && self
+                    .games
+                    .values()
+                    .any(|g| g.in_progress() && g.colour_of(current).is_some())
+        }) {
+            return self.send(
+                conn,
+                &ServerMessage::LoginFailure(
+                    "finish or resign your games in progress before you log in".into(),
+                ),
+            );
+        }
         self.attach(conn, &player, &token);
         self.send(
             conn,
@@ -1182,17 +1220,12 @@ impl Hub {
     // ---- seeks ----
 
     fn seek(&mut self, conn: u64, player: &str, options: SeekOptions, now: u64) {
-        if options.initial_time < 1000 {
-            return self.send(
-                conn,
-                &ServerMessage::SeekError("Initial time must be at least 1s".into()),
-            );
-        }
-        if options.initial_time > 3 * 3_600_000 || options.time_increment > 180_000 {
-            return self.send(
-                conn,
-                &ServerMessage::SeekError("at most 3 hours and an increment of 3 minutes".into()),
-            );
+        let control = TimeOptions {
+            initial_time: options.initial_time,
+            time_increment: options.time_increment,
+        };
+        if let Some(reason) = game::time_control_refusal(&control) {
+            return self.send(conn, &ServerMessage::SeekError(reason.into()));
         }
         self.cancel_seek(player, false);
         let rating = self.players[player].rating.rating;
@@ -1307,6 +1340,9 @@ impl Hub {
             if g.in_progress() {
                 return Err("the game is not over".into());
             }
+            if let Some(next) = &g.rematched {
+                return Err(format!("the rematch is game {next}"));
+            }
             match g.rematch {
                 Some((by, _)) if by != color => {
                     g.rematch = None;
@@ -1315,6 +1351,7 @@ impl Hub {
                         b: g.players.w.clone(),
                     };
                     let game = hub.start_game(players, g.options, now);
+                    g.rematched = Some(game.id.clone());
                     hub.send_game(
                         g,
                         &ServerMessage::Rematch {
@@ -1431,6 +1468,9 @@ impl Hub {
         if let Err(reason) = checked {
             return fail(self, &format!("the backup's moves do not replay: {reason}"));
         }
+        if let Some(reason) = game::backup_refusal(&details, now) {
+            return fail(self, &reason);
+        }
         let mine = Restoration {
             player: player.to_string(),
             details,
@@ -1488,7 +1528,7 @@ impl Hub {
             Err(reason) => return fail(self, &reason),
         };
         game.add_time([a.added_time.w as i64, a.added_time.b as i64]);
-        game.resume(now);
+        game.resume(now, None);
         let names = ByColour {
             w: self.public_player(&game.players.w).name,
             b: self.public_player(&game.players.b).name,
@@ -1583,6 +1623,10 @@ impl Hub {
 
     fn tick(&mut self, now: u64) {
         self.flush_lobby();
+        if now >= self.alive_noted + ALIVE_EVERY_MS {
+            self.alive_noted = now;
+            self.stored("that the hub runs", |s| s.set_alive(now));
+        }
         let expired: Vec<String> = self
             .seeks
             .iter()

@@ -219,6 +219,12 @@ fn premoves_draws_claims_and_resignation() {
     let rematch = white.expect(&format!("/game/{game}/rematch"));
     assert_eq!(rematch["white"]["id"], black.player);
     let second = rematch["id"].as_str().unwrap().to_string();
+    // One game, one rematch.
+    white.send(json!({"topic": format!("/game/{game}/rematch")}));
+    assert_eq!(
+        white.expect("/error")["reason"],
+        format!("the rematch is game {second}")
+    );
     white.send(json!({"topic": format!("/game/{second}/resign")}));
     let over = black.expect(&format!("/game/{second}/game_over"));
     assert_eq!(over["winner"], "w");
@@ -245,6 +251,9 @@ fn accounts_register_log_in_and_out_with_hashed_passwords() {
     // The name is taken for anyone else; a wrong password and an unknown name get one answer.
     let mut other = Client::connect(addr, None);
     other.send(json!({"topic": "/user/register", "data": {"username": "Morphy", "password": "something-else"}}));
+    assert_eq!(other.expect("/user/register/failure"), "that name is taken");
+    // The guests' name is nobody's.
+    other.send(json!({"topic": "/user/register", "data": {"username": "anonymous", "password": "something-else"}}));
     assert_eq!(other.expect("/user/register/failure"), "that name is taken");
     other.send(json!({"topic": "/user/login", "data": {"username": "morphy", "password": "wrong-password"}}));
     assert_eq!(
@@ -278,6 +287,40 @@ fn accounts_register_log_in_and_out_with_hashed_passwords() {
         .unwrap();
     assert!(hash.starts_with("$argon2id$"), "{hash}");
     assert!(!hash.contains("opera-1858"));
+}
+
+#[test]
+fn a_player_in_a_game_cannot_log_in_as_another_and_the_hub_notes_that_it_runs() {
+    let (addr, db) = server();
+    let mut account = Client::connect(addr, None);
+    let creds = json!({"username": "anderssen", "password": "immortal-1851"});
+    account.send(json!({"topic": "/user/register", "data": creds}));
+    account.expect("/user/register/success");
+    let (mut white, _black, game) = matched(addr);
+    white.send(json!({"topic": "/user/login", "data": creds}));
+    assert_eq!(
+        white.expect("/user/login/failure"),
+        "finish or resign your games in progress before you log in"
+    );
+    // Still the game's white.
+    mv(&mut white, &game, 12, 28);
+    assert!(white
+        .expect(&format!("/game/{game}/move"))
+        .as_str()
+        .unwrap()
+        .starts_with("1,0,e4,"));
+    // A restart credits the side to move the time since the hub's last note, not since the
+    // last move: the note is there, and recent.
+    std::thread::sleep(Duration::from_millis(1_200));
+    let at: i64 = rusqlite::Connection::open(db)
+        .unwrap()
+        .query_row("SELECT at FROM serve_alive WHERE id = 1", [], |r| r.get(0))
+        .unwrap();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    assert!((0..=1_500).contains(&(now - at)), "{now} {at}");
 }
 
 #[test]
@@ -719,6 +762,16 @@ fn game_chat_reaches_players_and_spectators_and_a_spectators_only_spectators() {
     // The players did not get it: their next message is the next players' line.
     black.send(json!({"topic": topic, "data": "thanks"}));
     assert_eq!(white.expect(&topic)["body"], "thanks");
+    // Someone who does not watch the game is told so, and nobody gets the line.
+    let mut stranger = Client::connect(addr, None);
+    stranger.send(json!({"topic": topic, "data": "hello"}));
+    assert_eq!(
+        stranger.expect("/error")["reason"],
+        "watch the game (/request/game) to chat in it"
+    );
+    spectator.send(json!({"topic": topic, "data": "seen"}));
+    assert_eq!(spectator.expect(&topic)["body"], "thanks");
+    assert_eq!(spectator.expect(&topic)["body"], "seen");
 }
 
 /// Plays `sans` from the start in `game`, white and black in turn, each move checked to come
@@ -854,4 +907,16 @@ fn each_draw_by_the_protocol_agreement_fifty_moves_and_stalemate() {
     let over = black.expect(&format!("/game/{game}/game_over"));
     assert_eq!(over["type"], "stalemate");
     assert_eq!(over["isDraw"], true);
+}
+
+#[test]
+fn a_message_over_64_kib_is_answered_with_an_error_before_the_connection_ends() {
+    let (addr, _) = server();
+    let mut client = Client::connect(addr, None);
+    client.send(json!({"topic": "/chat", "data": "x".repeat(70_000)}));
+    let error = client.expect("/error");
+    let reason = error["reason"].as_str().unwrap();
+    assert!(reason.ends_with(": the connection is closed"), "{reason}");
+    assert!(reason.contains("too long"), "{reason}");
+    client.closed();
 }

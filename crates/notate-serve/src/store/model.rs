@@ -113,6 +113,11 @@ pub trait Store: Send {
     fn games_in_progress(&mut self) -> Result<Vec<StoredGame>>;
     /// The PGN of a finished game.
     fn pgn(&mut self, game: &str) -> Result<Option<String>>;
+    /// Notes that the hub ran at `now` (ms since the epoch): written every second, so that the
+    /// next hub knows when the last one stopped, even after a `kill -9`.
+    fn set_alive(&mut self, now: u64) -> Result<()>;
+    /// When a hub last ran on this database, if one ever noted it.
+    fn alive_at(&mut self) -> Result<Option<u64>>;
 }
 
 /// The finished games' rows in `notate load`'s tables of the server's database: made from

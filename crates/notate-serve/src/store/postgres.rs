@@ -56,6 +56,10 @@ CREATE TABLE IF NOT EXISTS serve_mail (
     sent TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE SEQUENCE IF NOT EXISTS serve_nodes;
+CREATE TABLE IF NOT EXISTS serve_alive (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at BIGINT NOT NULL
+);
 ";
 
 /// The advisory lock under which a server creates its tables (the bytes of "serve"): two
@@ -220,6 +224,21 @@ impl Store for PostgresStore {
             ],
         )?;
         Ok(())
+    }
+
+    fn set_alive(&mut self, now: u64) -> Result<()> {
+        self.client.execute(
+            "INSERT INTO serve_alive (id, at) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET at = $1",
+            &[&i64::try_from(now)?],
+        )?;
+        Ok(())
+    }
+
+    fn alive_at(&mut self) -> Result<Option<u64>> {
+        let row = self
+            .client
+            .query_opt("SELECT at FROM serve_alive WHERE id = 1", &[])?;
+        Ok(row.and_then(|r| u64::try_from(r.get::<_, i64>(0)).ok()))
     }
 
     fn set_added(&mut self, game: &Game) -> Result<()> {

@@ -49,6 +49,11 @@ CREATE TABLE IF NOT EXISTS serve_moves (
     packed TEXT NOT NULL,
     PRIMARY KEY (game, ply)
 ) WITHOUT ROWID;
+-- When the hub last ran (ms since the epoch): a restart credits only the time since.
+CREATE TABLE IF NOT EXISTS serve_alive (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at INTEGER NOT NULL
+);
 ";
 
 /// The server's tables in a SQLite file.
@@ -169,6 +174,22 @@ impl Store for SqliteStore {
             ],
         )?;
         Ok(())
+    }
+
+    fn set_alive(&mut self, now: u64) -> Result<()> {
+        self.db.execute(
+            "INSERT INTO serve_alive (id, at) VALUES (1, ?1) ON CONFLICT (id) DO UPDATE SET at = ?1",
+            [i64::try_from(now)?],
+        )?;
+        Ok(())
+    }
+
+    fn alive_at(&mut self) -> Result<Option<u64>> {
+        let at: Option<i64> = self
+            .db
+            .query_row("SELECT at FROM serve_alive WHERE id = 1", [], |r| r.get(0))
+            .optional()?;
+        Ok(at.and_then(|at| u64::try_from(at).ok()))
     }
 
     fn set_added(&mut self, game: &Game) -> Result<()> {
