@@ -293,6 +293,15 @@ fn an_en_passant_square_no_double_step_made_is_ignored_with_a_warning() {
         warnings[0].to_string(),
         "game 1, line 3, column 1: the FEN's en passant square e6 follows no pawn's double step: ignored"
     );
+    // Castling rights without their rook: the others are kept.
+    let text = "[FEN \"r3k2r/8/8/8/8/8/8/4K3 w KQkq - 0 1\"]\n\n1. Kd2 O-O *\n";
+    let mut reader = Reader::<pgn::Pgn, _>::new(text.as_bytes());
+    let game = reader.next().unwrap().unwrap();
+    assert_eq!(uci::to_string(&game).unwrap().trim_end(), "e1d2 e8g8");
+    assert_eq!(
+        reader.take_warnings()[0].message,
+        "the FEN's castling rights KQkq name a king or rook that is not there: read as kq"
+    );
     // A square a double step did make stays, and so does the capture it allows.
     let text = "[FEN \"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2\"]\n\n2. exd6 *\n";
     assert_eq!(games(text), ok(&["e5d6"]));

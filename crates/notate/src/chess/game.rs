@@ -9,6 +9,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use shakmaty::{
     fen::Fen, CastlingMode, Chess, EnPassantMode, FromSetup, Move, Position, PositionError,
+    PositionErrorKinds,
 };
 
 use super::san::{MoveSpec, SanText};
@@ -625,17 +626,42 @@ impl StartPosition {
             .parse()
             .map_err(|_| StartError::BadFen(text.to_string()))?;
         let castling = castling_mode(chess960, Some(&fen));
-        let written_ep = fen.as_setup().ep_square;
-        let position: Chess = fen
-            .into_position(castling)
-            .or_else(PositionError::ignore_invalid_ep_square)
-            .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
-        let note = match written_ep {
-            Some(square) if position.ep_square(EnPassantMode::Always).is_none() => Some(format!(
-                "the FEN's en passant square {square} follows no pawn's double step: ignored"
-            )),
-            _ => None,
-        };
+        // An en passant square no double step made, and castling rights without their king
+        // or rook, are read past with a note (python-chess and lichess drop them too); any
+        // other fault of the position fails the game.
+        let mut setup = fen.into_setup();
+        let (written_ep, written_rights) = (setup.ep_square, setup.castling_rights);
+        let position: Chess = match Chess::from_setup(setup.clone(), castling) {
+            Err(e) if e.kinds().contains(PositionErrorKinds::INVALID_EP_SQUARE) => {
+                setup.ep_square = None;
+                Chess::from_setup(setup, castling)
+            }
+            other => other,
+        }
+        .or_else(PositionError::ignore_invalid_castling_rights)
+        .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
+        let mut notes = Vec::new();
+        if let Some(square) = written_ep {
+            if position.ep_square(EnPassantMode::Always).is_none() {
+                notes.push(format!(
+                    "the FEN's en passant square {square} follows no pawn's double step: ignored"
+                ));
+            }
+        }
+        if position.castles().castling_rights() != written_rights {
+            let field = |fen: &str| {
+                fen.split_ascii_whitespace()
+                    .nth(2)
+                    .unwrap_or("-")
+                    .to_string()
+            };
+            let kept = field(&Fen::from_position(&position, EnPassantMode::Legal).to_string());
+            notes.push(format!(
+                "the FEN's castling rights {} name a king or rook that is not there: read as {kept}",
+                field(text)
+            ));
+        }
+        let note = (!notes.is_empty()).then(|| notes.join("; "));
         Ok((StartPosition { position, castling }, note))
     }
 }
