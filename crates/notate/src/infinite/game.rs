@@ -475,6 +475,10 @@ pub struct Layout {
     pub rules: Vec<RuleKey>,
     /// `startingPosition` was a piece list (`"K5,1+|k5,8"`), and is written back as one.
     pub position_as_text: bool,
+    /// The moves were objects (`{"startCoords": …}`), not strings: written to ICN in the
+    /// style asked for even without piece codes, as the reference writes such objects
+    /// (strings it joins as they are).
+    pub moves_as_objects: bool,
 }
 
 impl Default for Layout {
@@ -483,6 +487,7 @@ impl Default for Layout {
             top: vec![TopKey::GameRules, TopKey::Metadata],
             rules: Vec::new(),
             position_as_text: false,
+            moves_as_objects: false,
         }
     }
 }

@@ -261,6 +261,7 @@ fn read_game(object: Object) -> Result<Game, Error> {
             top: Vec::new(),
             rules: Vec::new(),
             position_as_text: false,
+            moves_as_objects: false,
         },
         ..Game::default()
     };
@@ -361,6 +362,8 @@ fn read_game(object: Object) -> Result<Game, Error> {
             }
             "moves" => {
                 let items: Vec<&RawValue> = parse(raw, path, "an array of moves")?;
+                game.layout.moves_as_objects =
+                    items.first().is_some_and(|m| m.get().starts_with('{'));
                 let mut moves = Vec::with_capacity(items.len());
                 for (i, item) in items.into_iter().enumerate() {
                     moves.push(read_move(item, path.index(i))?);
@@ -652,6 +655,12 @@ fn read_move(raw: &RawValue, path: Path<'_>) -> Result<Move, Error> {
     let mut clock = None;
     for (key, v) in object(raw, path)?.0 {
         let p = path.key(&key);
+        // The reference tests each optional field for truth: `null`, `false` and `""` are
+        // absent (what other tools write for a field they have no value for).
+        let optional = !matches!(&*key, "startCoords" | "endCoords");
+        if optional && matches!(v.get().trim(), "null" | "false" | "\"\"") {
+            continue;
+        }
         match &*key {
             "startCoords" => from = Some(coords(v, p)?),
             "endCoords" => to = Some(coords(v, p)?),

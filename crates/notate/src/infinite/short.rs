@@ -867,6 +867,11 @@ impl<'a> Parser<'a> {
             mv.promotion = Some(self.parse_promotion()?);
         } else if self.peek().is_some_and(|b| b.is_ascii_alphabetic()) && !self.at_ep() {
             mv.promotion = Some(self.parse_promotion()?);
+        } else if i > self.pos && self.promotion_apart(i) {
+            // `1,8 Q`, as the original README's long example writes it: letters standing
+            // alone, not the piece of the next move (whose square follows its letters).
+            self.pos = i;
+            mv.promotion = Some(self.parse_promotion()?);
         }
         // Check, mate, annotation and `e.p.`, each at most once, blanks between.
         loop {
@@ -901,6 +906,21 @@ impl<'a> Parser<'a> {
             }
         }
         Ok(mv)
+    }
+
+    /// Whether letters at `i` stand alone (a promotion written apart from its square): not
+    /// `e.p.`, and followed by no square.
+    fn promotion_apart(&self, i: usize) -> bool {
+        let letters = self.s[i..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphabetic())
+            .count();
+        letters > 0
+            && !self.s[i..].starts_with(b"e.p.")
+            && !matches!(
+                self.s.get(i + letters),
+                Some(b'0'..=b'9' | b'-' | b'.' | b',')
+            )
     }
 
     fn at_ep(&self) -> bool {
@@ -1337,9 +1357,9 @@ fn write_2024(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
 
 fn write_moves(game: &Game, moves: &[Move], options: &WriteOptions, out: &mut String) {
     let Some(first) = moves.first() else { return };
-    let style = if first.piece.is_none() {
+    let style = if first.piece.is_none() && !game.layout.moves_as_objects {
         // Moves read from plain strings know no pieces; the reference writes them as they
-        // are, joined by `|`, whatever the style.
+        // are, joined by `|`, whatever the style (objects without a piece, in the style).
         MoveStyle::Minimal
     } else {
         options.moves
