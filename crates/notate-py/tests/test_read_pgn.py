@@ -380,9 +380,14 @@ def test_an_interrupted_convert_reads_its_source_no_more():
 
 
 def test_an_unknown_column_is_none():
+    # A shogi move that cannot be played is placed at its line only.
+    with pytest.raises(notate.GameError) as raised:
+        notate.convert("   1 ５五歩(57)\n".encode(), to="usi", from_="kif")
+    assert (raised.value.line, raised.value.column, raised.value.ply) == (1, None, 1)
+    # Bytes that are not text are placed at their column.
     with pytest.raises(notate.GameError) as raised:
         notate.convert(b"\xff\xff\n", to="usi", from_="kif")
-    assert (raised.value.line, raised.value.column) == (1, None)
+    assert (raised.value.line, raised.value.column) == (1, 1)
 
 
 def test_other_threads_run_while_games_are_read():
