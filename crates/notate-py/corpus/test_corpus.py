@@ -138,7 +138,9 @@ def test_every_corpus_file_reads_as_python_chess_reads_it():
     # are runs of tag-only blocks, which python-chess reads as one game; in
     # chessbase-empty-line, python-chess ends the first game at the empty line after its
     # tags and reads the rest under the second game's tags; in chessdoctor, python-chess's
-    # fifth failure is a piece of a game it cut at a blank line.
+    # fifth failure is a piece of a game it cut at a blank line; in europe_echecs, a game cut
+    # short inside a comment swallows the next two games in python-chess, while notate ends
+    # the comment at the next game's tags and reads them.
     assert differences == {
         "black2move.pgn": (1, 1, 0, 1),
         "antichess-programfox.pgn": (2, 0, 0, 2),
@@ -146,7 +148,7 @@ def test_every_corpus_file_reads_as_python_chess_reads_it():
         "saturs-jannlee-zh-lichess.pgn": (1, 0, 0, 1),
         "ambiguous.pgn": (1, 1, 0, 1),
         "chessdoctor.pgn": (4, 5, 1, 4),
-        "europe_echecs.pgn": (2, 2, 0, 2),
+        "europe_echecs.pgn": (2, 2, 2, 2),
         "hayes.pgn": (1, 1, 0, 1),
         "immortal_games.pgn": (4, 4, 0, 4),
         "perle.pgn": (1, 1, 0, 1),

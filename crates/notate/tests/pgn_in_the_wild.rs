@@ -309,3 +309,21 @@ fn an_en_passant_square_no_double_step_made_is_ignored_with_a_warning() {
     assert!(reader.next().unwrap().is_ok());
     assert!(reader.take_warnings().is_empty());
 }
+
+#[test]
+fn an_unclosed_comment_ends_at_the_next_games_tags() {
+    let failed = Err("game 1, line 3, column 7: comment is not closed by `}`".to_string());
+    // Never closed: the game after it is read.
+    let text = "[Event \"a\"]\n\n1. e4 { unclosed \n\n[Event \"b\"]\n\n1. d4 *\n";
+    assert_eq!(games(text), vec![failed.clone(), Ok("d2d4".into())]);
+    // Closed by a later game's `}`: neither that game nor the one between is swallowed.
+    let text = "[Event \"a\"]\n\n1. e4 { unclosed \n\n[Event \"b\"]\n\n1. d4 {ok} d5 *\n\n\
+                [Event \"c\"]\n\n1. c4 *\n";
+    assert_eq!(
+        games(text),
+        vec![failed, Ok("d2d4 d7d5".into()), Ok("c2c4".into())]
+    );
+    // A comment with a blank line in it, and no tags after, is one comment.
+    let text = "1. e4 {first paragraph\n\nsecond [%clk 0:01:00]} e5 *\n";
+    assert_eq!(games(text), ok(&["e2e4 e7e5"]));
+}

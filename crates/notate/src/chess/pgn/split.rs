@@ -364,8 +364,20 @@ impl<R: Read> GameSplitter<R> {
                 self.skip_oversized()?;
                 continue;
             }
+            let at_end = self.eof && self.scanned == self.buf.len();
+            if at_end && self.state == State::BraceComment && self.comment_start >= self.game_start
+            {
+                // A comment never closed: the next game's tags inside it start that game.
+                // (Once its game is handed out, the comment is no longer in the buffer.)
+                let inside = self.buf.get(self.comment_start + 1..).and_then(tags_inside);
+                if let Some(at) = inside {
+                    self.scanned = self.comment_start + 1 + at;
+                    self.state = State::MoveLineStart;
+                    continue;
+                }
+            }
             let enough = self.has_a_chunk();
-            if enough || (self.eof && self.scanned == self.buf.len()) {
+            if enough || at_end {
                 if self.eof && self.game_start < self.buf.len() {
                     let start = self.game_start;
                     if self.buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
@@ -742,7 +754,15 @@ impl<R: Read> GameSplitter<R> {
                                 // (a lichess game has one comment per move).
                                 let from = (i + 1).max(self.brace_free_until);
                                 if let Some(close) = self.next_of(from, |b| b == b'}') {
-                                    i = close;
+                                    match tags_inside(&self.buf[i + 1..close]) {
+                                        // An unclosed `{` before the next game's tags: that
+                                        // game starts at its tags (see `tags_inside`).
+                                        Some(at) => {
+                                            i += at;
+                                            self.state = State::MoveLineStart;
+                                        }
+                                        None => i = close,
+                                    }
                                 } else {
                                     self.after_brace_comment = State::Moves;
                                     self.state = State::BraceComment;
@@ -762,12 +782,22 @@ impl<R: Read> GameSplitter<R> {
                     // Bytes before `brace_free_until` are known to hold no `}`: never search
                     // them twice (an input full of `{` must still scan in linear time).
                     let from = i.max(self.brace_free_until);
-                    match self.next_of(from, |b| b == b'}') {
-                        Some(at) => {
+                    let close = self.next_of(from, |b| b == b'}');
+                    // (A comment still open at the end is looked into by `next_chunk`.)
+                    let cut = close
+                        .and_then(|c| self.buf.get(self.comment_start + 1..c))
+                        .and_then(tags_inside);
+                    match (cut, close) {
+                        (Some(at), _) => {
+                            // An unclosed `{` before the next game's tags.
+                            i = self.comment_start + 1 + at;
+                            self.state = State::MoveLineStart;
+                        }
+                        (None, Some(at)) => {
                             i = at + 1;
                             self.state = self.after_brace_comment;
                         }
-                        None => {
+                        (None, None) => {
                             i = buf_len;
                             self.brace_free_until = buf_len;
                             if buf_len - self.comment_start > self.limits.max_comment_bytes {
@@ -790,6 +820,33 @@ impl<R: Read> GameSplitter<R> {
         }
         self.scanned = i;
     }
+}
+
+/// Where, in a comment's text, a tag block starts after a blank line (`⏎⏎[Event "b"]`): a
+/// comment left unclosed before the next game, which would otherwise swallow that game (and
+/// every game up to the next `}`). A comment that holds a blank line and then a line opening
+/// with `[` and a letter is practically never meant so.
+fn tags_inside(text: &[u8]) -> Option<usize> {
+    for newline in memchr::memchr_iter(b'\n', text) {
+        let rest = &text[newline + 1..];
+        let blanks = rest
+            .iter()
+            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
+            .count();
+        if rest.get(blanks) != Some(&b'\n') {
+            continue;
+        }
+        let start = newline + 1 + blanks + 1;
+        let lead = text[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count();
+        let at = start + lead;
+        if text.get(at) == Some(&b'[') && text.get(at + 1).is_some_and(u8::is_ascii_alphabetic) {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// Whether `text` ends with a game's result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing as a word.
