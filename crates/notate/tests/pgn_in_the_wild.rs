@@ -323,6 +323,23 @@ fn an_unclosed_comment_ends_at_the_next_games_tags() {
         games(text),
         vec![failed, Ok("d2d4 d7d5".into()), Ok("c2c4".into())]
     );
+    // The same in small chunks: each game its own range, whatever the chunk size (a chunk
+    // full before the end once made the last range run over the games after the comment).
+    let mut text = String::new();
+    for i in 0..12 {
+        text.push_str(&format!("[Event \"g{i}\"]\n\n1. e4 e5 *\n\n"));
+    }
+    text.push_str(
+        "[Event \"a\"]\n\n1. e4 { open\n\n[Event \"b\"]\n\n1. d4 *\n\n[Event \"c\"]\n\n1. c4 *\n",
+    );
+    for chunk_bytes in [16, 64, 100, 256, 4096] {
+        let mut splitter = GameSplitter::new(text.as_bytes(), chunk_bytes);
+        let mut ranges = 0;
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            ranges += chunk.games.len();
+        }
+        assert_eq!(ranges, 15, "{chunk_bytes}");
+    }
     // A comment with a blank line in it, and no tags after, is one comment.
     let text = "1. e4 {first paragraph\n\nsecond [%clk 0:01:00]} e5 *\n";
     assert_eq!(games(text), ok(&["e2e4 e7e5"]));

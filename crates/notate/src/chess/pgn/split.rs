@@ -378,7 +378,9 @@ impl<R: Read> GameSplitter<R> {
             }
             let enough = self.has_a_chunk();
             if enough || at_end {
-                if self.eof && self.game_start < self.buf.len() {
+                // The last game runs to the end only once every byte is scanned (a scan that
+                // stopped at a chunk's worth, or went back into an unclosed comment, is not).
+                if at_end && self.game_start < self.buf.len() {
                     let start = self.game_start;
                     if self.buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
                         self.push_game(start..self.buf.len());
