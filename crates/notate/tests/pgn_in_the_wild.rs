@@ -344,3 +344,22 @@ fn an_unclosed_comment_ends_at_the_next_games_tags() {
     let text = "1. e4 {first paragraph\n\nsecond [%clk 0:01:00]} e5 *\n";
     assert_eq!(games(text), ok(&["e2e4 e7e5"]));
 }
+
+#[test]
+fn egd_writes_a_wrong_capture_mark_as_san() {
+    use notate::chess::{egd, replay};
+    let text = "1. e4 d5 2. ed5 Nf6 3. Nf3 c6 4. Bb5 Nbd7 5. Rxg1 Ng8 6. Bc6 *\n";
+    let game = replay(pgn::read_written(text).remove(0).unwrap()).unwrap();
+    let line = egd::to_string(&game).unwrap();
+    let egd: serde_json::Value = serde_json::from_str(&line).unwrap();
+    let sans: Vec<&str> = egd["moves"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|m| m["move"]["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        sans,
+        ["e4", "d5", "exd5", "Nf6", "Nf3", "c6", "Bb5", "Nbd7", "Rg1", "Ng8", "Bxc6"]
+    );
+}

@@ -21,12 +21,12 @@ use shakmaty::{
 use super::game::{
     play, ChessGame, Comment, Eval, Game, GameResult, Played, Ply, StartPosition, Tags,
 };
-/// Whether a token is standard SAN (kept here, where it was first public).
-pub use super::notation::is_standard_san;
 use super::notation::{
     castling_destinations, write_lran, write_nags, write_square, write_str, write_u32, write_u64,
     FenWriter, MoveFields,
 };
+/// Whether a token is standard SAN (kept here, where it was first public).
+pub use super::notation::{is_standard_san, keeps_written_san};
 use super::san::{MoveSpec, SanText};
 use crate::format::{read_format, utf8, write_verbs, WriteFormat};
 use crate::{Error, ErrorKind};
@@ -156,7 +156,7 @@ impl Egd {
                 b"\"b\""
             });
             let written = ply.mv.san.as_bytes();
-            let keep_written = is_standard_san(written);
+            let keep_written = keeps_written_san(written, &mv);
             if !keep_written {
                 self.scratch.clear();
                 use std::fmt::Write as _;

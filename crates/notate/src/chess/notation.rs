@@ -367,6 +367,23 @@ pub(crate) fn push_uci(uci: UciMove, out: &mut String) {
     }
 }
 
+/// Whether the writers (EGD, rows, tracks) keep a move's token as written: standard SAN
+/// ([`is_standard_san`]) whose capture mark is true to the move. `Rxg1` onto an empty square
+/// and `Bc6` that takes are written as SAN (`Rg1`, `Bxc6`), so that a query for `x` finds
+/// every capture and only captures.
+///
+/// ```
+/// use notate::chess::notation::keeps_written_san;
+/// use notate::shakmaty::{Chess, Position, san::San};
+/// let pos = Chess::default();
+/// let mv = "Nf3".parse::<San>().unwrap().to_move(&pos).unwrap();
+/// assert!(keeps_written_san(b"Nf3", &mv));
+/// assert!(!keeps_written_san(b"Nxf3", &mv));
+/// ```
+pub fn keeps_written_san(token: &[u8], mv: &Move) -> bool {
+    is_standard_san(token) && memchr::memchr(b'x', token).is_some() == mv.is_capture()
+}
+
 /// Whether a move token is spelled as standard SAN (with at most one `+`/`#`), so that EGD
 /// keeps it as written; other spellings (`0-0`, `e2-e4`, `e8Q`, `Z0`) are written as SAN.
 pub fn is_standard_san(token: &[u8]) -> bool {

@@ -11,7 +11,9 @@ use shakmaty::{san::San, Color, EnPassantMode, Position};
 use xxhash_rust::xxh3::Xxh3;
 
 use super::game::{play, ChessGame, Comment, Eval};
-use super::notation::{is_standard_san, push_uci, square_name, write_lran, FenWriter, MoveFields};
+use super::notation::{
+    keeps_written_san, push_uci, square_name, write_lran, FenWriter, MoveFields,
+};
 use crate::{Error, ErrorKind};
 
 /// A piece of text inside a [`RowBatch`] (read it with [`RowBatch::text`]).
@@ -410,7 +412,7 @@ impl RowWriter {
             let move_number =
                 i32::try_from(pos.fullmoves().get()).expect("move numbers checked above");
             let written = ply.mv.san.as_bytes();
-            let keep_written = is_standard_san(written);
+            let keep_written = keeps_written_san(written, &mv);
             if !keep_written {
                 self.san.clear();
                 use std::fmt::Write as _;

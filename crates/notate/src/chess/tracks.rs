@@ -22,7 +22,7 @@ use shakmaty::{Board, Color, Move, Role, Square};
 
 use super::game::{play, ChessGame};
 use super::notation::{
-    castling_destinations, is_standard_san, write_square, write_str, write_tags_object, write_u64,
+    castling_destinations, keeps_written_san, write_square, write_str, write_tags_object, write_u64,
 };
 use super::san::san_plus_and_play;
 use crate::format::{write_verbs, WriteFormat};
@@ -369,7 +369,7 @@ impl Tracks {
             match ply.mv.mv {
                 Some(mv) => {
                     let written = ply.mv.san.as_str();
-                    if is_standard_san(written.as_bytes()) {
+                    if keeps_written_san(written.as_bytes(), &mv) {
                         write_str(out, written);
                     } else {
                         self.san.clear();
