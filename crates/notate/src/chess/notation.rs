@@ -373,7 +373,7 @@ pub(crate) fn push_uci(uci: UciMove, out: &mut String) {
 /// every capture and only captures.
 ///
 /// ```
-/// use notate::chess::notation::keeps_written_san;
+/// use notate::chess::egd::keeps_written_san;
 /// use notate::shakmaty::{Chess, Position, san::San};
 /// let pos = Chess::default();
 /// let mv = "Nf3".parse::<San>().unwrap().to_move(&pos).unwrap();
