@@ -235,8 +235,6 @@ impl Hub {
         }
         let now = now_ms();
         let stopped = hub.store.get_mut().alive_at()?;
-        hub.store.get_mut().set_alive(now)?;
-        hub.alive_noted = now;
         let games = hub.store.get_mut().games_in_progress()?;
         for stored in games {
             let id = stored.id.clone();
@@ -254,6 +252,10 @@ impl Hub {
             }
             hub.games.insert(game.id.clone(), game);
         }
+        // Noted once every game's credit is stored: a hub that failed before would leave
+        // the next one to credit the whole stop again, never too little.
+        hub.store.get_mut().set_alive(now)?;
+        hub.alive_noted = now;
         Ok(hub)
     }
 

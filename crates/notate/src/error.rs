@@ -137,8 +137,8 @@ pub struct Error {
     pub game: Option<u64>,
     /// The 1-based ply of the line (main line or variation) the error is in, for a move.
     pub ply: Option<usize>,
-    /// The offending token (a move as written, a line of a record), when there is one: at
-    /// most [`MAX_TOKEN_CHARS`] characters, a longer one cut and ended with `…`.
+    /// The offending token (a move as written, a line of a record), when there is one: a
+    /// longer one than [`MAX_TOKEN_CHARS`] characters is cut there and ended with `…`.
     pub token: Option<String>,
     /// What is wrong, in words.
     pub message: String,

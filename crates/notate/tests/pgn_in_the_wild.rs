@@ -340,9 +340,16 @@ fn an_unclosed_comment_ends_at_the_next_games_tags() {
         }
         assert_eq!(ranges, 15, "{chunk_bytes}");
     }
-    // A comment with a blank line in it, and no tags after, is one comment.
+    // A comment with a blank line in it, and no tag line after, is one comment.
     let text = "1. e4 {first paragraph\n\nsecond [%clk 0:01:00]} e5 *\n";
     assert_eq!(games(text), ok(&["e2e4 e7e5"]));
+    let text = "[Event \"a\"]\n\n1. e4 {Idea:\n\n[Source] Kasparov} e5 *\n";
+    assert_eq!(games(text), ok(&["e2e4 e7e5"]));
+    // A comment of a million newlines is read as quickly as any (each byte looked at once).
+    let text = format!("1. e4 {{{}}} e5 *\n", "\n".repeat(1 << 20));
+    let started = std::time::Instant::now();
+    assert_eq!(games(&text), ok(&["e2e4 e7e5"]));
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
 }
 
 #[test]

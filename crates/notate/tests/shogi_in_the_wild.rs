@@ -488,6 +488,22 @@ fn a_bad_byte_fails_its_own_game_only() {
         .unwrap_err()
         .ends_with("line 3, column 13: not valid Shift_JIS"));
     assert_eq!(read[3], ok("5g5f"));
+    // A small UTF-8 text with a bad byte and few characters beyond ASCII stays UTF-8: its
+    // names are not read as Shift_JIS mojibake.
+    let names = [
+        "{\"header\":{\"先手\":\"羽生\"},\"moves\":[{}]}\n".as_bytes(),
+        b"{\"header\":{\"x\":\"\xff\"},\"moves\":[{}]}\n",
+        "{\"header\":{\"後手\":\"谷川\"},\"moves\":[{}]}\n".as_bytes(),
+    ]
+    .concat();
+    let read = notate::format::read_bytes::<jkf::Jkf>(&names, ReadOptions::default());
+    assert_eq!(read[0].as_ref().unwrap().header_value("先手"), Some("羽生"));
+    assert!(read[1]
+        .as_ref()
+        .unwrap_err()
+        .to_string()
+        .ends_with("not valid UTF-8"));
+    assert_eq!(read[2].as_ref().unwrap().header_value("後手"), Some("谷川"));
     let western = b"1. P-7f\n\n1. P-2f\n# \xff\n\n1. P-5f\n";
     assert_eq!(
         outcomes::<notate::shogi::western::Western>(western),

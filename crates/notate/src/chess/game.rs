@@ -589,14 +589,16 @@ impl StartPosition {
     /// The start position a game's tags give: the `FEN` tag's (with `SetUp "1"` or without
     /// it, as most programs read it), else the standard start. Chess960 castling rights are
     /// read in X-FEN and Shredder-FEN. A `Variant` other than standard chess and Chess960 is
-    /// an error.
+    /// an error. An en passant square no double step made, and castling rights whose king or
+    /// rook is not there, are dropped (the PGN reader warns of them).
     pub fn from_tags(tags: &Tags) -> Result<StartPosition, StartError> {
         Self::from_tags_noting(tags).map(|(start, _)| start)
     }
 
     /// [`StartPosition::from_tags`], with what was read past: an en passant square that no
-    /// pawn's double step made (`8/8/8/8/8/8/8/K6k w - e6`), which python-chess and
-    /// lichess also ignore, is dropped with this note.
+    /// pawn's double step made (`8/8/8/8/8/8/8/K6k w - e6`) and castling rights whose king
+    /// or rook is not there, which python-chess and lichess also drop, are dropped with this
+    /// note (the PGN reader gives it as a warning).
     pub(crate) fn from_tags_noting(
         tags: &Tags,
     ) -> Result<(StartPosition, Option<String>), StartError> {

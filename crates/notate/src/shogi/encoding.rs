@@ -213,15 +213,15 @@ fn sniff(bytes: &[u8]) -> (Encoding, Option<Error>) {
 /// Whether `bytes` are UTF-8 text, a few bad bytes aside (a file damaged in places: the
 /// records that hold them fail, the others are read). Japanese text in Shift_JIS or EUC-JP
 /// is practically never valid UTF-8 (most of its characters open with a byte UTF-8 only
-/// allows inside a character), so many valid characters beyond ASCII and few bad bytes
-/// tell UTF-8 from them.
+/// allows inside a character, so it has about as many bad spots as characters), so more
+/// than twice as many valid characters beyond ASCII as bad spots tell UTF-8 from them.
 fn mostly_utf8(bytes: &[u8]) -> bool {
     let (mut characters, mut bad) = (0usize, 0usize);
     for chunk in bytes.utf8_chunks() {
         characters += chunk.valid().chars().filter(|c| !c.is_ascii()).count();
         bad += usize::from(!chunk.invalid().is_empty());
     }
-    bad == 0 || characters >= 8 * bad
+    bad == 0 || characters >= 2 * bad
 }
 
 /// Shift_JIS or EUC-JP, for bytes that are not UTF-8: the one that decodes without an error

@@ -824,31 +824,56 @@ impl<R: Read> GameSplitter<R> {
     }
 }
 
-/// Where, in a comment's text, a tag block starts after a blank line (`⏎⏎[Event "b"]`): a
+/// Where, in a comment's text, a tag line starts after a blank line (`⏎⏎[Event "b"]`): a
 /// comment left unclosed before the next game, which would otherwise swallow that game (and
-/// every game up to the next `}`). A comment that holds a blank line and then a line opening
-/// with `[` and a letter is practically never meant so.
+/// every game up to the next `}`). A comment that holds a blank line and then a whole tag
+/// line, `[Name "value"]`, is practically never meant so. Each byte is looked at once or
+/// twice: a comment of a million newlines is no slower than any other.
 fn tags_inside(text: &[u8]) -> Option<usize> {
-    for newline in memchr::memchr_iter(b'\n', text) {
-        let rest = &text[newline + 1..];
-        let blanks = rest
-            .iter()
-            .take_while(|b| matches!(b, b' ' | b'\t' | b'\r'))
-            .count();
-        if rest.get(blanks) != Some(&b'\n') {
-            continue;
+    let mut from = 0;
+    while let Some(n) = memchr::memchr(b'\n', &text[from..]) {
+        let mut at = from + n + 1;
+        while text
+            .get(at)
+            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r'))
+        {
+            at += 1;
         }
-        let start = newline + 1 + blanks + 1;
-        let lead = text[start..]
-            .iter()
-            .take_while(|b| b.is_ascii_whitespace())
-            .count();
-        let at = start + lead;
-        if text.get(at) == Some(&b'[') && text.get(at + 1).is_some_and(u8::is_ascii_alphabetic) {
-            return Some(at);
+        if text.get(at) == Some(&b'\n') {
+            while text.get(at).is_some_and(u8::is_ascii_whitespace) {
+                at += 1;
+            }
+            if is_tag_line(&text[at..]) {
+                return Some(at);
+            }
         }
+        from = at;
     }
     None
+}
+
+/// Whether `text` opens with a whole tag line: `[Name "value"]`, then the line's end.
+fn is_tag_line(text: &[u8]) -> bool {
+    let line = &text[..memchr::memchr(b'\n', text).unwrap_or(text.len())];
+    let Some(inner) = line
+        .trim_ascii_end()
+        .strip_prefix(b"[")
+        .and_then(|l| l.strip_suffix(b"\"]"))
+    else {
+        return false;
+    };
+    let name = inner
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let rest = &inner[name..];
+    let blanks = rest
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    inner.first().is_some_and(u8::is_ascii_alphabetic)
+        && blanks > 0
+        && rest.get(blanks) == Some(&b'"')
 }
 
 /// Whether `text` ends with a game's result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing as a word.
