@@ -286,11 +286,11 @@ pub(crate) struct Decoded<'a> {
 /// Where a decoded text holds U+FFFD for bytes that were not text (not a U+FFFD the text
 /// itself holds): records are split from the text first, and only the records that hold
 /// bad bytes fail.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct BadBytes {
     /// Byte offsets of the U+FFFD in the text, ascending.
     offsets: Vec<usize>,
-    encoding: Option<Encoding>,
+    encoding: Encoding,
 }
 
 impl BadBytes {
@@ -303,7 +303,7 @@ impl BadBytes {
         Some(error::encoding(
             1 + text[..at].matches('\n').count(),
             1 + text[line_start..at].chars().count(),
-            self.encoding.map_or("text", Encoding::name),
+            self.encoding.name(),
         ))
     }
 }
@@ -350,10 +350,7 @@ pub(crate) fn decode_marking(
     Ok(Decoded {
         text,
         warning,
-        bad: BadBytes {
-            offsets,
-            encoding: Some(encoding),
-        },
+        bad: BadBytes { offsets, encoding },
     })
 }
 
