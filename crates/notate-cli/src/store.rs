@@ -175,7 +175,7 @@ pub fn query(target: &Target, sql: &str, format: QueryFormat, out: &mut dyn Writ
     let text = match format {
         QueryFormat::Table => table(&answer),
         QueryFormat::Csv => csv(&answer),
-        QueryFormat::Json => json(&answer),
+        QueryFormat::Json => json(&answer)?,
     };
     out.write_all(text.as_bytes())?;
     out.flush()?;
@@ -187,7 +187,7 @@ fn plain(value: &Value) -> String {
         Value::Null => String::new(),
         Value::Int(v) => v.to_string(),
         Value::Real(v) => v.to_string(),
-        Value::Text(s) => s.clone(),
+        Value::Decimal(s) | Value::Text(s) => s.clone(),
         Value::Bool(b) => b.to_string(),
     }
 }
@@ -211,10 +211,12 @@ fn table(answer: &QueryResult) -> String {
         .collect();
     let numeric: Vec<bool> = (0..answer.columns.len())
         .map(|i| {
-            answer
-                .rows
-                .iter()
-                .all(|row| matches!(row[i], Value::Int(_) | Value::Real(_) | Value::Null))
+            answer.rows.iter().all(|row| {
+                matches!(
+                    row[i],
+                    Value::Int(_) | Value::Real(_) | Value::Decimal(_) | Value::Null
+                )
+            })
         })
         .collect();
     let mut out = String::new();
@@ -272,26 +274,49 @@ fn csv(answer: &QueryResult) -> String {
     out
 }
 
-fn json(answer: &QueryResult) -> String {
+/// One object a row. Two columns of one name would be one key, the first lost: refused.
+fn json(answer: &QueryResult) -> Result<String> {
+    for (i, name) in answer.columns.iter().enumerate() {
+        if answer.columns[..i].contains(name) {
+            anyhow::bail!(
+                "two columns are named {name:?}, which JSON cannot tell apart: name them apart \
+                 with AS (or ask for --format csv)"
+            );
+        }
+    }
+    let keys: Vec<String> = answer
+        .columns
+        .iter()
+        .map(|name| serde_json::Value::from(name.as_str()).to_string())
+        .collect();
     let mut out = String::from("[");
     for (i, row) in answer.rows.iter().enumerate() {
-        let mut object = serde_json::Map::new();
-        for (name, value) in answer.columns.iter().zip(row) {
+        out.push_str(if i == 0 { "\n{" } else { ",\n{" });
+        for (j, (key, value)) in keys.iter().zip(row).enumerate() {
+            if j > 0 {
+                out.push(',');
+            }
+            out.push_str(key);
+            out.push(':');
             let value = match value {
                 Value::Null => serde_json::Value::Null,
                 Value::Int(v) => (*v).into(),
                 Value::Real(v) => serde_json::Number::from_f64(*v)
                     .map_or(serde_json::Value::Null, serde_json::Value::Number),
-                Value::Text(s) => s.clone().into(),
+                // Written with all its digits, when they are a JSON number (not NaN).
+                Value::Decimal(d) if serde_json::from_str::<serde_json::Number>(d).is_ok() => {
+                    out.push_str(d);
+                    continue;
+                }
+                Value::Decimal(s) | Value::Text(s) => s.as_str().into(),
                 Value::Bool(b) => (*b).into(),
             };
-            object.insert(name.clone(), value);
+            out.push_str(&value.to_string());
         }
-        out.push_str(if i == 0 { "\n" } else { ",\n" });
-        out.push_str(&serde_json::Value::Object(object).to_string());
+        out.push('}');
     }
     out.push_str("\n]\n");
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -327,8 +352,35 @@ mod tests {
     #[test]
     fn json_is_an_array_of_objects() {
         assert_eq!(
-            json(&answer()),
+            json(&answer()).unwrap(),
             "[\n{\"name\":\"Carlsen, M\",\"games\":12},\n{\"name\":\"a \\\"b\\\"\",\"games\":null}\n]\n"
         );
+    }
+
+    /// PostgreSQL's numeric keeps every digit (a double printed 12345678901234567890 as
+    /// 12345678901234567000); two columns of one name are refused, not one lost.
+    #[test]
+    fn decimals_keep_their_digits_and_json_refuses_a_name_twice() {
+        let answer = QueryResult {
+            columns: vec!["sum".into(), "avg".into(), "nan".into()],
+            rows: vec![vec![
+                Value::Decimal("12345678901234567890".into()),
+                Value::Decimal("2.50".into()),
+                Value::Decimal("NaN".into()),
+            ]],
+        };
+        assert_eq!(
+            json(&answer).unwrap(),
+            "[\n{\"sum\":12345678901234567890,\"avg\":2.50,\"nan\":\"NaN\"}\n]\n"
+        );
+        assert_eq!(csv(&answer), "sum,avg,nan\n12345678901234567890,2.50,NaN\n");
+        assert!(table(&answer).contains("12345678901234567890  2.50  NaN"));
+        let twice = QueryResult {
+            columns: vec!["a".into(), "a".into()],
+            rows: vec![vec![Value::Int(1), Value::Int(2)]],
+        };
+        let e = json(&twice).unwrap_err().to_string();
+        assert!(e.contains("two columns are named \"a\""), "{e}");
+        assert_eq!(csv(&twice), "a,a\n1,2\n");
     }
 }

@@ -91,6 +91,10 @@ impl Target {
     /// Runs one SQL statement. Parquet has no SQL engine here: it is read with DuckDB
     /// (the error says how).
     pub fn query(&self, sql: &str) -> Result<QueryResult, StoreError> {
+        if !has_statement(sql) {
+            // SQLite calls it misuse, PostgreSQL answers nothing: neither says what is wrong.
+            return Err(StoreError::Target("no SQL statement to run".into()));
+        }
         match self {
             Target::Sqlite(path) => sqlite::query(path, sql),
             Target::Postgres(url) => postgres::query(url, sql),
@@ -101,6 +105,32 @@ impl Target {
                  (scripts/duckdb-query.py in notate's repository does this)",
                 dir.display()
             ))),
+        }
+    }
+}
+
+/// Whether `sql` holds more than blanks, `;` and comments (`-- …` and `/* … */`).
+///
+/// ```
+/// # use notate_store::has_statement;
+/// assert!(has_statement("SELECT 1"));
+/// assert!(!has_statement(" ; -- nothing\n /* at all */ "));
+/// ```
+pub fn has_statement(sql: &str) -> bool {
+    let mut rest = sql;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';');
+        if let Some(comment) = rest.strip_prefix("--") {
+            rest = comment.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(comment) = rest.strip_prefix("/*") {
+            // PostgreSQL nests block comments, SQLite does not: an unclosed one is left to
+            // the database to refuse.
+            match comment.split_once("*/") {
+                Some((_, after)) => rest = after,
+                None => return true,
+            }
+        } else {
+            return !rest.is_empty();
         }
     }
 }
@@ -244,6 +274,28 @@ impl std::ops::AddAssign for Inserted {
     }
 }
 
+impl From<::postgres::Error> for StoreError {
+    fn from(error: ::postgres::Error) -> StoreError {
+        StoreError::Postgres(error)
+    }
+}
+
+/// What the server said (`ERROR: …`, with its detail and hint), or else the client's error
+/// with its causes: the message is whole without the error's source, which it leaves out
+/// so that a chain of causes does not say it twice.
+fn postgres_message(error: &::postgres::Error) -> String {
+    if let Some(server) = error.as_db_error() {
+        return server.to_string();
+    }
+    let mut message = error.to_string();
+    let mut cause = std::error::Error::source(error);
+    while let Some(c) = cause {
+        message.push_str(&format!(": {c}"));
+        cause = c.source();
+    }
+    message
+}
+
 /// One value of a query's answer.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -251,8 +303,11 @@ pub enum Value {
     Null,
     /// An integer.
     Int(i64),
-    /// A floating-point or decimal number.
+    /// A floating-point number.
     Real(f64),
+    /// A decimal number exactly as the database writes it (PostgreSQL's `numeric`, which a
+    /// double would round: `12345678901234567890` is no `f64`).
+    Decimal(String),
     /// Text (also dates, JSON and anything else, as the database writes it).
     Text(String),
     /// A boolean.
@@ -277,9 +332,9 @@ pub enum StoreError {
     /// SQLite said no.
     #[error("SQLite: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    /// PostgreSQL said no.
-    #[error("PostgreSQL: {0}")]
-    Postgres(#[from] ::postgres::Error),
+    /// PostgreSQL said no: the server's message (the client's alone is "db error").
+    #[error("PostgreSQL: {}", postgres_message(.0))]
+    Postgres(::postgres::Error),
     /// Writing or reading Parquet failed.
     #[error("Parquet: {0}")]
     Parquet(#[from] ::parquet::errors::ParquetError),

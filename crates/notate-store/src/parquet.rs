@@ -297,14 +297,26 @@ impl TempFile {
     }
 
     fn publish(self) -> Result<(), StoreError> {
-        self.writer.close()?;
+        let file = self.writer.into_inner()?;
+        // On disk before it has its name, and the name on disk before the load goes on: a
+        // rename can reach the disk before the file's blocks, and after a power cut a
+        // published file would then be empty, which every reader of the directory refuses.
+        file.sync_data().map_err(StoreError::io(&self.temp))?;
+        drop(file);
         if self.path.exists() {
             return Err(StoreError::Target(format!(
                 "{} exists already: not overwritten",
                 self.path.display()
             )));
         }
-        fs::rename(&self.temp, &self.path).map_err(StoreError::io(&self.path))
+        fs::rename(&self.temp, &self.path).map_err(StoreError::io(&self.path))?;
+        let dir = self
+            .path
+            .parent()
+            .expect("a part file is in a partition directory");
+        File::open(dir)
+            .and_then(|d| d.sync_all())
+            .map_err(StoreError::io(dir))
     }
 }
 

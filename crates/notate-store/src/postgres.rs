@@ -98,8 +98,24 @@ impl PostgresStore {
                 &[&names],
             )?
             .get(0);
-        if missing > 0 {
-            transaction.batch_execute(&schema::ddl(type_name, ""))?;
+        // A store made before its text indexes were hash indexes has B-trees there, which
+        // refuse a long name: they are made again.
+        let hashed: Vec<&str> = schema::HASHED_IN_POSTGRES.iter().map(|(n, _)| *n).collect();
+        let b_trees: Vec<String> = transaction
+            .query(
+                "SELECT c.relname::text FROM unnest($1::text[]) AS name \
+                 JOIN pg_class c ON c.oid = to_regclass(name) \
+                 JOIN pg_am a ON a.oid = c.relam WHERE a.amname <> 'hash'",
+                &[&hashed],
+            )?
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        for name in &b_trees {
+            transaction.batch_execute(&format!("DROP INDEX {name}"))?;
+        }
+        if missing > 0 || !b_trees.is_empty() {
+            transaction.batch_execute(&schema::ddl(type_name, "", &schema::HASHED_IN_POSTGRES))?;
         }
         transaction.commit()?;
         let (jobs, queue) = mpsc::sync_channel::<Job>(0);
@@ -460,6 +476,8 @@ fn field(out: &mut Vec<u8>, bytes: &[u8]) {
 /// Runs one SQL statement and returns its rows, each value typed by its column's type.
 pub fn query(url: &str, sql: &str) -> Result<QueryResult, StoreError> {
     let mut client = Client::connect(url, NoTls)?;
+    // A query reads, as SQLite's (opened read-only) does: `DELETE` or `DROP` is refused.
+    client.batch_execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
     // The types come from preparing; the values as text from the simple protocol, which
     // reads every type (numeric included) without a decoder for each.
     let statement = client.prepare(sql)?;
@@ -496,9 +514,13 @@ fn typed(text: &str, ty: Option<&Type>) -> Value {
         Some(t) if [Type::INT2, Type::INT4, Type::INT8, Type::OID].contains(t) => {
             number(text.parse().ok().map(Value::Int))
         }
-        Some(t) if [Type::FLOAT4, Type::FLOAT8, Type::NUMERIC].contains(t) => {
+        Some(t) if [Type::FLOAT4, Type::FLOAT8].contains(t) => {
             number(text.parse().ok().map(Value::Real))
         }
+        // Exact: a whole one that fits is an integer, the others keep their digits.
+        Some(t) if *t == Type::NUMERIC => text
+            .parse()
+            .map_or_else(|_| Value::Decimal(text.to_string()), Value::Int),
         Some(t) if *t == Type::BOOL => Value::Bool(text == "t"),
         _ => Value::Text(text.to_string()),
     }

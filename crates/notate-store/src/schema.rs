@@ -192,9 +192,27 @@ pub fn move_cell<'a>(column: usize, batch: &'a RowBatch, g: &GameRow, m: &MoveRo
     }
 }
 
+/// The indexes of [`INDEXES`] that PostgreSQL keeps as hash indexes, on the one column
+/// given: a B-tree entry holds at most 2,704 bytes, and a name, an ECO code or an opening is
+/// a tag, which may be 64 KiB long (a load failed on one). The queries look them up by
+/// equality, which a hash index serves.
+///
+/// ```
+/// assert!(notate_store::schema::HASHED_IN_POSTGRES.contains(&("games_white", "white")));
+/// ```
+pub const HASHED_IN_POSTGRES: [(&str, &str); 3] = [
+    ("games_white", "white"),
+    ("games_black", "black"),
+    ("games_eco", "eco"),
+];
+
 /// `CREATE TABLE` and `CREATE INDEX` statements, `IF NOT EXISTS`, with the type names of
-/// one SQL dialect.
-pub fn ddl(type_name: fn(Kind) -> &'static str, moves_suffix: &str) -> String {
+/// one SQL dialect; the indexes named in `hashed` are hash indexes on the column given.
+pub fn ddl(
+    type_name: fn(Kind) -> &'static str,
+    moves_suffix: &str,
+    hashed: &[(&str, &str)],
+) -> String {
     let mut sql = String::new();
     for (table, columns, key) in [
         ("games", &GAMES[..], "id"),
@@ -216,8 +234,12 @@ pub fn ddl(type_name: fn(Kind) -> &'static str, moves_suffix: &str) -> String {
         sql.push_str(";\n");
     }
     for (table, name, columns, condition) in INDEXES {
+        let using = match hashed.iter().find(|(n, _)| *n == name) {
+            Some((_, column)) => format!("USING hash ({column})"),
+            None => format!("({columns})"),
+        };
         sql.push_str(&format!(
-            "CREATE INDEX IF NOT EXISTS {name} ON {table} ({columns}) {condition};\n"
+            "CREATE INDEX IF NOT EXISTS {name} ON {table} {using} {condition};\n"
         ));
     }
     sql

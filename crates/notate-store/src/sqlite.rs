@@ -78,7 +78,7 @@ impl SqliteStore {
         )?;
         // `games.id` is the rowid; `moves` is a rowid table (rows appended in load order)
         // with its key as an index: random game ids make a `WITHOUT ROWID` table slower.
-        connection.execute_batch(&schema::ddl(type_name, ""))?;
+        connection.execute_batch(&schema::ddl(type_name, "", &[]))?;
         let placeholders = |n: usize| vec!["?"; n].join(", ");
         Ok(SqliteStore {
             insert_moves: RowsInsert::prepare(&connection, "moves", MOVES.len(), ROWS_A_STATEMENT)?,

@@ -606,3 +606,76 @@ fn two_loads_at_once_into_one_postgres_database() {
         );
     }
 }
+
+/// A name, an ECO code or an opening of 3,000 characters (a tag may be 64 KiB) is stored in
+/// PostgreSQL and found by the example queries' lookups: its B-tree index refused it (an
+/// entry holds at most 2,704 bytes) and failed the whole load. A store made with B-trees
+/// there gets hash indexes when a load opens it.
+#[test]
+fn postgres_stores_names_longer_than_a_b_tree_entry() {
+    let server = Server::start();
+    let long = "N".repeat(3000);
+    let pgn = format!(
+        "[White \"{long}\"]\n[Black \"B{long}\"]\n[ECO \"E{long}\"]\n[Opening \"O{long}\"]\n\n1. e4 e5 1-0\n\n\
+         [White \"short\"]\n\n1. d4 d5 0-1\n"
+    );
+    let (rows, _) = rows_of(&[pgn]);
+    let mut admin = postgres::Client::connect(&server.url, postgres::NoTls).unwrap();
+    admin.batch_execute("CREATE DATABASE long_names").unwrap();
+    let url = server.url.replace("/postgres", "/long_names");
+    let target = Target::parse(&url).unwrap();
+    target.open().unwrap().finish().unwrap();
+    // The index as an older notate made it.
+    let mut client = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    client
+        .batch_execute("DROP INDEX games_white; CREATE INDEX games_white ON games (white)")
+        .unwrap();
+    let (first, again) = load_twice(&target, &rows);
+    assert_eq!((first.games, first.moves), (2, 4));
+    assert_eq!((again.games, again.known), (0, 2));
+    let found = target
+        .query(&format!(
+            "SELECT black, result FROM games WHERE white = '{long}'"
+        ))
+        .unwrap();
+    assert_eq!(found.rows, [[text(&format!("B{long}")), text("1-0")]]);
+    let methods: Vec<(String, String)> = client
+        .query(
+            "SELECT c.relname::text, a.amname::text FROM pg_class c JOIN pg_am a ON a.oid = c.relam \
+             WHERE c.relname IN ('games_white', 'games_black', 'games_eco') ORDER BY 1",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let hash = |n: &str| (n.to_string(), "hash".to_string());
+    assert_eq!(
+        methods,
+        [hash("games_black"), hash("games_eco"), hash("games_white")]
+    );
+
+    // A query reads only, as SQLite's does; numeric keeps its digits; no statement is an
+    // error that says so.
+    let e = target.query("DELETE FROM games").unwrap_err().to_string();
+    assert!(e.contains("read-only transaction"), "{e}");
+    assert_eq!(
+        target.query("SELECT count(*) FROM games").unwrap().rows,
+        [[Value::Int(2)]]
+    );
+    let numbers = target
+        .query("SELECT 12345678901234567890::numeric, 2.50::numeric, 7::numeric")
+        .unwrap();
+    assert_eq!(
+        numbers.rows,
+        [[
+            Value::Decimal("12345678901234567890".into()),
+            Value::Decimal("2.50".into()),
+            Value::Int(7)
+        ]]
+    );
+    for nothing in ["", " ; ", "-- nothing\n", "/* nothing */;"] {
+        let e = target.query(nothing).unwrap_err().to_string();
+        assert_eq!(e, "no SQL statement to run");
+    }
+}

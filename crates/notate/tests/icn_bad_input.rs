@@ -689,6 +689,33 @@ fn long_form_errors_name_the_path_down_to_the_value() {
     }
 }
 
+/// A number in exponent form is refused with a message that says how to write it: `1e21` is
+/// whole, so "expected a whole number" alone would be wrong.
+#[test]
+fn a_coordinate_with_an_exponent_says_to_write_it_in_digits() {
+    for (number, message) in [
+        (
+            "1e21",
+            "expected a whole number written out in digits, not 1e21",
+        ),
+        (
+            "2E+3",
+            "expected a whole number written out in digits, not 2E+3",
+        ),
+        ("1.5", "expected a whole number, not 1.5"),
+        (
+            "1.5e3",
+            "expected a whole number written out in digits, not 1.5e3",
+        ),
+    ] {
+        let json = format!(r#"{{"moves":[{{"startCoords":[{number},2],"endCoords":[1,4]}}]}}"#);
+        let e = long::read_one(&json).unwrap_err();
+        assert_eq!(e.path.as_deref(), Some("$.moves[0].startCoords"), "{json}");
+        assert!(e.to_string().ends_with(message), "{json}: {e}");
+        check_error(&e);
+    }
+}
+
 /// A key given twice is an error, in a small object (looked through) and in a large one
 /// (a hash set from the 16th key on): the 1st, the 16th, the 17th and the 30th key given again,
 /// each named; a key written with escapes is the same key.

@@ -2,6 +2,7 @@
 //! read whole, and nothing is dropped, merged or cut short without an error. One minimal input
 //! of our own per class.
 
+use notate::chess::game::Comment;
 use notate::chess::pgn::{self, GameSplitter, Keep, PieceLetters, ReadOptions};
 use notate::chess::{uci, ChessGame};
 
@@ -204,6 +205,62 @@ fn export_format_has_the_seven_tag_roster_and_80_columns() {
     );
 }
 
+/// What export format writes is read back to the same game and written the same again: a
+/// wrapped comment keeps its line breaks where they are (they drifted a word a pass), and a
+/// comment braces cannot hold (a `}` and a line break; a blank line, then a tag line) is
+/// written as `;` comments, one a line, instead of ending early or starting a game.
+#[test]
+fn export_format_reads_back_the_same_and_writes_the_same_again() {
+    let words: Vec<String> = (0..30).map(|i| format!("word{i:02}")).collect();
+    // Comment texts as a JSON game could hold them.
+    let comments = [
+        format!(" {} ", words.join(" ")),
+        words.join("  "),
+        format!("{}\n\n{}", words[..12].join(" "), words.join(" ")),
+        "outer {inner}\n1. d4 more".to_string(),
+        "x\n\n[Event \"inj\"]".to_string(),
+        "a } b\n%c".to_string(),
+        "a\r\n b".to_string(),
+        "a }\n\n[Event \"x\"]".to_string(),
+    ];
+    for comment in comments {
+        let mut game = pgn::read_one("1. e4 {x} e5 2. Nf3 *").unwrap();
+        game.moves.plies[0].comments[0] = Comment::new(comment.clone());
+        let first = pgn::to_string(&game).unwrap();
+        let back = pgn::read_str(&first).unwrap();
+        assert_eq!(back.len(), 1, "{comment:?}\n{first}");
+        assert_eq!(uci::to_string(&back[0]).unwrap(), "e2e4 e7e5 g1f3\n");
+        assert!(
+            first
+                .lines()
+                .all(|l| l.chars().count() <= 80 || !l.contains(' ')),
+            "{first}"
+        );
+        let texts: Vec<&str> = back[0].moves.plies[0]
+            .comments
+            .iter()
+            .map(|c| c.text.as_str())
+            .collect();
+        if comment.contains('}') || comment.contains("\n\n[") {
+            // One comment a line.
+            let lines: Vec<&str> = comment
+                .split('\n')
+                .map(|l| l.trim_end_matches('\r'))
+                .collect();
+            assert_eq!(texts, lines, "{first}");
+        } else {
+            // A line break written stands for one space.
+            assert_eq!(texts.len(), 1);
+            let spaces = |t: &str| t.replace('\n', " ");
+            assert_eq!(spaces(texts[0]), spaces(&comment), "{first}");
+            assert_eq!(pgn::to_string(&back[0]).unwrap(), first, "{comment:?}");
+        }
+        let second = pgn::to_string(&back[0]).unwrap();
+        let third = pgn::to_string(&pgn::read_one(&second).unwrap()).unwrap();
+        assert_eq!(third, second, "{comment:?}");
+    }
+}
+
 #[test]
 fn games_without_tags_stream_in_chunks() {
     let one = "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n";
@@ -369,4 +426,14 @@ fn egd_writes_a_wrong_capture_mark_as_san() {
         sans,
         ["e4", "d5", "exd5", "Nf6", "Nf3", "c6", "Bb5", "Nbd7", "Rg1", "Ng8", "Bxc6"]
     );
+}
+
+#[test]
+fn every_null_move_spelling_is_a_null_move() {
+    for null in ["--", "Z0", "0000", "@@@@"] {
+        let text = format!("1. e4 {null} 2. {null} e5 *");
+        assert_eq!(games(&text), ok(&["e2e4 0000 0000 e7e5"]), "{text}");
+    }
+    // A bare number is a move number (`1 e4`), whatever it is: only `0000` is a move.
+    assert_eq!(games("1 e4 1234 e5 *"), ok(&["e2e4 e7e5"]));
 }

@@ -117,3 +117,57 @@ fn generated_games_cover_every_feature() {
         assert!(count >= at_least, "{what}: {count}");
     }
 }
+
+/// Game JSON takes what PGN reads and refuses what PGN could not hold: variations nested as
+/// deep as PGN reads them (serde_json's own limit refused 32), tag names PGN would read as
+/// another tag, tag lines and comments longer than PGN reads. The same names are refused in
+/// EGD and jsonchess games.
+#[test]
+fn game_json_holds_what_pgn_reads_and_refuses_what_pgn_cannot() {
+    use notate::chess::{egd, json, pgn};
+    for depth in [31, 32, 64] {
+        let text = format!("1. e4 {}e5{} *", "(1. d4 ".repeat(depth), ")".repeat(depth));
+        let game = pgn::read_one(&text).unwrap();
+        let line = json::to_string(&game).unwrap();
+        assert_eq!(json::read_one(&line).unwrap(), game, "depth {depth}");
+    }
+    let text = format!("1. e4 {}e5{} *", "(1. d4 ".repeat(65), ")".repeat(65));
+    assert!(pgn::read_one(&text).is_err());
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let e = json::read_one(&format!(r#"{{"tags":{{}},"start":"x","moves":{deep}}}"#)).unwrap_err();
+    assert!(
+        e.to_string().contains("variations nested deeper than 64"),
+        "{e}"
+    );
+
+    let game = |tags: &str, comment: &str| {
+        format!(
+            r#"{{"tags":{tags},"start":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1","moves":[{{"san":"e4","uci":"e2e4","comments":[{{"text":"{comment}"}}]}}]}}"#
+        )
+    };
+    assert!(json::read_one(&game(r#"{"Time-Control":"60+0"}"#, "hi")).is_ok());
+    for name in ["My Tag", "", "a\\\"b", "Tag]", "a\\nb"] {
+        let e = json::read_one(&game(&format!(r#"{{"{name}":"x"}}"#), "hi")).unwrap_err();
+        assert!(
+            e.to_string().contains("not a tag name PGN can hold"),
+            "{name}: {e}"
+        );
+    }
+    let long = "v".repeat(64 << 10);
+    let e = json::read_one(&game(&format!(r#"{{"Event":"{long}"}}"#), "hi")).unwrap_err();
+    assert!(
+        e.to_string().contains("tag line longer than 65536 bytes"),
+        "{e}"
+    );
+    let long = "c".repeat((1 << 20) + 1);
+    let e = json::read_one(&game("{}", &long)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("moves[0]: comments: comment longer than 1048576 bytes"),
+        "{e}"
+    );
+
+    let egd_game = r#"{"game_tags":{"My Tag":"x"},"moves":{}}"#;
+    let e = egd::read_one(egd_game).unwrap_err();
+    assert!(e.to_string().contains("not a tag name PGN can hold"), "{e}");
+}

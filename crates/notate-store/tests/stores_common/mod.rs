@@ -99,6 +99,7 @@ pub fn number(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
         Value::Real(r) => Some(*r),
+        Value::Decimal(d) => d.parse().ok(),
         _ => None,
     }
 }

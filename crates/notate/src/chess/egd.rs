@@ -424,6 +424,11 @@ pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
         Some(Value::Object(map)) => {
             for (name, value) in map {
                 match value {
+                    Value::String(_) if !Tags::is_pgn_name(name) => {
+                        return Err(fail(format!(
+                            "game_tags.{name:?}: not a tag name PGN can hold"
+                        )))
+                    }
                     Value::String(v) => tags.push(name, v),
                     _ => return Err(fail(format!("game_tags.{name}: not a string"))),
                 }

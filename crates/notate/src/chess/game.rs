@@ -47,6 +47,22 @@ impl Tags {
         Tags::default()
     }
 
+    /// Whether PGN can hold `name` as a tag name and read it back: not empty, and no blank,
+    /// quote or `]` (where a reader ends a name). Readers of the JSON formats refuse others,
+    /// which `--to pgn` would write as some other tag.
+    ///
+    /// ```
+    /// use notate::chess::Tags;
+    /// assert!(Tags::is_pgn_name("WhiteElo") && Tags::is_pgn_name("Time-Control"));
+    /// assert!(!Tags::is_pgn_name("My Tag") && !Tags::is_pgn_name("") && !Tags::is_pgn_name("a]"));
+    /// ```
+    pub fn is_pgn_name(name: &str) -> bool {
+        !name.is_empty()
+            && !name
+                .bytes()
+                .any(|b| b.is_ascii_whitespace() || b == b'"' || b == b']')
+    }
+
     /// Appends a tag; a repeated name keeps its first place and takes the last value.
     ///
     /// ```
@@ -273,10 +289,15 @@ fn commands<'a>(bytes: &'a [u8], decode: impl FnOnce() -> std::borrow::Cow<'a, s
             .filter(|w| !w.is_empty());
         if let (Some(name), Some(arg)) = (words.next(), words.next()) {
             match name {
-                b"clk" => found.0 = parse_clock_bytes(arg),
-                b"emt" => found.1 = parse_clock_bytes(arg),
+                // The first valid one of each, as python-chess takes it.
+                b"clk" => found.0 = found.0.or_else(|| parse_clock_bytes(arg)),
+                b"emt" => found.1 = found.1.or_else(|| parse_clock_bytes(arg)),
                 // ASCII bytes are UTF-8.
-                b"eval" => found.2 = std::str::from_utf8(arg).ok().and_then(parse_eval),
+                b"eval" => {
+                    found.2 = found
+                        .2
+                        .or_else(|| std::str::from_utf8(arg).ok().and_then(parse_eval))
+                }
                 _ => {}
             }
         }
@@ -295,9 +316,9 @@ fn commands_in_text(text: &str) -> Commands {
             continue;
         };
         match name {
-            "clk" => found.0 = parse_clock(arg),
-            "emt" => found.1 = parse_clock(arg),
-            "eval" => found.2 = parse_eval(arg),
+            "clk" => found.0 = found.0.or_else(|| parse_clock(arg)),
+            "emt" => found.1 = found.1.or_else(|| parse_clock(arg)),
+            "eval" => found.2 = found.2.or_else(|| parse_eval(arg)),
             _ => {}
         }
     }
@@ -362,7 +383,7 @@ pub fn parse_clock(text: &str) -> Option<u64> {
     parse_clock_bytes(text.as_bytes())
 }
 
-/// [`parse_clock`] on bytes: up to three `:`-parts of 1 to 9 digits, then up to 3 decimals.
+/// [`parse_clock`] on bytes: up to three `:`-parts of 1 to 9 digits, then up to 9 decimals.
 fn parse_clock_bytes(text: &[u8]) -> Option<u64> {
     let (whole, frac) = match memchr::memchr(b'.', text) {
         Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
@@ -377,10 +398,15 @@ fn parse_clock_bytes(text: &[u8]) -> Option<u64> {
         ms = ms.checked_add(value.checked_mul(1000 * 60u64.pow(i as u32))?)?;
     }
     if let Some(frac) = frac {
-        if frac.is_empty() || frac.len() > 3 {
+        if frac.is_empty() || frac.len() > 9 {
             return None;
         }
-        ms += digits(frac)? * 10u64.pow(3 - frac.len() as u32);
+        // Milliseconds, finer decimals rounded (`0:00:00.123456`, as some tools write).
+        let value = digits(frac)?;
+        ms += match frac.len() {
+            n @ 1..=3 => value * 10u64.pow(3 - n as u32),
+            n => (value + 10u64.pow(n as u32 - 3) / 2) / 10u64.pow(n as u32 - 3),
+        };
     }
     Some(ms)
 }
@@ -835,6 +861,10 @@ mod tests {
         assert_eq!(parse_clock("0:03:00"), Some(180_000));
         assert_eq!(parse_clock("1:02:03.4"), Some(3_723_400));
         assert_eq!(parse_clock("59.25"), Some(59_250));
+        assert_eq!(parse_clock("0:00:00.123456"), Some(123));
+        assert_eq!(parse_clock("0:00:00.1235"), Some(124));
+        assert_eq!(parse_clock("0:00:09.999999999"), Some(10_000));
+        assert_eq!(parse_clock("0:00:00.1234567890"), None);
         assert_eq!(parse_clock("x"), None);
         assert_eq!(parse_clock("1:2:3:4"), None);
         assert_eq!(format_clock(3_723_400), "1:02:03.4");
@@ -843,6 +873,11 @@ mod tests {
 
     #[test]
     fn comment_commands() {
+        // The first valid command of each name counts, as in python-chess.
+        let c = Comment::new("[%clk x] [%clk 0:00:04] [%clk 0:00:05] [%eval 1.5] [%eval 2]".into());
+        assert_eq!((c.clock, c.eval), (Some(4000), Some(Eval::Pawns(1.5))));
+        let c = Comment::new("[%clk\u{a0}x] [%clk 0:00:04] [%clk\u{a0}0:00:05]".into());
+        assert_eq!(c.clock, Some(4000));
         let c = Comment::new("[%eval #-3] [%emt 0:00:05] hello".into());
         assert_eq!(c.eval, Some(Eval::Mate(-3)));
         assert_eq!(c.emt, Some(5000));

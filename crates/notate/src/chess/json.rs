@@ -219,10 +219,53 @@ fn write_comments(key: &str, comments: &[Comment], out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// Into a `Vec` or a ply's `ThinVec`, whichever the caller holds.
-fn comments_in<C: FromIterator<Comment>>(comments: Vec<JsonComment>) -> C {
-    // The commands are parsed from the text again, so text and fields cannot disagree.
-    comments.into_iter().map(|c| Comment::new(c.text)).collect()
+/// Into a `Vec` or a ply's `ThinVec`, whichever the caller holds; a comment longer than
+/// PGN reads is refused (`at` names where it is).
+fn comments_in<C: FromIterator<Comment>>(
+    comments: Vec<JsonComment>,
+    at: impl Fn(String) -> Error,
+) -> Result<C, Error> {
+    let longest = crate::chess::pgn::ReadOptions::default().max_comment_bytes;
+    comments
+        .into_iter()
+        .map(|c| {
+            if c.text.len() > longest {
+                return Err(at(format!("comment longer than {longest} bytes"))
+                    .with_kind(crate::ErrorKind::TooLarge));
+            }
+            // The commands are parsed from the text again, so text and fields cannot
+            // disagree.
+            Ok(Comment::new(c.text))
+        })
+        .collect()
+}
+
+/// Whether `json` nests arrays and objects deeper than `limit` (strings looked through).
+fn json_depth_over(json: &[u8], limit: usize) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in json {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return true;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
 }
 
 fn line_in(
@@ -288,12 +331,15 @@ fn line_in(
         plies.push(Ply {
             mv: Played { san, mv, offset },
             nags: m.nags.into(),
-            comments: comments_in(m.comments),
+            comments: comments_in(m.comments, |what| bad(format!("comments: {what}")))?,
             variations,
         });
     }
     Ok(Line {
-        comments: comments_in(line.comments),
+        comments: comments_in(line.comments, |what| {
+            let comments = path.strip_suffix("moves").unwrap_or(path);
+            Error::at(offset, format!("{comments}comments: {what}"))
+        })?,
         plies,
     })
 }
@@ -301,16 +347,51 @@ fn line_in(
 /// Reads one game from its JSON text; `offset` is where the text starts in its file (for
 /// error places). Moves are replayed from `uci` and checked against `san`.
 pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
-    let json: JsonGame = serde_json::from_str(text)
+    // What PGN can hold and read back, so that `--to pgn` writes only what reads again.
+    let limits = crate::chess::pgn::ReadOptions::default();
+    // A variation costs four levels of JSON (its moves, a move, its variations, the
+    // variation): serde_json's limit of 128 levels would refuse variations nested 32 deep,
+    // which PGN reads. The depth is looked at first, so that the limit can go.
+    let deepest = 4 * limits.max_variation_depth + 8;
+    if json_depth_over(text.as_bytes(), deepest) {
+        return Err(Error::at(
+            offset,
+            format!(
+                "variations nested deeper than {}",
+                limits.max_variation_depth
+            ),
+        )
+        .with_kind(crate::ErrorKind::TooLarge));
+    }
+    let mut reader = serde_json::Deserializer::from_str(text);
+    reader.disable_recursion_limit();
+    let json = JsonGame::deserialize(&mut reader)
+        .and_then(|json| reader.end().map(|()| json))
         .map_err(|e| Error::at(offset, format!("not notate game JSON: {e}")))?;
     let mut tags = Tags::new();
     for (name, value) in json.tags {
-        match value {
-            serde_json::Value::String(v) => tags.push(name, v),
-            _ => {
-                return Err(Error::at(offset, format!("tags.{name}: not a string")));
-            }
+        let serde_json::Value::String(v) = value else {
+            return Err(Error::at(offset, format!("tags.{name}: not a string")));
+        };
+        if !Tags::is_pgn_name(&name) {
+            return Err(Error::at(
+                offset,
+                format!("tags.{name:?}: not a tag name PGN can hold"),
+            ));
         }
+        // `[Name "value"]` with the value's escapes.
+        let line = name.len() + v.len() + v.matches(['"', '\\']).count() + 5;
+        if line > limits.max_tag_bytes {
+            return Err(Error::at(
+                offset,
+                format!(
+                    "tags.{name}: tag line longer than {} bytes",
+                    limits.max_tag_bytes
+                ),
+            )
+            .with_kind(crate::ErrorKind::TooLarge));
+        }
+        tags.push(name, v);
     }
     let start = StartPosition::from_tags(&tags).map_err(|e| Error::at(offset, e.to_string()))?;
     let start_fen = Fen::from_position(&start.position, EnPassantMode::Legal).to_string();
@@ -333,7 +414,9 @@ pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
         start,
         moves,
         result: json.result,
-        final_comments: comments_in(json.final_comments),
+        final_comments: comments_in(json.final_comments, |what| {
+            Error::at(offset, format!("final_comments: {what}"))
+        })?,
     })
 }
 

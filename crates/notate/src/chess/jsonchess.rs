@@ -920,6 +920,11 @@ impl<'de> serde::Deserialize<'de> for TagList {
                 let mut tags = Tags::new();
                 while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
                     match map.next_value::<serde_json::Value>()? {
+                        serde_json::Value::String(_) if !Tags::is_pgn_name(&name) => {
+                            return Err(serde::de::Error::custom(format!(
+                                "game_tags.{name:?}: not a tag name PGN can hold"
+                            )))
+                        }
                         serde_json::Value::String(value) => tags.push(&name, value),
                         _ => {
                             return Err(serde::de::Error::custom(format!(

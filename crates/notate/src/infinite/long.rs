@@ -211,7 +211,14 @@ fn object<'a>(raw: &'a RawValue, path: Path<'_>) -> Result<Object<'a>, Error> {
 fn int(raw: &RawValue, path: Path<'_>) -> Result<Int, Error> {
     raw.get().parse::<Int>().map_err(|_| {
         unread(raw.get(), path, || {
-            format!("expected a whole number, not {}", raw.get())
+            let text = raw.get();
+            // `1e21` is whole, but JavaScript writes every number from 10^21 on so, and it
+            // is no longer exact there: coordinates are written out in digits.
+            if text.contains(['e', 'E']) {
+                format!("expected a whole number written out in digits, not {text}")
+            } else {
+                format!("expected a whole number, not {text}")
+            }
         })
     })
 }

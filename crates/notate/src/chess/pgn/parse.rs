@@ -1030,6 +1030,10 @@ impl<'a> GameParser<'a> {
         // black-move marks `..`, `...`, `…` (also glued: `...Nf6`).
         let digits = word.iter().take_while(|c| c.is_ascii_digit()).count();
         if digits == word.len() {
+            if word == b"0000" {
+                // UCI's null move, not a move number: no game has move 0.
+                b.push(word, MoveSpec::Null, offset)?;
+            }
             return Ok(false);
         }
         let dots = word[digits..].iter().take_while(|&&c| c == b'.').count();

@@ -829,7 +829,7 @@ impl<R: Read> GameSplitter<R> {
 /// every game up to the next `}`). A comment that holds a blank line and then a whole tag
 /// line, `[Name "value"]`, is practically never meant so. Each byte is looked at once or
 /// twice: a comment of a million newlines is no slower than any other.
-fn tags_inside(text: &[u8]) -> Option<usize> {
+pub(super) fn tags_inside(text: &[u8]) -> Option<usize> {
     let mut from = 0;
     while let Some(n) = memchr::memchr(b'\n', &text[from..]) {
         let mut at = from + n + 1;

@@ -116,22 +116,40 @@ impl Pgn {
     }
 
     fn comment(&mut self, comment: &Comment, out: &mut Vec<u8>) {
-        if comment.text.contains('}') {
-            // Cannot stand in braces: a rest-of-line comment keeps it.
-            let text = format!(";{}", comment.text);
-            self.token(&text, out);
-            out.push(b'\n');
-            self.line_len = 0;
-        } else {
-            // Wrapped at its spaces like the moves, so that no line passes 80 columns (a
-            // line break stands for one space; a word longer than a line stays whole).
-            let mut words = comment.text.split(' ');
-            let first = words.next().unwrap_or_default();
-            let mut pending = format!("{{{first}");
+        let text = &comment.text;
+        if text.contains('}') || super::split::tags_inside(text.as_bytes()).is_some() {
+            // Braces cannot hold it (a `}` would close them; a blank line, then a tag line,
+            // would start the next game): rest-of-line comments keep it, one a line. A text
+            // of several lines comes back as several comments at the same place.
+            for line in text.split('\n') {
+                self.token(
+                    &format!(";{}", line.strip_suffix('\r').unwrap_or(line)),
+                    out,
+                );
+                out.push(b'\n');
+                self.line_len = 0;
+            }
+            return;
+        }
+        // Wrapped at its spaces like the moves, so that no line passes 80 columns (a line
+        // break written stands for one space; a word longer than a line stays whole). The
+        // comment's own line breaks are kept where they are, so that a comment read back
+        // from what this wrote is written the same again.
+        let mut pending = String::from("{");
+        for (i, line) in text.split('\n').enumerate() {
+            if i > 0 {
+                self.token(&pending, out);
+                out.push(b'\n');
+                self.line_len = 0;
+                pending.clear();
+            }
+            let mut words = line.split(' ');
+            pending.push_str(words.next().unwrap_or_default());
             for word in words {
                 self.token(&pending, out);
                 if self.line_len == 0 {
-                    // The comment's own line break ended the line: its space stays.
+                    // At a line's start (the comment's own line break, or an empty word
+                    // wrapped): the space would not be written, so it is, glued.
                     out.push(b' ');
                     self.line_len = 1;
                     self.glue = true;
@@ -139,9 +157,9 @@ impl Pgn {
                 pending.clear();
                 pending.push_str(word);
             }
-            pending.push('}');
-            self.token(&pending, out);
         }
+        pending.push('}');
+        self.token(&pending, out);
     }
 
     fn line(&mut self, line: &Line<Played>, mut pos: Chess, out: &mut Vec<u8>) {
