@@ -1,6 +1,6 @@
 //! `notate load` and `notate query`: games into a database, SQL out of it.
 
-use std::io::Write;
+use std::io::{self, Write};
 use std::ops::Range;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
@@ -10,7 +10,9 @@ use clap::ValueEnum;
 use notate::chess::rows::RowWriter;
 use notate::chess::ChessGame;
 use notate::Error;
-use notate_store::{Inserted, Preparer, QueryResult, Rows, Store, Target, Value};
+use notate_store::{
+    AnswerSink, Inserted, Preparer, QueryResult, Rows, Store, StoreError, Target, Value,
+};
 
 use crate::chess::{ChessStage, WriteGame};
 use crate::formats::InputFormat;
@@ -169,17 +171,134 @@ pub enum QueryFormat {
     Json,
 }
 
-/// Runs `sql` on `target` and prints the answer.
+/// Runs `sql` on `target` and prints the answer. CSV and JSON are printed as the rows come
+/// (an answer of any size takes no more memory than a few thousand rows); a table needs
+/// every width first, so its answer is held.
 pub fn query(target: &Target, sql: &str, format: QueryFormat, out: &mut dyn Write) -> Result<()> {
-    let answer = target.query(sql)?;
-    let text = match format {
-        QueryFormat::Table => table(&answer),
-        QueryFormat::Csv => csv(&answer),
-        QueryFormat::Json => json(&answer)?,
-    };
-    out.write_all(text.as_bytes())?;
+    let mut out = io::BufWriter::with_capacity(1 << 16, out);
+    match format {
+        QueryFormat::Table => out.write_all(table(&target.query(sql)?).as_bytes())?,
+        QueryFormat::Csv | QueryFormat::Json => {
+            let mut printer = Printer::new(format, &mut out);
+            target.query_each(sql, &mut printer)?;
+            printer.end()?;
+        }
+    }
     out.flush()?;
     Ok(())
+}
+
+/// Prints an answer as CSV or JSON row by row.
+struct Printer<'a> {
+    format: QueryFormat,
+    out: &'a mut dyn Write,
+    /// JSON: each column's key, quoted and escaped once.
+    keys: Vec<String>,
+    rows: u64,
+}
+
+impl<'a> Printer<'a> {
+    fn new(format: QueryFormat, out: &'a mut dyn Write) -> Printer<'a> {
+        Printer {
+            format,
+            out,
+            keys: Vec::new(),
+            rows: 0,
+        }
+    }
+
+    /// Ends the answer: JSON's array is closed (CSV has nothing to close).
+    fn end(&mut self) -> io::Result<()> {
+        if self.format == QueryFormat::Json {
+            if self.rows == 0 {
+                self.out.write_all(b"[")?;
+            }
+            self.out.write_all(b"\n]\n")?;
+        }
+        Ok(())
+    }
+}
+
+fn written(e: io::Error) -> StoreError {
+    StoreError::Io {
+        path: "standard output".into(),
+        source: e,
+    }
+}
+
+impl AnswerSink for Printer<'_> {
+    fn columns(&mut self, names: Vec<String>) -> Result<(), StoreError> {
+        match self.format {
+            QueryFormat::Json => {
+                // One object a row: two columns of one name would be one key, the first lost.
+                for (i, name) in names.iter().enumerate() {
+                    if names[..i].contains(name) {
+                        return Err(StoreError::Target(format!(
+                            "two columns are named {name:?}, which JSON cannot tell apart: \
+                             name them apart with AS (or ask for --format csv)"
+                        )));
+                    }
+                }
+                self.keys = names
+                    .iter()
+                    .map(|name| serde_json::Value::from(name.as_str()).to_string())
+                    .collect();
+                Ok(())
+            }
+            _ => {
+                let header: Vec<String> = names.iter().map(|c| csv_field(c)).collect();
+                writeln!(self.out, "{}", header.join(",")).map_err(written)
+            }
+        }
+    }
+
+    fn row(&mut self, values: Vec<Value>) -> Result<(), StoreError> {
+        let mut line = String::new();
+        if self.format == QueryFormat::Json {
+            line.push_str(if self.rows == 0 { "[\n{" } else { ",\n{" });
+            for (j, (key, value)) in self.keys.iter().zip(&values).enumerate() {
+                if j > 0 {
+                    line.push(',');
+                }
+                line.push_str(key);
+                line.push(':');
+                json_value(value, &mut line);
+            }
+            line.push('}');
+        } else {
+            let fields: Vec<String> = values.iter().map(|v| csv_field(&plain(v))).collect();
+            line.push_str(&fields.join(","));
+            line.push('\n');
+        }
+        self.rows += 1;
+        self.out.write_all(line.as_bytes()).map_err(written)
+    }
+}
+
+/// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn json_value(value: &Value, out: &mut String) {
+    let value = match value {
+        Value::Null => serde_json::Value::Null,
+        Value::Int(v) => (*v).into(),
+        Value::Real(v) => serde_json::Number::from_f64(*v)
+            .map_or(serde_json::Value::Null, serde_json::Value::Number),
+        // Written with all its digits, when they are a JSON number (not NaN).
+        Value::Decimal(d) if serde_json::from_str::<serde_json::Number>(d).is_ok() => {
+            out.push_str(d);
+            return;
+        }
+        Value::Decimal(s) | Value::Text(s) => s.as_str().into(),
+        Value::Bool(b) => (*b).into(),
+    };
+    out.push_str(&value.to_string());
 }
 
 fn plain(value: &Value) -> String {
@@ -253,75 +372,29 @@ fn table(answer: &QueryResult) -> String {
     out
 }
 
-/// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-fn csv(answer: &QueryResult) -> String {
-    let field = |s: &str| {
-        if s.contains([',', '"', '\n', '\r']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
-        } else {
-            s.to_string()
-        }
-    };
-    let mut out = String::new();
-    let header: Vec<String> = answer.columns.iter().map(|c| field(c)).collect();
-    out.push_str(&header.join(","));
-    out.push('\n');
-    for row in &answer.rows {
-        let fields: Vec<String> = row.iter().map(|v| field(&plain(v))).collect();
-        out.push_str(&fields.join(","));
-        out.push('\n');
-    }
-    out
-}
-
-/// One object a row. Two columns of one name would be one key, the first lost: refused.
-fn json(answer: &QueryResult) -> Result<String> {
-    for (i, name) in answer.columns.iter().enumerate() {
-        if answer.columns[..i].contains(name) {
-            anyhow::bail!(
-                "two columns are named {name:?}, which JSON cannot tell apart: name them apart \
-                 with AS (or ask for --format csv)"
-            );
-        }
-    }
-    let keys: Vec<String> = answer
-        .columns
-        .iter()
-        .map(|name| serde_json::Value::from(name.as_str()).to_string())
-        .collect();
-    let mut out = String::from("[");
-    for (i, row) in answer.rows.iter().enumerate() {
-        out.push_str(if i == 0 { "\n{" } else { ",\n{" });
-        for (j, (key, value)) in keys.iter().zip(row).enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            out.push_str(key);
-            out.push(':');
-            let value = match value {
-                Value::Null => serde_json::Value::Null,
-                Value::Int(v) => (*v).into(),
-                Value::Real(v) => serde_json::Number::from_f64(*v)
-                    .map_or(serde_json::Value::Null, serde_json::Value::Number),
-                // Written with all its digits, when they are a JSON number (not NaN).
-                Value::Decimal(d) if serde_json::from_str::<serde_json::Number>(d).is_ok() => {
-                    out.push_str(d);
-                    continue;
-                }
-                Value::Decimal(s) | Value::Text(s) => s.as_str().into(),
-                Value::Bool(b) => (*b).into(),
-            };
-            out.push_str(&value.to_string());
-        }
-        out.push('}');
-    }
-    out.push_str("\n]\n");
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The answer printed as `format` prints it.
+    fn printed(answer: &QueryResult, format: QueryFormat) -> Result<String, StoreError> {
+        let mut out = Vec::new();
+        let mut printer = Printer::new(format, &mut out);
+        printer.columns(answer.columns.clone())?;
+        for row in &answer.rows {
+            printer.row(row.clone())?;
+        }
+        printer.end().unwrap();
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    fn csv(answer: &QueryResult) -> String {
+        printed(answer, QueryFormat::Csv).unwrap()
+    }
+
+    fn json(answer: &QueryResult) -> Result<String, StoreError> {
+        printed(answer, QueryFormat::Json)
+    }
 
     fn answer() -> QueryResult {
         QueryResult {

@@ -91,13 +91,37 @@ impl Target {
     /// Runs one SQL statement. Parquet has no SQL engine here: it is read with DuckDB
     /// (the error says how).
     pub fn query(&self, sql: &str) -> Result<QueryResult, StoreError> {
+        let mut answer = QueryResult {
+            columns: Vec::new(),
+            rows: Vec::new(),
+        };
+        self.query_each(sql, &mut answer)?;
+        Ok(answer)
+    }
+
+    /// Runs one SQL statement and hands its answer to `to` row by row as the database gives
+    /// it, so that an answer of any size takes no more memory than a few thousand rows.
+    ///
+    /// ```
+    /// # use notate_store::{QueryResult, Target};
+    /// # let dir = std::env::temp_dir().join(format!("notate-doc-each-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir).unwrap();
+    /// let target = Target::parse(dir.join("games.sqlite").to_str().unwrap()).unwrap();
+    /// target.open().unwrap().finish().unwrap();
+    /// let mut answer = QueryResult { columns: vec![], rows: vec![] };
+    /// target.query_each("SELECT 1 AS one UNION ALL SELECT 2", &mut answer).unwrap();
+    /// assert_eq!(answer.columns, ["one"]);
+    /// assert_eq!(answer.rows.len(), 2);
+    /// # std::fs::remove_dir_all(dir).unwrap();
+    /// ```
+    pub fn query_each(&self, sql: &str, to: &mut dyn AnswerSink) -> Result<(), StoreError> {
         if !has_statement(sql) {
             // SQLite calls it misuse, PostgreSQL answers nothing: neither says what is wrong.
             return Err(StoreError::Target("no SQL statement to run".into()));
         }
         match self {
-            Target::Sqlite(path) => sqlite::query(path, sql),
-            Target::Postgres(url) => postgres::query(url, sql),
+            Target::Sqlite(path) => sqlite::query(path, sql, to),
+            Target::Postgres(url) => postgres::query(url, sql, to),
             Target::Parquet(dir) => Err(StoreError::Target(format!(
                 "notate has no SQL engine for Parquet; query it with DuckDB:\n  \
                  CREATE VIEW games AS SELECT * FROM read_parquet('{0}/games/**/*.parquet', hive_partitioning = true, hive_types = {{'year': INTEGER, 'month': INTEGER}});\n  \
@@ -321,6 +345,27 @@ pub struct QueryResult {
     pub columns: Vec<String>,
     /// The rows, each with one value per column.
     pub rows: Vec<Vec<Value>>,
+}
+
+/// Where a query's answer goes as the database gives it: the column names once, then each
+/// row. An error it returns ends the query with that error.
+pub trait AnswerSink {
+    /// The column names, in order, before any row.
+    fn columns(&mut self, names: Vec<String>) -> Result<(), StoreError>;
+    /// One row, a value a column.
+    fn row(&mut self, values: Vec<Value>) -> Result<(), StoreError>;
+}
+
+/// The whole answer, kept.
+impl AnswerSink for QueryResult {
+    fn columns(&mut self, names: Vec<String>) -> Result<(), StoreError> {
+        self.columns = names;
+        Ok(())
+    }
+    fn row(&mut self, values: Vec<Value>) -> Result<(), StoreError> {
+        self.rows.push(values);
+        Ok(())
+    }
 }
 
 /// Why a load or a query failed.

@@ -33,7 +33,7 @@ use postgres::types::Type;
 use postgres::{Client, NoTls, SimpleQueryMessage};
 
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
-use crate::{Inserted, Prepared, QueryResult, Rows, Store, StoreError, Value};
+use crate::{AnswerSink, Inserted, Prepared, Rows, Store, StoreError, Value};
 
 /// Connections a load sends its batches on at once. The server takes a batch on one core
 /// (measured by `scripts/bench-load`: 428,000 rows/s for one session copying from a file on
@@ -473,39 +473,61 @@ fn field(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
-/// Runs one SQL statement and returns its rows, each value typed by its column's type.
-pub fn query(url: &str, sql: &str) -> Result<QueryResult, StoreError> {
+/// Rows fetched at a time from a query's cursor: the answer streams, a few MB at a time.
+const FETCH_ROWS: usize = 5000;
+
+/// Runs one SQL statement, read-only, and hands its rows to `to` as they come.
+pub fn query(url: &str, sql: &str, to: &mut dyn AnswerSink) -> Result<(), StoreError> {
     let mut client = Client::connect(url, NoTls)?;
     // A query reads, as SQLite's (opened read-only) does: `DELETE` or `DROP` is refused.
     client.batch_execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
-    // The types come from preparing; the values as text from the simple protocol, which
-    // reads every type (numeric included) without a decoder for each.
+    // The types come from preparing (which also refuses several statements in one); the
+    // values as text from the simple protocol, which reads every type (numeric included)
+    // without a decoder for each.
     let statement = client.prepare(sql)?;
     let types: Vec<Type> = statement
         .columns()
         .iter()
         .map(|c| c.type_().clone())
         .collect();
-    let mut result = QueryResult {
-        columns: statement
+    to.columns(
+        statement
             .columns()
             .iter()
             .map(|c| c.name().to_string())
             .collect(),
-        rows: Vec::new(),
-    };
-    for message in client.simple_query(sql)? {
-        if let SimpleQueryMessage::Row(row) = message {
-            let values = (0..row.len())
-                .map(|i| match row.get(i) {
-                    None => Value::Null,
-                    Some(text) => typed(text, types.get(i)),
-                })
-                .collect();
-            result.rows.push(values);
+    )?;
+    let mut rows = |messages: Vec<SimpleQueryMessage>| -> Result<usize, StoreError> {
+        let mut n = 0;
+        for message in messages {
+            if let SimpleQueryMessage::Row(row) = message {
+                let values = (0..row.len())
+                    .map(|i| match row.get(i) {
+                        None => Value::Null,
+                        Some(text) => typed(text, types.get(i)),
+                    })
+                    .collect();
+                to.row(values)?;
+                n += 1;
+            }
         }
+        Ok(n)
+    };
+    // A cursor gives the answer a part at a time (`simple_query` alone holds all of it).
+    // Only a query can have one: anything else (`SHOW`, `EXPLAIN`) runs whole.
+    client.batch_execute("BEGIN")?;
+    if client
+        .batch_execute(&format!("DECLARE notate_answer NO SCROLL CURSOR FOR {sql}"))
+        .is_err()
+    {
+        client.batch_execute("ROLLBACK")?;
+        rows(client.simple_query(sql)?)?;
+        return Ok(());
     }
-    Ok(result)
+    let fetch = format!("FETCH FORWARD {FETCH_ROWS} FROM notate_answer");
+    while rows(client.simple_query(&fetch)?)? == FETCH_ROWS {}
+    client.batch_execute("COMMIT")?;
+    Ok(())
 }
 
 fn typed(text: &str, ty: Option<&Type>) -> Value {

@@ -9,7 +9,7 @@ use notate::chess::rows::RowBatch;
 use rusqlite::{ffi, params_from_iter, types::ToSqlOutput, types::Value, Connection, ToSql};
 
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
-use crate::{Inserted, QueryResult, Store, StoreError, Value as QueryValue, BATCH_MOVES};
+use crate::{AnswerSink, Inserted, Store, StoreError, Value as QueryValue, BATCH_MOVES};
 
 /// Games in a SQLite file.
 ///
@@ -351,8 +351,8 @@ impl ToSql for Sql<'_, '_> {
     }
 }
 
-/// Runs one SQL statement and returns its rows.
-pub fn query(path: &Path, sql: &str) -> Result<QueryResult, StoreError> {
+/// Runs one SQL statement and hands its rows to `to` as they come.
+pub fn query(path: &Path, sql: &str, to: &mut dyn AnswerSink) -> Result<(), StoreError> {
     if !path.is_file() {
         return Err(StoreError::Target(format!(
             "no database at {} (load games into it first)",
@@ -363,7 +363,7 @@ pub fn query(path: &Path, sql: &str) -> Result<QueryResult, StoreError> {
     let mut statement = connection.prepare(sql)?;
     let columns: Vec<String> = statement.column_names().map(|c| c.to_string()).collect();
     let n = columns.len();
-    let mut rows = Vec::new();
+    to.columns(columns)?;
     let mut cursor = statement.query([])?;
     while let Some(row) = cursor.next()? {
         let mut values = Vec::with_capacity(n);
@@ -376,7 +376,7 @@ pub fn query(path: &Path, sql: &str) -> Result<QueryResult, StoreError> {
                 Value::Blob(b) => QueryValue::Text(format!("<{} bytes>", b.len())),
             });
         }
-        rows.push(values);
+        to.row(values)?;
     }
-    Ok(QueryResult { columns, rows })
+    Ok(())
 }

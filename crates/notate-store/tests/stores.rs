@@ -674,6 +674,22 @@ fn postgres_stores_names_longer_than_a_b_tree_entry() {
             Value::Int(7)
         ]]
     );
+    // The answer comes through a cursor, 5,000 rows a fetch, in order; what no cursor can
+    // hold (`SHOW`) runs whole.
+    let series = target
+        .query("SELECT n, n * 2 AS twice FROM generate_series(1, 12345) AS n;")
+        .unwrap();
+    assert_eq!(series.columns, ["n", "twice"]);
+    assert_eq!(series.rows.len(), 12345);
+    assert!(series
+        .rows
+        .iter()
+        .enumerate()
+        .all(|(i, r)| r[..] == [Value::Int(i as i64 + 1), Value::Int(2 * i as i64 + 2)]));
+    assert_eq!(
+        target.query("SHOW transaction_read_only").unwrap().rows,
+        [[text("on")]]
+    );
     for nothing in ["", " ; ", "-- nothing\n", "/* nothing */;"] {
         let e = target.query(nothing).unwrap_err().to_string();
         assert_eq!(e, "no SQL statement to run");
