@@ -71,8 +71,8 @@ fn type_name(kind: Kind) -> &'static str {
         Kind::Real => "DOUBLE PRECISION",
         Kind::Text => "TEXT",
         Kind::Bool => "BOOLEAN",
-        // `json` keeps the text as written: tags in order, a tag given twice twice
-        // (`jsonb` would sort them and keep one).
+        // `json` keeps the text as written, the tags in file order (`jsonb` would sort
+        // them).
         Kind::Json => "JSON",
     }
 }

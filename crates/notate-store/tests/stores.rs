@@ -506,7 +506,7 @@ fn postgres_loads_once_and_answers_as_sqlite_does() {
         false,
         &assert_expected,
     );
-    // Tags are jsonb: every tag, also those without a column of their own.
+    // Tags are JSON: every tag, also those without a column of their own.
     let elo = TAGS.iter().filter(|t| tag(t, "WhiteElo").is_some()).count();
     let tags = target
         .query("SELECT count(*) FROM games WHERE tags->>'WhiteElo' IS NOT NULL")

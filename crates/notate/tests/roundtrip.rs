@@ -133,12 +133,29 @@ fn game_json_holds_what_pgn_reads_and_refuses_what_pgn_cannot() {
     }
     let text = format!("1. e4 {}e5{} *", "(1. d4 ".repeat(65), ")".repeat(65));
     assert!(pgn::read_one(&text).is_err());
-    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    let e = json::read_one(&format!(r#"{{"tags":{{}},"start":"x","moves":{deep}}}"#)).unwrap_err();
+    // Deeper variations are refused where PGN's limit is passed; JSON nested 100,000 deep
+    // (no game) is an error, not a stack overflow.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let variation = r#"{"san":"e4","uci":"e2e4","variations":[{"moves":["#;
+    let deep = format!(
+        r#"{{"tags":{{}},"start":"{start}","moves":[{}{}]}}"#,
+        variation.repeat(70),
+        "]}]}".repeat(70)
+    );
+    let e = json::read_one(&deep).unwrap_err();
     assert!(
         e.to_string().contains("variations nested deeper than 64"),
         "{e}"
     );
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    for json in [
+        format!(r#"{{"tags":{{}},"start":"{start}","moves":{deep}}}"#),
+        format!(
+            r#"{{"tags":{{}},"start":"{start}","moves":[{{"san":"e4","uci":"e2e4","variations":{deep}}}]}}"#
+        ),
+    ] {
+        assert!(json::read_one(&json).is_err());
+    }
 
     let game = |tags: &str, comment: &str| {
         format!(
@@ -163,7 +180,7 @@ fn game_json_holds_what_pgn_reads_and_refuses_what_pgn_cannot() {
     let e = json::read_one(&game("{}", &long)).unwrap_err();
     assert!(
         e.to_string()
-            .contains("moves[0]: comments: comment longer than 1048576 bytes"),
+            .contains("moves[0].comments: comment longer than 1048576 bytes"),
         "{e}"
     );
 

@@ -74,8 +74,10 @@ struct JsonMove {
     nags: Vec<u8>,
     #[serde(default)]
     comments: Vec<JsonComment>,
+    /// Each read on its own when its move is (see [`line_in`]): serde_json refuses JSON
+    /// nested deeper than 128 levels, and a variation takes four.
     #[serde(default)]
-    variations: Vec<JsonLine>,
+    variations: Vec<Box<serde_json::value::RawValue>>,
 }
 
 /// A comment as read: `clock`, `emt` and `eval` are accepted but parsed again from `text`,
@@ -219,53 +221,27 @@ fn write_comments(key: &str, comments: &[Comment], out: &mut Vec<u8>) -> bool {
     true
 }
 
-/// Into a `Vec` or a ply's `ThinVec`, whichever the caller holds; a comment longer than
-/// PGN reads is refused (`at` names where it is).
-fn comments_in<C: FromIterator<Comment>>(
-    comments: Vec<JsonComment>,
-    at: impl Fn(String) -> Error,
-) -> Result<C, Error> {
-    let longest = crate::chess::pgn::ReadOptions::default().max_comment_bytes;
-    comments
-        .into_iter()
-        .map(|c| {
-            if c.text.len() > longest {
-                return Err(at(format!("comment longer than {longest} bytes"))
-                    .with_kind(crate::ErrorKind::TooLarge));
-            }
-            // The commands are parsed from the text again, so text and fields cannot
-            // disagree.
-            Ok(Comment::new(c.text))
-        })
-        .collect()
+/// Into a `Vec` or a ply's `ThinVec`, whichever the caller holds.
+fn comments_in<C: FromIterator<Comment>>(comments: Vec<JsonComment>) -> C {
+    // The commands are parsed from the text again, so text and fields cannot disagree.
+    comments.into_iter().map(|c| Comment::new(c.text)).collect()
 }
 
-/// Whether `json` nests arrays and objects deeper than `limit` (strings looked through).
-fn json_depth_over(json: &[u8], limit: usize) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for &b in json {
-        if in_string {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return true;
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+/// A comment longer than PGN reads is refused; `place` says where the list is.
+fn check_comments(
+    comments: &[JsonComment],
+    offset: usize,
+    place: &dyn Fn() -> String,
+) -> Result<(), Error> {
+    let longest = crate::chess::pgn::ReadOptions::default().max_comment_bytes;
+    if comments.iter().any(|c| c.text.len() > longest) {
+        return Err(Error::at(
+            offset,
+            format!("{}: comment longer than {longest} bytes", place()),
+        )
+        .with_kind(crate::ErrorKind::TooLarge));
     }
-    false
+    Ok(())
 }
 
 fn line_in(
@@ -273,6 +249,7 @@ fn line_in(
     mut pos: Chess,
     path: &str,
     offset: usize,
+    depth: usize,
 ) -> Result<Line<Played>, Error> {
     let mut plies = Vec::with_capacity(line.moves.len());
     for (i, m) in line.moves.into_iter().enumerate() {
@@ -310,12 +287,25 @@ fn line_in(
             .variations
             .into_iter()
             .enumerate()
-            .map(|(j, v)| {
+            .map(|(j, raw)| {
+                let path = format!("{here}.variations[{j}]");
+                // PGN's limit: no deeper than PGN reads, and the reading's recursion bounded.
+                let deepest = crate::chess::pgn::ReadOptions::default().max_variation_depth;
+                if depth == deepest {
+                    return Err(Error::at(
+                        offset,
+                        format!("{path}: variations nested deeper than {deepest}"),
+                    )
+                    .with_kind(crate::ErrorKind::TooLarge));
+                }
+                let variation: JsonLine = serde_json::from_str(raw.get())
+                    .map_err(|e| Error::at(offset, format!("{path}: not notate game JSON: {e}")))?;
                 line_in(
-                    v,
+                    variation,
                     pos.clone(),
-                    &format!("{here}.variations[{j}].moves"),
+                    &format!("{path}.moves"),
                     offset,
+                    depth + 1,
                 )
             })
             .collect::<Result<_, _>>()?;
@@ -331,15 +321,20 @@ fn line_in(
         plies.push(Ply {
             mv: Played { san, mv, offset },
             nags: m.nags.into(),
-            comments: comments_in(m.comments, |what| bad(format!("comments: {what}")))?,
+            comments: {
+                check_comments(&m.comments, offset, &|| format!("{here}.comments"))?;
+                comments_in(m.comments)
+            },
             variations,
         });
     }
     Ok(Line {
-        comments: comments_in(line.comments, |what| {
-            let comments = path.strip_suffix("moves").unwrap_or(path);
-            Error::at(offset, format!("{comments}comments: {what}"))
-        })?,
+        comments: {
+            check_comments(&line.comments, offset, &|| {
+                format!("{}comments", path.strip_suffix("moves").unwrap_or(path))
+            })?;
+            comments_in(line.comments)
+        },
         plies,
     })
 }
@@ -349,24 +344,7 @@ fn line_in(
 pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
     // What PGN can hold and read back, so that `--to pgn` writes only what reads again.
     let limits = crate::chess::pgn::ReadOptions::default();
-    // A variation costs four levels of JSON (its moves, a move, its variations, the
-    // variation): serde_json's limit of 128 levels would refuse variations nested 32 deep,
-    // which PGN reads. The depth is looked at first, so that the limit can go.
-    let deepest = 4 * limits.max_variation_depth + 8;
-    if json_depth_over(text.as_bytes(), deepest) {
-        return Err(Error::at(
-            offset,
-            format!(
-                "variations nested deeper than {}",
-                limits.max_variation_depth
-            ),
-        )
-        .with_kind(crate::ErrorKind::TooLarge));
-    }
-    let mut reader = serde_json::Deserializer::from_str(text);
-    reader.disable_recursion_limit();
-    let json = JsonGame::deserialize(&mut reader)
-        .and_then(|json| reader.end().map(|()| json))
+    let json: JsonGame = serde_json::from_str(text)
         .map_err(|e| Error::at(offset, format!("not notate game JSON: {e}")))?;
     let mut tags = Tags::new();
     for (name, value) in json.tags {
@@ -408,15 +386,16 @@ pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
         comments: json.comments,
         moves: json.moves,
     };
-    let moves = line_in(line, start.position.clone(), "moves", offset)?;
+    let moves = line_in(line, start.position.clone(), "moves", offset, 0)?;
     Ok(Game {
         tags,
         start,
         moves,
         result: json.result,
-        final_comments: comments_in(json.final_comments, |what| {
-            Error::at(offset, format!("final_comments: {what}"))
-        })?,
+        final_comments: {
+            check_comments(&json.final_comments, offset, &|| "final_comments".into())?;
+            comments_in(json.final_comments)
+        },
     })
 }
 

@@ -57,7 +57,8 @@ pub struct GameRow {
     pub time_control: Option<Text>,
     /// The `Termination` tag.
     pub termination: Option<Text>,
-    /// Every tag, in order, as a JSON object (a tag given twice is there twice).
+    /// Every tag, in order, as a JSON object (a tag given twice is there once, at its first
+    /// place with its last value, as [`crate::chess::Tags::push`] keeps it).
     pub tags: Text,
     /// The number of half-moves in the main line.
     pub ply_count: i32,
