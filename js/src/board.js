@@ -206,6 +206,11 @@ export class Viewer {
     // For scripts and tests: the page's viewer is its container's `notateViewer`.
     container.notateViewer = this;
     if (lines.length > 0) this.select(this.options.game ?? 0, this.options.ply ?? 0);
+    else {
+      // A page whose every game failed: it says so, and its controls do nothing.
+      this.title.text('No game to show');
+      this.root.selectAll('.nv-controls button').attr('disabled', true);
+    }
   }
 
   document(index) {
@@ -240,7 +245,7 @@ export class Viewer {
     this.coords = this.svg.append('g').attr('class', 'nv-coords');
     const controls = left.append('div').attr('class', 'nv-controls').attr('role', 'toolbar').attr('aria-label', 'Moves');
     const button = (name, label, text, action) => controls.append('button').attr('type', 'button')
-      .attr('class', `nv-${name}`).attr('aria-label', label).attr('title', label).text(text).on('click', action);
+      .attr('class', `nv-${name}`).attr('aria-label', label).attr('title', label).text(text).on('click', () => this.doc && action());
     button('first', 'First position (Home)', '|◀', () => this.go(0));
     button('prev', 'Previous move (←)', '◀', () => this.step(-1));
     this.playButton = button('play', 'Play (space)', 'Play', () => this.togglePlay());
@@ -274,7 +279,7 @@ export class Viewer {
   }
 
   key(event) {
-    if (event.target.tagName === 'SELECT' || event.target.tagName === 'TEXTAREA') return;
+    if (!this.doc || event.target.tagName === 'SELECT' || event.target.tagName === 'TEXTAREA') return;
     const pan = this.doc?.family === 'infinite' && event.shiftKey;
     const actions = {
       ArrowLeft: () => (pan ? this.panBy(-1, 0) : this.step(-1)),
@@ -560,17 +565,28 @@ export class Viewer {
       } else [x, y] = this.cell(piece.square);
       items.push({ name, piece, x, y, turn: family === 'shogi' && piece.side === (this.flipped ? 'b' : 'w') });
     }
+    // A hand: the pieces of a kind on one place, counted when more than one (a tsume
+    // problem's 18 pawns spread out ran off the board): seven kinds fit its width.
+    this.handCounts = [];
     for (const side of ['b', 'w']) {
       const list = hands[side].sort((a, b) => SHOGI_HAND_ORDER.indexOf(a[1].kind) - SHOGI_HAND_ORDER.indexOf(b[1].kind));
       const bottom = (side === 'b') !== this.flipped;
-      let x = 0;
+      const y = bottom ? 9.12 : -1.33;
+      let x = -1.05;
       let last = null;
       for (const [name, piece] of list) {
-        if (last !== null) x += piece.kind === last ? 0.3 : 1.05;
+        if (piece.kind !== last) {
+          x += 1.05;
+          this.handCounts.push({ key: side + piece.kind, x: (bottom ? x : 8 - x) + 0.95, y: y + 0.95, n: 0 });
+        }
         last = piece.kind;
-        items.push({ name, piece, x: bottom ? x : 8 - x, y: bottom ? 9.12 : -1.33, turn: !bottom, scale: 0.9 });
+        this.handCounts[this.handCounts.length - 1].n++;
+        items.push({ name, piece, x: bottom ? x : 8 - x, y, turn: !bottom, scale: 0.9 });
       }
     }
+    this.marks.selectAll('text.nv-count').data(this.handCounts.filter((c) => c.n > 1), (c) => c.key).join('text')
+      .attr('class', 'nv-count').attr('x', (c) => c.x).attr('y', (c) => c.y).attr('text-anchor', 'end')
+      .attr('font-size', 0.38).text((c) => c.n);
     return items;
   }
 
@@ -586,6 +602,7 @@ export class Viewer {
       return sorted[Math.floor(sorted.length / 2)];
     };
     this.origin = [mid(squares.map((s) => s[0])), mid(squares.map((s) => s[1]))];
+    this.home = this.origin;
     // Square (0, 0) of the screen is the origin's, centred: the view spans -5.5 … 6.5.
     this.svg.attr('viewBox', `${VIEW_MIN} ${VIEW_MIN} ${VIEW_SPAN} ${VIEW_SPAN}`);
     const defs = this.svg.select('defs');
@@ -596,10 +613,8 @@ export class Viewer {
     pattern.append('rect').attr('width', 1).attr('height', 1).attr('class', 'nv-sq-light');
     pattern.append('rect').attr('x', 1).attr('y', 1).attr('width', 1).attr('height', 1).attr('class', 'nv-sq-light');
     this.squares.append('rect').attr('x', -1e6).attr('y', -1e6).attr('width', 2e6).attr('height', 2e6).attr('fill', 'url(#nv-checker)');
-    // A square is dark when x + y is even (1,1 is a1): the pattern's light corner goes to
-    // the origin's square when its x + y is odd.
-    const parity = Number(((this.origin[0] + this.origin[1]) % 2n + 2n) % 2n);
-    pattern.attr('x', parity ? 0 : 1).attr('y', 0);
+    this.pattern = pattern;
+    this.colourSquares();
     this.drawBorder();
     this.zoom = d3.zoom().scaleExtent([0.05, 8]).on('zoom', (event) => {
       this.view = event.transform;
@@ -609,6 +624,13 @@ export class Viewer {
     this.svg.call(this.zoom).on('dblclick.zoom', null);
     this.view = d3.zoomIdentity;
     this.drawInfiniteCoords();
+  }
+
+  /** A square is dark when x + y is even (1,1 is a1): the pattern's light corner goes to
+   * the origin's square when its x + y is odd. */
+  colourSquares() {
+    const parity = Number(((this.origin[0] + this.origin[1]) % 2n + 2n) % 2n);
+    this.pattern.attr('x', parity ? 0 : 1).attr('y', 0);
   }
 
   drawBorder() {
@@ -658,26 +680,31 @@ export class Viewer {
     this.svg.transition().duration(150).call(this.zoom.scaleBy, factor);
   }
 
-  /** Keeps the last move's destination in view: far moves re-centre the origin there. */
+  /** Keeps the last move's destination in view: far moves re-centre the origin there,
+   * long before pieces are drawn at the ±10^6 they are kept within. */
   follow(square) {
     const [x, y] = coordOf(square);
     const dx = x - this.origin[0];
     const dy = y - this.origin[1];
     const t = this.view;
-    const limit = BigInt(1e6);
-    if (dx > limit || dx < -limit || dy > limit || dy < -limit) {
-      this.origin = [x, y];
-      this.drawBorder();
-      this.svg.call(this.zoom.transform, d3.zoomIdentity);
-      this.pieces.selectAll('*').remove();
-      return true;
-    }
+    const limit = BigInt(1e4);
+    if (dx > limit || dx < -limit || dy > limit || dy < -limit) return this.recentre([x, y]);
     const sx = Number(dx) * t.k + t.x;
     const sy = -Number(dy) * t.k + t.y;
     if (sx < VIEW_MIN || sx > VIEW_MIN + VIEW_SPAN - 1 || sy < VIEW_MIN || sy > VIEW_MIN + VIEW_SPAN - 1) {
       this.svg.call(this.zoom.transform, d3.zoomIdentity.translate(-Number(dx) * t.k, Number(dy) * t.k).scale(t.k));
     }
     return false;
+  }
+
+  /** Moves the origin to `origin` and the view onto it; true (the pieces are drawn anew). */
+  recentre(origin) {
+    this.origin = origin;
+    this.colourSquares();
+    this.drawBorder();
+    this.svg.call(this.zoom.transform, d3.zoomIdentity);
+    this.pieces.selectAll('*').remove();
+    return true;
   }
 
   // ---- showing a ply ----
@@ -691,6 +718,9 @@ export class Viewer {
     const moved = ply > 0 ? doc.tracks.moves[ply - 1].actions.find((a) => a[1].length > 1 && a[1] !== 'x') : null;
     if (doc.family === 'infinite' && moved && moved[1].includes(',')) {
       if (this.follow(moved[1])) animate = false;
+    } else if (doc.family === 'infinite' && ply === 0 && this.origin !== this.home) {
+      // Back at the start after a far move: the start's view again.
+      animate = !this.recentre(this.home);
     }
     this.markLast(ply);
     const items = this.layout(state);

@@ -41,6 +41,11 @@ const HANDS = 'position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPP1PP1P/1B5R1/LNS
 const BORDER = 'w 0/100 1 (8|1) -3,12,-2,11 K5,1+|R8,1+|k5,8+|r1,8+|ob4,4|vo6,4 8,1>8,7|1,8>1,7';
 const FAR = `[Variant "Classical"] w 0/100 1 (8|1) K${BIG}5,1+|R${BIG}8,1+|R${BIG}1,1+|P${BIG}4,2+|P${BIG}7,7+|AM${BIG}2,3|k${BIG}5,8+|p${BIG}3,4+|r${BIG}1,8+|ch${BIG}8,6 ${BIG}4,2>${BIG}4,4|${BIG}3,4>${BIG}4,3|${BIG}5,1>${BIG}3,1|${BIG}5,8>${BIG}6,8|${BIG}7,7>${BIG}7,8=Q|${BIG}8,6>${BIG}7,8|${BIG}2,3>${BIG}7,8|${BIG}6,8>${BIG}7,8`;
 
+// A tsume problem's start: every piece but the kings in gote's hand (18 pawns).
+const TSUME = 'position sfen 4k4/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1 moves 5i4h';
+// A rook three million squares up, then back to the start.
+const FAR_HOME = 'w 0/100 1 (8|1) K5,1+|R8,1+|k5,8+ 8,1>8,3000000|5,8>4,8';
+
 let browser;
 const problems = [];
 const requests = [];
@@ -65,9 +70,16 @@ before(async () => {
   files.castle = join(root, 'examples', 'castle.icn');
   files.border = join(dir, 'border.icn');
   writeFileSync(files.border, BORDER);
+  files.tsume = join(dir, 'tsume.usi');
+  writeFileSync(files.tsume, `${TSUME}\n`);
+  files.farHome = join(dir, 'far-home.icn');
+  writeFileSync(files.farHome, FAR_HOME);
   for (const [name, input] of Object.entries(files)) {
     execFileSync(cliPath(), ['render', input, '-o', join(dir, `${name}.html`), '--quiet']);
   }
+  // A page whose every game fails: written all the same (the command exits with 1).
+  writeFileSync(join(dir, 'all-bad.pgn'), '1. e4 e5 2. Ke3 *\n');
+  assert.equal(cli(['render', join(dir, 'all-bad.pgn'), '-o', join(dir, 'all-bad.html'), '--quiet']).status, 1);
   assert.ok(statSync(CHROMIUM, { throwIfNoEntry: false }), `${CHROMIUM} is missing: apt-get install chromium`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -326,6 +338,60 @@ test('infinite chess: a game 10^40 squares from the origin and one near it, ever
     }
     await page.close();
   }
+});
+
+test('hands count their pieces and stay on the board; a far move comes back to the start; a page of failed games says so', async () => {
+  const { page } = await open('tsume');
+  for (const flip of [false, true]) {
+    if (flip) await page.evaluate(() => document.getElementById('notate').notateViewer.flip());
+    const hand = await page.evaluate(() => {
+      const svg = document.querySelector('svg.nv-board').getBoundingClientRect();
+      const pieces = [...document.querySelectorAll('[data-hand]')];
+      const inside = pieces.every((e) => {
+        const b = e.getBoundingClientRect();
+        return b.left >= svg.left - 1 && b.right <= svg.right + 1 && b.top >= svg.top - 1 && b.bottom <= svg.bottom + 1;
+      });
+      return { n: pieces.length, inside, counts: [...document.querySelectorAll('.nv-count')].map((t) => t.textContent).sort() };
+    });
+    assert.deepEqual(hand, { n: 38, inside: true, counts: ['18', '2', '2', '4', '4', '4', '4'] }, `flipped: ${flip}`);
+  }
+  await page.close();
+
+  const far = (await open('farHome')).page;
+  const view = () => far.evaluate(() => {
+    const viewer = document.getElementById('notate').notateViewer;
+    const svg = document.querySelector('svg.nv-board').getBoundingClientRect();
+    const king = document.querySelector('[data-kind="wK"]').getBoundingClientRect();
+    const parity = Number(((viewer.origin[0] + viewer.origin[1]) % 2n + 2n) % 2n);
+    return {
+      king: king.left >= svg.left && king.right <= svg.right && king.top >= svg.top && king.bottom <= svg.bottom,
+      light: document.querySelector('#nv-checker').getAttribute('x') === String(parity ? 0 : 1),
+    };
+  });
+  await far.evaluate(() => document.getElementById('notate').notateViewer.go(1));
+  await far.waitForSelector('svg.nv-board[data-ply="1"]');
+  assert.equal((await view()).light, true, 'the squares keep their colours after the view jumps');
+  for (const back of ['go0', 'steps']) {
+    await far.evaluate((how) => {
+      const viewer = document.getElementById('notate').notateViewer;
+      if (how === 'go0') viewer.go(0);
+      else viewer.go(2).step(-1).step(-1);
+    }, back);
+    await far.waitForSelector('svg.nv-board[data-ply="0"]');
+    await far.waitForTimeout(100);
+    assert.deepEqual(await view(), { king: true, light: true }, `back at the start (${back}), its pieces are in view`);
+  }
+  await far.close();
+
+  const bad = await browser.newPage();
+  bad.on('pageerror', (e) => problems.push(`all-bad: ${e.message}`));
+  await bad.goto(pathToFileURL(join(dir, 'all-bad.html')).href);
+  assert.equal(await bad.textContent('.nv-title'), 'No game to show');
+  const buttons = bad.locator('.nv-controls button');
+  assert.equal(await bad.locator('.nv-controls button[disabled]').count(), await buttons.count());
+  await bad.focus('.notate-viewer');
+  for (const key of ['Home', 'End', 'ArrowRight', ' ', 'f', '+']) await bad.keyboard.press(key);
+  await bad.close();
 });
 
 test('animations end on the squares, keys and clicks navigate, controls are reachable by keyboard', async () => {
