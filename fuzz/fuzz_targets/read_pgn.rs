@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use notate::chess::pgn::{self, read_chunk, GameSplitter, Keep, ReadOptions};
 use notate::chess::rows::{RowBatch, RowWriter};
-use notate::chess::{json, replay};
+use notate::chess::{json, replay, uci};
 
 fuzz_target!(|data: &[u8]| {
     // What each reading finds: per game, where, at which ply and token it failed, and its
@@ -25,7 +25,17 @@ fuzz_target!(|data: &[u8]| {
                 let warnings = read.warnings.len();
                 match read.game.and_then(replay) {
                     Ok(game) => {
-                        pgn::to_string(&game).expect("a replayed game writes as PGN");
+                        // What export format writes reads back to the same moves, and is
+                        // written the same from the second writing on (a comment braces
+                        // cannot hold becomes `;` comments, one a line, at the first).
+                        let text = pgn::to_string(&game).expect("a replayed game writes as PGN");
+                        let back = pgn::read_one(&text).expect("what notate writes reads back");
+                        assert_eq!(uci::to_string(&back).ok(), uci::to_string(&game).ok());
+                        let second = pgn::to_string(&back).expect("writes again");
+                        let third = pgn::read_one(&second)
+                            .map(|g| pgn::to_string(&g).expect("and again"))
+                            .expect("reads again");
+                        assert_eq!(second, third, "export format is a fixed point");
                         json::to_string(&game).expect("a replayed game writes as JSON");
                         let _ = RowWriter::new().write(&game, &mut RowBatch::new());
                         found.push((None, None, None, warnings));
