@@ -310,13 +310,14 @@ impl TempFile {
             )));
         }
         fs::rename(&self.temp, &self.path).map_err(StoreError::io(&self.path))?;
-        let dir = self
-            .path
-            .parent()
-            .expect("a part file is in a partition directory");
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(StoreError::io(dir))
+        // The partition's directories too (`moves/year=…/month=…`), which the load may
+        // have made: a name in a directory whose own name was lost is lost with it.
+        for dir in self.path.ancestors().skip(1).take(3) {
+            File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(StoreError::io(dir))?;
+        }
+        Ok(())
     }
 }
 

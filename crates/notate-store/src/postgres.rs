@@ -515,13 +515,16 @@ pub fn query(url: &str, sql: &str, to: &mut dyn AnswerSink) -> Result<(), StoreE
     };
     // A cursor gives the answer a part at a time (`simple_query` alone holds all of it).
     // Only a query can have one: anything else (`SHOW`, `EXPLAIN`) runs whole.
-    client.batch_execute("BEGIN")?;
+    // Inside a read-only transaction block either way: outside one, a `DO` block could
+    // commit, turn the session's default off and write.
+    client.batch_execute("BEGIN READ ONLY")?;
     if client
         .batch_execute(&format!("DECLARE notate_answer NO SCROLL CURSOR FOR {sql}"))
         .is_err()
     {
-        client.batch_execute("ROLLBACK")?;
+        client.batch_execute("ROLLBACK; BEGIN READ ONLY")?;
         rows(client.simple_query(sql)?)?;
+        client.batch_execute("COMMIT")?;
         return Ok(());
     }
     let fetch = format!("FETCH FORWARD {FETCH_ROWS} FROM notate_answer");

@@ -659,6 +659,10 @@ fn postgres_stores_names_longer_than_a_b_tree_entry() {
     // error that says so.
     let e = target.query("DELETE FROM games").unwrap_err().to_string();
     assert!(e.contains("read-only transaction"), "{e}");
+    // Nor through a DO block that commits and turns the session's default off.
+    let sneaky = "DO $$BEGIN PERFORM set_config('default_transaction_read_only', 'off', false); \
+                  COMMIT; DELETE FROM games; END$$";
+    assert!(target.query(sneaky).is_err());
     assert_eq!(
         target.query("SELECT count(*) FROM games").unwrap().rows,
         [[Value::Int(2)]]

@@ -707,6 +707,8 @@ fn a_coordinate_with_an_exponent_says_to_write_it_in_digits() {
             "1.5e3",
             "expected a whole number written out in digits, not 1.5e3",
         ),
+        ("true", "expected a whole number, not true"),
+        ("\"seven\"", "expected a whole number, not \"seven\""),
     ] {
         let json = format!(r#"{{"moves":[{{"startCoords":[{number},2],"endCoords":[1,4]}}]}}"#);
         let e = long::read_one(&json).unwrap_err();

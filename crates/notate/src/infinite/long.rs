@@ -214,7 +214,9 @@ fn int(raw: &RawValue, path: Path<'_>) -> Result<Int, Error> {
             let text = raw.get();
             // `1e21` is whole, but JavaScript writes every number from 10^21 on so, and it
             // is no longer exact there: coordinates are written out in digits.
-            if text.contains(['e', 'E']) {
+            if text.starts_with(|c: char| c == '-' || c.is_ascii_digit())
+                && text.contains(['e', 'E'])
+            {
                 format!("expected a whole number written out in digits, not {text}")
             } else {
                 format!("expected a whole number, not {text}")

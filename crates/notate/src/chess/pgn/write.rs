@@ -138,7 +138,7 @@ impl Pgn {
         let mut pending = String::from("{");
         for (i, line) in text.split('\n').enumerate() {
             if i > 0 {
-                self.token(&pending, out);
+                self.comment_word(&pending, out);
                 out.push(b'\n');
                 self.line_len = 0;
                 pending.clear();
@@ -146,7 +146,7 @@ impl Pgn {
             let mut words = line.split(' ');
             pending.push_str(words.next().unwrap_or_default());
             for word in words {
-                self.token(&pending, out);
+                self.comment_word(&pending, out);
                 if self.line_len == 0 {
                     // At a line's start (the comment's own line break, or an empty word
                     // wrapped): the space would not be written, so it is, glued.
@@ -160,6 +160,18 @@ impl Pgn {
         }
         pending.push('}');
         self.token(&pending, out);
+    }
+
+    /// A word of a comment; an empty one (between two blanks) is its blank alone, never
+    /// wrapped: a wrap there could make a line of blanks in the comment, which a reader may
+    /// take for the end of the game.
+    fn comment_word(&mut self, word: &str, out: &mut Vec<u8>) {
+        if !word.is_empty() {
+            self.token(word, out);
+        } else if self.line_len > 0 && !std::mem::take(&mut self.glue) {
+            out.push(b' ');
+            self.line_len += 1;
+        }
     }
 
     fn line(&mut self, line: &Line<Played>, mut pos: Chess, out: &mut Vec<u8>) {
