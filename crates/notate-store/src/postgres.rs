@@ -479,8 +479,6 @@ const FETCH_ROWS: usize = 5000;
 /// Runs one SQL statement, read-only, and hands its rows to `to` as they come.
 pub fn query(url: &str, sql: &str, to: &mut dyn AnswerSink) -> Result<(), StoreError> {
     let mut client = Client::connect(url, NoTls)?;
-    // A query reads, as SQLite's (opened read-only) does: `DELETE` or `DROP` is refused.
-    client.batch_execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
     // The types come from preparing (which also refuses several statements in one); the
     // values as text from the simple protocol, which reads every type (numeric included)
     // without a decoder for each.
@@ -515,8 +513,9 @@ pub fn query(url: &str, sql: &str, to: &mut dyn AnswerSink) -> Result<(), StoreE
     };
     // A cursor gives the answer a part at a time (`simple_query` alone holds all of it).
     // Only a query can have one: anything else (`SHOW`, `EXPLAIN`) runs whole.
+    // A query reads, as SQLite's (opened read-only) does: `DELETE` or `DROP` is refused.
     // Inside a read-only transaction block either way: outside one, a `DO` block could
-    // commit, turn the session's default off and write.
+    // commit and write.
     client.batch_execute("BEGIN READ ONLY")?;
     if client
         .batch_execute(&format!("DECLARE notate_answer NO SCROLL CURSOR FOR {sql}"))
