@@ -222,6 +222,8 @@ fn export_format_reads_back_the_same_and_writes_the_same_again() {
         "a } b\n%c".to_string(),
         "a\r\n b".to_string(),
         "a }\n\n[Event \"x\"]".to_string(),
+        "a }\n".to_string(),
+        "a } b\rc\r\n\n".to_string(),
         // A line that ends in a blank at the 80th column: its space is not wrapped into a
         // blank line (which, before a tag line, started a game).
         format!("{} \n[Event \"x\"]\nmore", "X".repeat(85)),
@@ -247,9 +249,12 @@ fn export_format_reads_back_the_same_and_writes_the_same_again() {
             .collect();
         if comment.contains('}') || comment.contains("\n\n[") {
             // One comment a line.
+            // A lone CR ends a line too (python-chess reads lines so); the comment's last
+            // line breaks make no empty comment.
+            let comment = comment.replace("\r\n", "\n");
             let lines: Vec<&str> = comment
-                .split('\n')
-                .map(|l| l.trim_end_matches('\r'))
+                .trim_end_matches(['\n', '\r'])
+                .split(['\n', '\r'])
                 .collect();
             assert_eq!(texts, lines, "{first}");
         } else {
@@ -284,6 +289,31 @@ fn games_without_tags_stream_in_chunks() {
     assert_eq!(games_with(text.as_bytes(), options).len(), 2000);
     // Results without blank lines between the games cut too.
     assert_eq!(games("1. e4 1-0\n1. d4 0-1\n"), ok(&["e2e4", "d2d4"]));
+}
+
+#[test]
+fn a_result_in_a_line_comment_does_not_cut_a_game_before_its_first_move() {
+    // `1.` after a result starts a game without tags; a result at the end of a `;` comment
+    // or `%` line is the comment's text (export format writes a comment holding `}` so).
+    for text in [
+        "[Event \"a\"]\n\n; won *\n1. d4 *\n",
+        "[Event \"a\"]\n; 1-0\n1. d4 *\n",
+        "[Event \"a\"]\n\n% 0-1\n1. d4 *\n",
+        "; 1/2-1/2\n1. d4 *\n",
+    ] {
+        assert_eq!(games(text), ok(&["d2d4"]), "{text:?}");
+        let options = ReadOptions {
+            keep: Keep::Nothing,
+            ..ReadOptions::default()
+        };
+        assert_eq!(games_with(text.as_bytes(), options).len(), 1, "{text:?}");
+    }
+    // A result before the comment still ends its game.
+    assert_eq!(games("1. e4 1-0\n; next\n1. d4 *\n"), ok(&["e2e4", "d2d4"]));
+    // What export format writes of a comment holding `}` and ending in a result reads back.
+    let game = pgn::read_one("; a} *\n1. d4 *").unwrap_or_else(|e| panic!("{e}"));
+    let text = pgn::to_string(&game).unwrap();
+    assert_eq!(games(&text), ok(&["d2d4"]), "{text}");
 }
 
 #[test]

@@ -187,4 +187,35 @@ fn game_json_holds_what_pgn_reads_and_refuses_what_pgn_cannot() {
     let egd_game = r#"{"game_tags":{"My Tag":"x"},"moves":{}}"#;
     let e = egd::read_one(egd_game).unwrap_err();
     assert!(e.to_string().contains("not a tag name PGN can hold"), "{e}");
+    // A name PGN reads (a form feed in it) comes back from EGD and JSON.
+    let game = pgn::read_one("[A\x0cB \"x\"]\n\n1. e4 *").unwrap();
+    assert_eq!(game.tags.get("A\x0cB"), Some("x"));
+    let back = egd::read_one(&egd::to_string(&game).unwrap()).unwrap();
+    assert_eq!(back.tags.get("A\x0cB"), Some("x"));
+    let back = json::read_one(&json::to_string(&game).unwrap()).unwrap();
+    assert_eq!(back.tags.get("A\x0cB"), Some("x"));
+    // EGD and jsonchess refuse the tag lines PGN cannot read as JSON does.
+    let long = "v".repeat(64 << 10);
+    type Read = fn(&str) -> Result<notate::chess::ChessGame, notate::Error>;
+    let readers: [(Read, &str); 2] = [
+        (egd::read_one, "{}"),
+        (notate::chess::jsonchess::read_one, "[]"),
+    ];
+    for (read, moves) in readers {
+        let e = read(&format!(
+            r#"{{"game_tags":{{"Event":"{long}"}},"moves":{moves}}}"#
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("game_tags.Event: tag line longer than 65536 bytes"),
+            "{e}"
+        );
+        assert_eq!(e.kind, notate::ErrorKind::TooLarge);
+        let e = read(&format!(
+            r#"{{"game_tags":{{"My Tag":"x"}},"moves":{moves}}}"#
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("not a tag name PGN can hold"), "{e}");
+    }
 }

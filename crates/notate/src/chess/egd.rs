@@ -424,12 +424,11 @@ pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
         Some(Value::Object(map)) => {
             for (name, value) in map {
                 match value {
-                    Value::String(_) if !Tags::is_pgn_name(name) => {
-                        return Err(fail(format!(
-                            "game_tags.{name:?}: not a tag name PGN can hold"
-                        )))
+                    Value::String(v) => {
+                        Tags::check_pgn_tag("game_tags", name, v)
+                            .map_err(|e| e.with_place(crate::Place::at_offset(offset)))?;
+                        tags.push(name, v)
                     }
-                    Value::String(v) => tags.push(name, v),
                     _ => return Err(fail(format!("game_tags.{name}: not a string"))),
                 }
             }

@@ -47,20 +47,54 @@ impl Tags {
         Tags::default()
     }
 
-    /// Whether PGN can hold `name` as a tag name and read it back: not empty, and no blank,
-    /// quote or `]` (where a reader ends a name). Readers of the JSON formats refuse others,
-    /// which `--to pgn` would write as some other tag.
+    /// Whether PGN can hold `name` as a tag name and read it back: what notate's PGN reader
+    /// takes for a name, that is not empty and without the blank, tab, line feed, quote or
+    /// `]` that end a name, not starting with the CR or ending in the white space a reader
+    /// skips there. Readers of the JSON formats refuse others, which `--to pgn` would write
+    /// as some other tag. (Other bytes stay: a name PGN read with a form feed in it must
+    /// come back from EGD.)
     ///
     /// ```
     /// use notate::chess::Tags;
     /// assert!(Tags::is_pgn_name("WhiteElo") && Tags::is_pgn_name("Time-Control"));
     /// assert!(!Tags::is_pgn_name("My Tag") && !Tags::is_pgn_name("") && !Tags::is_pgn_name("a]"));
+    /// assert!(Tags::is_pgn_name("a\x0cb") && !Tags::is_pgn_name("ab\x0c"));
     /// ```
     pub fn is_pgn_name(name: &str) -> bool {
-        !name.is_empty()
-            && !name
-                .bytes()
-                .any(|b| b.is_ascii_whitespace() || b == b'"' || b == b']')
+        let bytes = name.as_bytes();
+        match (bytes.first(), bytes.last()) {
+            (Some(first), Some(last)) => {
+                *first != b'\r'
+                    && !last.is_ascii_whitespace()
+                    && !bytes
+                        .iter()
+                        .any(|b| matches!(b, b' ' | b'\t' | b'\n' | b'"' | b']'))
+            }
+            _ => false,
+        }
+    }
+
+    /// Why PGN cannot hold the tag line `[name "value"]` and read it back, if it cannot: a
+    /// name [`Tags::is_pgn_name`] refuses, or a line longer than PGN's reader takes. The JSON
+    /// formats' readers refuse such tags (`place` names the tags' object in the message), so
+    /// that `--to pgn` writes only what reads again.
+    pub(crate) fn check_pgn_tag(place: &str, name: &str, value: &str) -> Result<(), crate::Error> {
+        if !Tags::is_pgn_name(name) {
+            return Err(crate::Error::new(
+                crate::ErrorKind::Syntax,
+                format!("{place}.{name:?}: not a tag name PGN can hold"),
+            ));
+        }
+        // `[Name "value"]` with the value's escapes.
+        let line = name.len() + value.len() + value.matches(['"', '\\']).count() + 5;
+        let longest = crate::chess::pgn::ReadOptions::default().max_tag_bytes;
+        if line > longest {
+            return Err(crate::Error::new(
+                crate::ErrorKind::TooLarge,
+                format!("{place}.{name}: tag line longer than {longest} bytes"),
+            ));
+        }
+        Ok(())
     }
 
     /// Appends a tag; a repeated name keeps its first place and takes the last value.

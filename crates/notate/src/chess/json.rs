@@ -342,8 +342,6 @@ fn line_in(
 /// Reads one game from its JSON text; `offset` is where the text starts in its file (for
 /// error places). Moves are replayed from `uci` and checked against `san`.
 pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
-    // What PGN can hold and read back, so that `--to pgn` writes only what reads again.
-    let limits = crate::chess::pgn::ReadOptions::default();
     let json: JsonGame = serde_json::from_str(text)
         .map_err(|e| Error::at(offset, format!("not notate game JSON: {e}")))?;
     let mut tags = Tags::new();
@@ -351,24 +349,8 @@ pub(crate) fn read_json(text: &str, offset: usize) -> Result<ChessGame, Error> {
         let serde_json::Value::String(v) = value else {
             return Err(Error::at(offset, format!("tags.{name}: not a string")));
         };
-        if !Tags::is_pgn_name(&name) {
-            return Err(Error::at(
-                offset,
-                format!("tags.{name:?}: not a tag name PGN can hold"),
-            ));
-        }
-        // `[Name "value"]` with the value's escapes.
-        let line = name.len() + v.len() + v.matches(['"', '\\']).count() + 5;
-        if line > limits.max_tag_bytes {
-            return Err(Error::at(
-                offset,
-                format!(
-                    "tags.{name}: tag line longer than {} bytes",
-                    limits.max_tag_bytes
-                ),
-            )
-            .with_kind(crate::ErrorKind::TooLarge));
-        }
+        Tags::check_pgn_tag("tags", &name, &v)
+            .map_err(|e| e.with_place(crate::Place::at_offset(offset)))?;
         tags.push(name, v);
     }
     let start = StartPosition::from_tags(&tags).map_err(|e| Error::at(offset, e.to_string()))?;

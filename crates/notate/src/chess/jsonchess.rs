@@ -858,6 +858,10 @@ pub(crate) fn read_jsonchess_with(
     let line: GameLine<'_> =
         serde_json::from_str(text).map_err(|e| fail(format!("not a jsonchess game line: {e}")))?;
     let tags = line.game_tags.0;
+    for (name, value) in tags.iter() {
+        Tags::check_pgn_tag("game_tags", name, value)
+            .map_err(|e| e.with_place(crate::Place::at_offset(offset)))?;
+    }
     let start = StartPosition::from_tags(&tags).map_err(|e| fail(e.to_string()))?;
     let mut pos = start.position.clone();
     let mut game: ChessGame = Game {
@@ -920,11 +924,6 @@ impl<'de> serde::Deserialize<'de> for TagList {
                 let mut tags = Tags::new();
                 while let Some(name) = map.next_key::<std::borrow::Cow<'de, str>>()? {
                     match map.next_value::<serde_json::Value>()? {
-                        serde_json::Value::String(_) if !Tags::is_pgn_name(&name) => {
-                            return Err(serde::de::Error::custom(format!(
-                                "game_tags.{name:?}: not a tag name PGN can hold"
-                            )))
-                        }
                         serde_json::Value::String(value) => tags.push(&name, value),
                         _ => {
                             return Err(serde::de::Error::custom(format!(

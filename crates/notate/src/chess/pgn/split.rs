@@ -224,6 +224,9 @@ pub struct GameSplitter<R> {
     has_tags: bool,
     /// Where a `;` comment or `%` line returns to.
     after_line_comment: State,
+    /// Where the last `;` comment or `%` line ended: a result that cuts a game before `1.`
+    /// stands after it (`; won 1-0` ⏎ `1. e4` is a comment before the first move).
+    line_comment_end: usize,
     /// Where a `{…}` comment that did not close in the buffer returns to.
     after_brace_comment: State,
     /// The 64-byte block of `buf` (its offset) whose structural bits are in `bits`; `None`
@@ -292,6 +295,7 @@ impl<R: Read> GameSplitter<R> {
             spare: None,
             failed: None,
             brace_free_until: 0,
+            line_comment_end: 0,
             has_tags: false,
             after_line_comment: State::MoveLineStart,
             after_brace_comment: State::Moves,
@@ -468,6 +472,7 @@ impl<R: Read> GameSplitter<R> {
         self.comment_start = self.comment_start.saturating_sub(n);
         self.tag_line_start = self.tag_line_start.saturating_sub(n);
         self.brace_free_until = self.brace_free_until.saturating_sub(n);
+        self.line_comment_end = self.line_comment_end.saturating_sub(n);
         for g in &mut self.games {
             *g = g.start - n..g.end - n;
         }
@@ -573,6 +578,7 @@ impl<R: Read> GameSplitter<R> {
         self.comment_start = self.comment_start.saturating_sub(end);
         self.tag_line_start = self.tag_line_start.saturating_sub(end);
         self.brace_free_until = self.brace_free_until.saturating_sub(end);
+        self.line_comment_end = self.line_comment_end.saturating_sub(end);
         chunk
     }
 
@@ -715,7 +721,9 @@ impl<R: Read> GameSplitter<R> {
                             }
                             if self.buf.get(i + 1) == Some(&b'.')
                                 && self.buf.get(i + 2) != Some(&b'.')
-                                && ends_with_result(&self.buf[self.game_start..i])
+                                && ends_with_result(
+                                    &self.buf[self.game_start.max(self.line_comment_end)..i],
+                                )
                             {
                                 self.start_game_at(i);
                                 if self.has_a_chunk() {
@@ -814,6 +822,7 @@ impl<R: Read> GameSplitter<R> {
                 State::LineComment => match self.next_of(i, |b| b == b'\n') {
                     Some(at) => {
                         i = at + 1;
+                        self.line_comment_end = i;
                         self.state = self.after_line_comment;
                     }
                     None => i = buf_len,

@@ -120,12 +120,12 @@ impl Pgn {
         if text.contains('}') || super::split::tags_inside(text.as_bytes()).is_some() {
             // Braces cannot hold it (a `}` would close them; a blank line, then a tag line,
             // would start the next game): rest-of-line comments keep it, one a line. A text
-            // of several lines comes back as several comments at the same place.
-            for line in text.split('\n') {
-                self.token(
-                    &format!(";{}", line.strip_suffix('\r').unwrap_or(line)),
-                    out,
-                );
+            // of several lines comes back as several comments at the same place. A lone CR
+            // ends a line too, as readers that take lines the universal way see it; the
+            // text's last line breaks make no empty comment.
+            let text = text.replace("\r\n", "\n");
+            for line in text.trim_end_matches(['\n', '\r']).split(['\n', '\r']) {
+                self.token(&format!(";{line}"), out);
                 out.push(b'\n');
                 self.line_len = 0;
             }
