@@ -219,3 +219,33 @@ fn game_json_holds_what_pgn_reads_and_refuses_what_pgn_cannot() {
         assert!(e.to_string().contains("not a tag name PGN can hold"), "{e}");
     }
 }
+
+/// A move's `[%timestamp ms]` becomes its jsonchess time only when field 4 can hold it and
+/// read it back: 1 to 19 digits. Any other is no time (0), as a bad `[%clk]` is no clock.
+#[test]
+fn jsonchess_times_come_from_timestamp_commands_that_read_back() {
+    use notate::chess::{jsonchess, pgn};
+    let game = pgn::read_one(
+        "1. e4 {[%timestamp 18446744073709551615]} e5 {[%timestamp 12x]} \
+         2. Nf3 {[%timestamp  42 ] [%timestamp 7]} Nc6 {%timestamp 5 [%timestamps 6]} \
+         3. Bb5 {[%timestamp 9999999999999999999]} *",
+    )
+    .unwrap();
+    let line = jsonchess::to_string(&game).unwrap();
+    let times: Vec<&str> = line
+        .split('"')
+        .filter(|f| f.matches(',').count() == 7)
+        .map(|packed| packed.split(',').nth(3).unwrap())
+        .collect();
+    assert_eq!(
+        times,
+        ["0", "0", "42", "0", "9999999999999999999"],
+        "{line}"
+    );
+    let back = jsonchess::read_one(&line).unwrap();
+    assert_eq!(back.moves.plies.len(), 5);
+    assert_eq!(
+        back.moves.plies[4].comments[0].text,
+        "[%timestamp 9999999999999999999]"
+    );
+}

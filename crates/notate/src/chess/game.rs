@@ -360,6 +360,25 @@ fn commands_in_text(text: &str) -> Commands {
 }
 
 impl Comment {
+    /// The first word after the name of each of the comment's `[%name …]` commands, in
+    /// order ("" for a command with nothing after its name).
+    ///
+    /// ```
+    /// use notate::chess::Comment;
+    /// let c = Comment::new("[%timestamp 1700000000000] fast [%cal Ge2e4,Rd7d5]".to_string());
+    /// assert_eq!(c.command("timestamp").collect::<Vec<_>>(), ["1700000000000"]);
+    /// assert_eq!(c.command("cal").collect::<Vec<_>>(), ["Ge2e4,Rd7d5"]);
+    /// assert_eq!(c.command("clk").count(), 0);
+    /// ```
+    pub fn command<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        command_parts(&self.text)
+            .filter_map(|p| p.err())
+            .filter_map(move |command| {
+                let mut words = command.split_whitespace();
+                (words.next() == Some(name)).then(|| words.next().unwrap_or(""))
+            })
+    }
+
     /// The text without its `[%…]` commands, white space squeezed to single spaces.
     ///
     /// ```

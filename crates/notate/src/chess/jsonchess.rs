@@ -762,19 +762,17 @@ pub fn decode_with(pos: &Chess, text: &str, field7: Field7) -> Result<Move, Pack
 
 /// The comment command that keeps a move's time when a jsonchess game is read: the other
 /// formats have no field for it.
-const TIME_COMMAND: &str = "%timestamp";
+const TIME_COMMAND: &str = "timestamp";
 
+/// The move's time: the first `[%timestamp ms]` of its comments whose argument is a number
+/// the packed move's field 4 can hold (1 to 19 digits, as [`PackedMove::parse`] reads
+/// them), else 0 (unknown), as a clock command that is not a time is no clock. A larger
+/// number written would make a move that does not read back.
 fn time_of(ply: &Ply<Played>) -> u64 {
     ply.comments
         .iter()
-        .find_map(|c| {
-            let start = c.text.find(TIME_COMMAND)? + TIME_COMMAND.len();
-            let rest = c.text[start..].trim_start();
-            let end = rest
-                .find(|ch: char| !ch.is_ascii_digit())
-                .unwrap_or(rest.len());
-            rest[..end].parse().ok()
-        })
+        .flat_map(|c| c.command(TIME_COMMAND))
+        .find_map(|ms| parse_number::<u64>(4, ms).ok())
         .unwrap_or(0)
 }
 
@@ -894,7 +892,7 @@ pub(crate) fn read_jsonchess_with(
         });
         if parsed.time != 0 {
             ply.comments
-                .push(Comment::new(format!("[{TIME_COMMAND} {}]", parsed.time)));
+                .push(Comment::new(format!("[%{TIME_COMMAND} {}]", parsed.time)));
         }
         game.moves.plies.push(ply);
     }

@@ -18,6 +18,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
+use super::wire::{read_number, read_str, wire_names};
 use crate::chess::jsonchess::PackedMove;
 
 /// A message as it travels: a topic and optional data.
@@ -55,15 +56,18 @@ fn error(topic: &str, field: &str, reason: impl Into<String>) -> MessageError {
 // Values that appear in the data.
 
 /// A colour on the wire: `"w"` or `"b"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
     /// `"w"`.
-    #[serde(rename = "w")]
     White,
     /// `"b"`.
-    #[serde(rename = "b")]
     Black,
 }
+
+wire_names!(Colour {
+    White = "w",
+    Black = "b",
+});
 
 /// A square number: 0 = a1, 1 = b1 … 63 = h8.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -84,15 +88,17 @@ impl SquareNo {
 
 impl<'de> Deserialize<'de> for SquareNo {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<SquareNo, D::Error> {
-        let n = u64::deserialize(d)?;
-        u8::try_from(n).ok().and_then(SquareNo::new).ok_or_else(|| {
-            serde::de::Error::custom(format!("{n} is not a square number (0 = a1 … 63 = h8)"))
+        read_number(d, "u64", u64::MAX, |n| {
+            u8::try_from(n)
+                .ok()
+                .and_then(SquareNo::new)
+                .ok_or_else(|| format!("{n} is not a square number (0 = a1 … 63 = h8)"))
         })
     }
 }
 
 /// A promotion piece: `"N"`, `"B"`, `"R"` or `"Q"`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PromotionPiece {
     /// Knight.
     N,
@@ -103,6 +109,13 @@ pub enum PromotionPiece {
     /// Queen.
     Q,
 }
+
+wire_names!(PromotionPiece {
+    N = "N",
+    B = "B",
+    R = "R",
+    Q = "Q",
+});
 
 impl PromotionPiece {
     /// The piece.
@@ -162,12 +175,13 @@ impl Serialize for RatingBound {
 
 impl<'de> Deserialize<'de> for RatingBound {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RatingBound, D::Error> {
-        let text = String::deserialize(d)?;
-        let bad = || {
-            serde::de::Error::custom(format!(
-                "{text:?} is not a rating bound (\"+100\", \"-100\" or \"1800\")"
-            ))
-        };
+        read_str(d, RatingBound::parse)
+    }
+}
+
+impl RatingBound {
+    fn parse(text: &str) -> Result<RatingBound, String> {
+        let bad = || format!("{text:?} is not a rating bound (\"+100\", \"-100\" or \"1800\")");
         let digits =
             |t: &str| !t.is_empty() && t.len() <= 9 && t.bytes().all(|b| b.is_ascii_digit());
         if let Some(rest) = text.strip_prefix('+') {
@@ -180,7 +194,7 @@ impl<'de> Deserialize<'de> for RatingBound {
                 .then(|| RatingBound::Relative(-rest.parse::<i32>().unwrap_or(0)))
                 .ok_or_else(bad);
         }
-        digits(&text)
+        digits(text)
             .then(|| RatingBound::Absolute(text.parse().unwrap_or(0)))
             .ok_or_else(bad)
     }
@@ -287,33 +301,36 @@ pub struct Player {
 }
 
 /// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResultType {
     /// `checkmate`
-    #[serde(rename = "checkmate")]
     Checkmate,
     /// `resignation`
-    #[serde(rename = "resignation")]
     Resignation,
     /// `fifty move rule`
-    #[serde(rename = "fifty move rule")]
     FiftyMoveRule,
     /// `threefold`
-    #[serde(rename = "threefold")]
     Threefold,
     /// `timeout`
-    #[serde(rename = "timeout")]
     Timeout,
     /// `insufficient material`
-    #[serde(rename = "insufficient material")]
     InsufficientMaterial,
     /// `stalemate`
-    #[serde(rename = "stalemate")]
     Stalemate,
     /// `draw agreed`
-    #[serde(rename = "draw agreed")]
     DrawAgreed,
 }
+
+wire_names!(ResultType {
+    Checkmate = "checkmate",
+    Resignation = "resignation",
+    FiftyMoveRule = "fifty move rule",
+    Threefold = "threefold",
+    Timeout = "timeout",
+    InsufficientMaterial = "insufficient material",
+    Stalemate = "stalemate",
+    DrawAgreed = "draw agreed",
+});
 
 /// A game's result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -481,14 +498,14 @@ pub struct TournamentOptions {
 }
 
 fn players_required<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
-    let n = u32::deserialize(d)?;
-    if n >= 4 && n.is_power_of_two() {
-        Ok(n)
-    } else {
-        Err(serde::de::Error::custom(format!(
-            "{n} players: a power of two, at least 4"
-        )))
-    }
+    read_number(d, "u32", u32::MAX.into(), |n| {
+        let n = n as u32; // At most `u32::MAX`.
+        if n >= 4 && n.is_power_of_two() {
+            Ok(n)
+        } else {
+            Err(format!("{n} players: a power of two, at least 4"))
+        }
+    })
 }
 
 /// A chat line as the server relays it.
@@ -532,10 +549,10 @@ impl BoardString {
 
 impl<'de> Deserialize<'de> for BoardString {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<BoardString, D::Error> {
-        BoardString::new(String::deserialize(d)?).ok_or_else(|| {
-            serde::de::Error::custom(
-                "not a board: 64 characters, each a FEN piece letter or a space",
-            )
+        read_str(d, |text| {
+            BoardString::new(text.to_string()).ok_or_else(|| {
+                "not a board: 64 characters, each a FEN piece letter or a space".to_string()
+            })
         })
     }
 }
@@ -559,23 +576,26 @@ pub struct RandomGame {
 }
 
 /// The feeds a client can switch on and off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Feed {
     /// `/random_games`
-    #[serde(rename = "/random_games")]
     RandomGames,
     /// `/list/seeks`
-    #[serde(rename = "/list/seeks")]
     Seeks,
     /// `/users_online`
-    #[serde(rename = "/users_online")]
     UsersOnline,
     /// `/lobby`: notate's channel of generic updates, which the protocol's README plans to
     /// supersede the feeds: the lobby as one document (`seeks`, `users` online, `games` in
     /// progress), then [`crate::protocol::updates`] to it.
-    #[serde(rename = "/lobby")]
     Lobby,
 }
+
+wire_names!(Feed {
+    RandomGames = "/random_games",
+    Seeks = "/list/seeks",
+    UsersOnline = "/users_online",
+    Lobby = "/lobby",
+});
 
 impl Serialize for PackedMove {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -585,8 +605,7 @@ impl Serialize for PackedMove {
 
 impl<'de> Deserialize<'de> for PackedMove {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<PackedMove, D::Error> {
-        let text = String::deserialize(d)?;
-        PackedMove::parse(&text).map_err(serde::de::Error::custom)
+        read_str(d, |text| PackedMove::parse(text).map_err(|e| e.to_string()))
     }
 }
 
@@ -594,17 +613,148 @@ impl<'de> Deserialize<'de> for PackedMove {
 // Reading data.
 
 /// Reads the data of `topic` as a `T`, naming the failing field.
+///
+/// The data is read from its JSON text, written one value a line, and the place serde_json
+/// gives for a failure is turned into the field's path by [`path_at`]. serde_path_to_error,
+/// which wraps the deserializer of every nested value and so makes a copy of every message
+/// type's reader, gave the same paths for 66 KB more WebAssembly (10 KB gzipped, in an npm
+/// package with a size budget); the unit tests compare the two.
 fn data<T: DeserializeOwned>(topic: &str, data: Option<Value>) -> Result<T, MessageError> {
     let value = data.ok_or_else(|| error(topic, "data", "missing"))?;
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." || path.is_empty() {
-            "data".to_string()
-        } else {
-            format!("data.{path}")
-        };
-        error(topic, &field, e.into_inner().to_string())
+    #[cfg(test)]
+    if tests::BY_PATH_TO_ERROR.with(|on| on.get()) {
+        return tests::data_by_path_to_error(topic, value);
+    }
+    // One value a line: where a value ends is then never where its object or array ends
+    // (see `path_at`).
+    let text = serde_json::to_string_pretty(&value).expect("a JSON value serializes");
+    serde_json::from_str(&text).map_err(|e| {
+        let line_start: usize = text
+            .split_inclusive('\n')
+            .take(e.line().saturating_sub(1))
+            .map(str::len)
+            .sum();
+        // serde_json's column is the number of bytes before the place on its line.
+        let path = path_at(&text, line_start + e.column());
+        let message = e.to_string();
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        let message = message.strip_suffix(&place).unwrap_or(&message);
+        error(topic, &format!("data{path}"), message)
     })
+}
+
+/// Where a reader is in a JSON text's nesting: each open object or array, and its key or
+/// element there.
+struct Level {
+    /// The key being read (objects), or the element's index (arrays).
+    segment: Option<String>,
+    /// Elements of an array before the current one.
+    index: usize,
+    is_array: bool,
+    /// Whether the segment's value has ended (at a blank or comma after it, the reader is
+    /// back in the object or array itself).
+    ended: bool,
+}
+
+/// The path (`.gameDetails.history[3]`) of the value a reader of the valid JSON `text` was
+/// reading when it stopped at byte `at`, as serde_json reports the place of a failure: just
+/// after a number, string or literal it could not take, at the `[` or `{` of a value that
+/// should have been something else, after a key it does not know, at the `}` of an object
+/// missing a field. Written by hand, on the text, so that no reader is copied per type.
+fn path_at(text: &str, at: usize) -> String {
+    let bytes = text.as_bytes();
+    let mut levels: Vec<Level> = Vec::new();
+    let mut i = 0;
+    let end = at.min(bytes.len());
+    // A value starts at `i` in the innermost level.
+    fn start(levels: &mut [Level]) {
+        if let Some(level) = levels.last_mut() {
+            if level.is_array {
+                level.segment = Some(format!("[{}]", level.index));
+            }
+            level.ended = false;
+        }
+    }
+    // The current value is over: a blank or comma after it.
+    fn leave(levels: &mut [Level]) {
+        if let Some(level) = levels.last_mut() {
+            if level.ended {
+                if level.is_array {
+                    level.index += 1;
+                }
+                level.segment = None;
+                level.ended = false;
+            }
+        }
+    }
+    while i < end {
+        match bytes[i] {
+            b'{' | b'[' => {
+                start(&mut levels);
+                levels.push(Level {
+                    segment: None,
+                    index: 0,
+                    is_array: bytes[i] == b'[',
+                    ended: false,
+                });
+                i += 1;
+            }
+            b'}' | b']' => {
+                levels.pop();
+                if let Some(level) = levels.last_mut() {
+                    level.ended = true;
+                }
+                i += 1;
+            }
+            b',' | b' ' | b'\n' | b'\t' | b'\r' => {
+                leave(&mut levels);
+                i += 1;
+            }
+            b':' => i += 1,
+            b'"' => {
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j] != b'"' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                let token = &text[i..(j + 1).min(text.len())];
+                match levels.last_mut() {
+                    // A key: it is in an object, where no segment is open.
+                    Some(level) if !level.is_array && level.segment.is_none() => {
+                        let key: String = serde_json::from_str(token).unwrap_or_default();
+                        level.segment = Some(format!(".{key}"));
+                    }
+                    _ => {
+                        start(&mut levels);
+                        if let Some(level) = levels.last_mut() {
+                            level.ended = true;
+                        }
+                    }
+                }
+                i = j + 1;
+            }
+            _ => {
+                // A number or literal.
+                start(&mut levels);
+                while i < bytes.len() && !b",]} \n\t\r".contains(&bytes[i]) {
+                    i += 1;
+                }
+                if let Some(level) = levels.last_mut() {
+                    level.ended = true;
+                }
+            }
+        }
+    }
+    // At the first byte of an array's element (a `{` or `[` serde_json found where it wanted
+    // something else): that element.
+    if let Some(&b) = bytes.get(end) {
+        if levels
+            .last()
+            .is_some_and(|l| l.is_array && l.segment.is_none() && !b"], \n\t\r".contains(&b))
+        {
+            start(&mut levels);
+        }
+    }
+    levels.iter().filter_map(|l| l.segment.as_deref()).collect()
 }
 
 /// A topic without data (an absent or `null` data is accepted).
@@ -1286,6 +1436,224 @@ impl ServerMessage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Whether [`data`] reads by serde_path_to_error, the reference its paths are
+        /// compared with.
+        pub(super) static BY_PATH_TO_ERROR: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// [`data`] by serde_path_to_error.
+    pub(super) fn data_by_path_to_error<T: DeserializeOwned>(
+        topic: &str,
+        value: Value,
+    ) -> Result<T, MessageError> {
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            let field = match path.as_str() {
+                "." | "" => "data".to_string(),
+                // An array's element: `data[0]`, where the reference writes `data.[0]`.
+                _ if path.starts_with('[') => format!("data{path}"),
+                _ => format!("data.{path}"),
+            };
+            error(topic, &field, e.into_inner().to_string())
+        })
+    }
+
+    /// Every way of breaking one value of a message's data: other types, a key removed or
+    /// added.
+    fn broken_data(data: &Value) -> Vec<Value> {
+        let others = [
+            json!("?"),
+            json!(1.5),
+            json!(-1),
+            json!(1e300),
+            json!({}),
+            json!([]),
+            json!([1, "x"]),
+            json!({"w": "x", "b": 2}),
+            Value::Null,
+            json!(true),
+        ];
+        let mut out: Vec<Value> = others.to_vec();
+        // Each value's pointer, the data's own first.
+        fn pointers(v: &Value, at: String, out: &mut Vec<String>) {
+            out.push(at.clone());
+            match v {
+                Value::Object(map) => {
+                    for (k, x) in map {
+                        let k = k.replace('~', "~0").replace('/', "~1");
+                        pointers(x, format!("{at}/{k}"), out);
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, x) in items.iter().enumerate() {
+                        pointers(x, format!("{at}/{i}"), out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut all = Vec::new();
+        pointers(data, String::new(), &mut all);
+        for pointer in all.iter().skip(1) {
+            for other in &others {
+                let mut changed = data.clone();
+                *changed.pointer_mut(pointer).unwrap() = other.clone();
+                out.push(changed);
+            }
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            let mut changed = data.clone();
+            match changed.pointer_mut(parent).unwrap() {
+                Value::Object(map) => {
+                    map.shift_remove(key);
+                }
+                Value::Array(items) => {
+                    items.remove(key.parse::<usize>().unwrap());
+                }
+                _ => unreachable!(),
+            }
+            out.push(changed);
+        }
+        for pointer in &all {
+            let mut changed = data.clone();
+            if let Some(Value::Object(map)) = changed.pointer_mut(pointer) {
+                map.insert("zz\"\n.".into(), json!(1));
+                out.push(changed);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn names_of_unit_enums_read_back() {
+        fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
+            all: &[T],
+            names: &str,
+        ) {
+            let text = serde_json::to_string(all).unwrap();
+            assert_eq!(text, names);
+            assert_eq!(&serde_json::from_str::<Vec<T>>(&text).unwrap(), all);
+        }
+        use super::super::updates::Op;
+        check(&[Colour::White, Colour::Black], r#"["w","b"]"#);
+        check(
+            &[
+                PromotionPiece::N,
+                PromotionPiece::B,
+                PromotionPiece::R,
+                PromotionPiece::Q,
+            ],
+            r#"["N","B","R","Q"]"#,
+        );
+        use ResultType as R;
+        check(
+            &[
+                R::Checkmate,
+                R::Resignation,
+                R::FiftyMoveRule,
+                R::Threefold,
+                R::Timeout,
+            ],
+            r#"["checkmate","resignation","fifty move rule","threefold","timeout"]"#,
+        );
+        check(
+            &[R::InsufficientMaterial, R::Stalemate, R::DrawAgreed],
+            r#"["insufficient material","stalemate","draw agreed"]"#,
+        );
+        check(
+            &[
+                Feed::RandomGames,
+                Feed::Seeks,
+                Feed::UsersOnline,
+                Feed::Lobby,
+            ],
+            r#"["/random_games","/list/seeks","/users_online","/lobby"]"#,
+        );
+        check(
+            &[Op::Add, Op::Remove, Op::Update],
+            r#"["add","remove","update"]"#,
+        );
+        let e = serde_json::from_str::<Colour>("1").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "invalid type: integer `1`, expected one of `w`, `b` at line 1 column 1"
+        );
+        let e = serde_json::from_str::<Op>(r#""put""#)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "unknown variant `put`, expected one of `add`, `remove`, `update` at line 1 column 5"
+        );
+    }
+
+    #[test]
+    fn data_errors_name_the_fields_serde_path_to_error_names() {
+        let (mut compared, mut failed) = (0, 0);
+        let mut differ = Vec::new();
+        for line in TOPICS
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (side, text) = line.split_once(' ').unwrap();
+            let mut envelope: Envelope = serde_json::from_str(text).unwrap();
+            let Some(data) = envelope.data.take() else {
+                continue;
+            };
+            for broken in broken_data(&data) {
+                let text = serde_json::to_string(&Envelope {
+                    topic: envelope.topic.clone(),
+                    data: Some(broken),
+                })
+                .unwrap();
+                let read = |reference: bool| {
+                    BY_PATH_TO_ERROR.with(|on| on.set(reference));
+                    let e = match side {
+                        "client" => ClientMessage::parse(&text).err(),
+                        _ => ServerMessage::parse(&text).err(),
+                    };
+                    BY_PATH_TO_ERROR.with(|on| on.set(false));
+                    e
+                };
+                let (ours, reference) = (read(false), read(true));
+                // A name of a unit enum (`"w"`, `"N"`, `"add"` …) is read as a string, so
+                // what else came is refused with the names it could be, where the reference
+                // also took an object with one key for a variant.
+                let by_name = |ours: &MessageError, reference: &MessageError| {
+                    (reference.reason.ends_with("expected string or map")
+                        || reference.reason.ends_with("expected map with a single key"))
+                        && ours.field == reference.field
+                        && ours.reason.starts_with("invalid type: ")
+                        && ours.reason.contains(", expected one of `")
+                };
+                let same = match (&ours, &reference) {
+                    (Some(ours), Some(reference)) => ours == reference || by_name(ours, reference),
+                    _ => ours == reference,
+                };
+                if !same {
+                    differ.push(format!(
+                        "{text}\n  ours: {ours:?}\n  reference: {reference:?}"
+                    ));
+                }
+                compared += 1;
+                failed += usize::from(ours.is_some());
+            }
+        }
+        assert!(
+            differ.is_empty(),
+            "{} of {compared} differ:\n{}",
+            differ.len(),
+            differ[..differ.len().min(12)].join("\n")
+        );
+        // Most broken messages fail, each compared.
+        assert!(
+            compared > 4_000 && failed > compared / 2,
+            "{compared} {failed}"
+        );
+    }
 
     /// Parses, serializes and parses again: the JSON is exactly the input.
     fn client_round_trip(text: &str) {

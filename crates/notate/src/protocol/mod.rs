@@ -24,6 +24,7 @@ pub mod glicko2;
 pub mod messages;
 pub mod premoves;
 pub mod updates;
+mod wire;
 
 /// A seek expires after this long without a match (ms).
 pub const SEEK_TIMEOUT_MS: u64 = 60_000;

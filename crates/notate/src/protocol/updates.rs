@@ -21,8 +21,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// What an update does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     /// Append `value` to the array at `key`.
     Add,
@@ -31,6 +30,12 @@ pub enum Op {
     /// Set the field at `key` (which must exist) to `value`.
     Update,
 }
+
+super::wire::wire_names!(Op {
+    Add = "add",
+    Remove = "remove",
+    Update = "update",
+});
 
 /// One update.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
