@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::wire::{read_number, read_str, wire_names};
+use super::wire::{path_at, read_number, read_str, wire_names};
 use crate::chess::jsonchess::PackedMove;
 
 /// A message as it travels: a topic and optional data.
@@ -615,7 +615,7 @@ impl<'de> Deserialize<'de> for PackedMove {
 /// Reads the data of `topic` as a `T`, naming the failing field.
 ///
 /// The data is read from its JSON text, written one value a line, and the place serde_json
-/// gives for a failure is turned into the field's path by [`path_at`]. serde_path_to_error,
+/// gives for a failure is turned into the field's path by `wire::path_at`. serde_path_to_error,
 /// which wraps the deserializer of every nested value and so makes a copy of every message
 /// type's reader, gave the same paths for 66 KB more WebAssembly (10 KB gzipped, in an npm
 /// package with a size budget); the unit tests compare the two.
@@ -641,120 +641,6 @@ fn data<T: DeserializeOwned>(topic: &str, data: Option<Value>) -> Result<T, Mess
         let message = message.strip_suffix(&place).unwrap_or(&message);
         error(topic, &format!("data{path}"), message)
     })
-}
-
-/// Where a reader is in a JSON text's nesting: each open object or array, and its key or
-/// element there.
-struct Level {
-    /// The key being read (objects), or the element's index (arrays).
-    segment: Option<String>,
-    /// Elements of an array before the current one.
-    index: usize,
-    is_array: bool,
-    /// Whether the segment's value has ended (at a blank or comma after it, the reader is
-    /// back in the object or array itself).
-    ended: bool,
-}
-
-/// The path (`.gameDetails.history[3]`) of the value a reader of the valid JSON `text` was
-/// reading when it stopped at byte `at`, as serde_json reports the place of a failure: just
-/// after a number, string or literal it could not take, at the `[` or `{` of a value that
-/// should have been something else, after a key it does not know, at the `}` of an object
-/// missing a field. Written by hand, on the text, so that no reader is copied per type.
-fn path_at(text: &str, at: usize) -> String {
-    let bytes = text.as_bytes();
-    let mut levels: Vec<Level> = Vec::new();
-    let mut i = 0;
-    let end = at.min(bytes.len());
-    // A value starts at `i` in the innermost level.
-    fn start(levels: &mut [Level]) {
-        if let Some(level) = levels.last_mut() {
-            if level.is_array {
-                level.segment = Some(format!("[{}]", level.index));
-            }
-            level.ended = false;
-        }
-    }
-    // The current value is over: a blank or comma after it.
-    fn leave(levels: &mut [Level]) {
-        if let Some(level) = levels.last_mut() {
-            if level.ended {
-                if level.is_array {
-                    level.index += 1;
-                }
-                level.segment = None;
-                level.ended = false;
-            }
-        }
-    }
-    while i < end {
-        match bytes[i] {
-            b'{' | b'[' => {
-                start(&mut levels);
-                levels.push(Level {
-                    segment: None,
-                    index: 0,
-                    is_array: bytes[i] == b'[',
-                    ended: false,
-                });
-                i += 1;
-            }
-            b'}' | b']' => {
-                levels.pop();
-                if let Some(level) = levels.last_mut() {
-                    level.ended = true;
-                }
-                i += 1;
-            }
-            b',' | b' ' | b'\n' | b'\t' | b'\r' => {
-                leave(&mut levels);
-                i += 1;
-            }
-            b':' => i += 1,
-            b'"' => {
-                let mut j = i + 1;
-                while j < bytes.len() && bytes[j] != b'"' {
-                    j += if bytes[j] == b'\\' { 2 } else { 1 };
-                }
-                let token = &text[i..(j + 1).min(text.len())];
-                match levels.last_mut() {
-                    // A key: it is in an object, where no segment is open.
-                    Some(level) if !level.is_array && level.segment.is_none() => {
-                        let key: String = serde_json::from_str(token).unwrap_or_default();
-                        level.segment = Some(format!(".{key}"));
-                    }
-                    _ => {
-                        start(&mut levels);
-                        if let Some(level) = levels.last_mut() {
-                            level.ended = true;
-                        }
-                    }
-                }
-                i = j + 1;
-            }
-            _ => {
-                // A number or literal.
-                start(&mut levels);
-                while i < bytes.len() && !b",]} \n\t\r".contains(&bytes[i]) {
-                    i += 1;
-                }
-                if let Some(level) = levels.last_mut() {
-                    level.ended = true;
-                }
-            }
-        }
-    }
-    // At the first byte of an array's element (a `{` or `[` serde_json found where it wanted
-    // something else): that element.
-    if let Some(&b) = bytes.get(end) {
-        if levels
-            .last()
-            .is_some_and(|l| l.is_array && l.segment.is_none() && !b"], \n\t\r".contains(&b))
-        {
-            start(&mut levels);
-        }
-    }
-    levels.iter().filter_map(|l| l.segment.as_deref()).collect()
 }
 
 /// A topic without data (an absent or `null` data is accepted).

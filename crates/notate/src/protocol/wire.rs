@@ -111,3 +111,103 @@ pub(crate) fn read_number<'de, D: Deserializer<'de>, T>(
         max,
     })
 }
+
+/// Where a reader is in a JSON text's nesting: an open object or array.
+struct Level {
+    is_array: bool,
+    /// The key read last (objects).
+    key: String,
+    /// The element's index (arrays).
+    index: usize,
+    /// Whether the reader is at a key or element of this level (from the key, or the
+    /// element's first byte, to the blank or comma after its value).
+    open: bool,
+    /// Whether that value has ended.
+    ended: bool,
+}
+
+/// The path (`.gameDetails.history[3]`) of the value a reader of the valid JSON `text` was
+/// reading when it stopped at byte `at`, as serde_json reports the place of a failure: just
+/// after a number, string or literal it could not take, at the `[` or `{` of a value that
+/// should have been something else, after a key it does not know, at the `}` of an object
+/// missing a field. Written by hand, on the text, so that no reader is copied per type.
+pub(crate) fn path_at(text: &str, at: usize) -> String {
+    let bytes = text.as_bytes();
+    let end = at.min(bytes.len());
+    let mut levels: Vec<Level> = Vec::new();
+    // A value starts in the innermost level, or has ended there.
+    fn value(levels: &mut [Level], ended: bool) {
+        if let Some(level) = levels.last_mut() {
+            level.open = true;
+            level.ended = ended;
+        }
+    }
+    let mut i = 0;
+    while i < end {
+        match bytes[i] {
+            b'{' | b'[' => {
+                value(&mut levels, false);
+                levels.push(Level {
+                    is_array: bytes[i] == b'[',
+                    key: String::new(),
+                    index: 0,
+                    open: false,
+                    ended: false,
+                });
+            }
+            b'}' | b']' => {
+                levels.pop();
+                value(&mut levels, true);
+            }
+            b',' | b' ' | b'\n' | b'\t' | b'\r' => {
+                if let Some(level) = levels.last_mut().filter(|l| l.ended) {
+                    level.index += usize::from(level.is_array);
+                    level.open = false;
+                    level.ended = false;
+                }
+            }
+            b'"' => {
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j] != b'"' {
+                    j += if bytes[j] == b'\\' { 2 } else { 1 };
+                }
+                match levels.last_mut() {
+                    // A key: in an object, before its value.
+                    Some(level) if !level.is_array && !level.open => {
+                        let token = &text[i..(j + 1).min(text.len())];
+                        level.key = serde_json::from_str(token).unwrap_or_default();
+                        level.open = true;
+                    }
+                    _ => value(&mut levels, true),
+                }
+                i = j;
+            }
+            b':' => {}
+            _ => {
+                // A number or literal.
+                while i + 1 < bytes.len() && !b",]} \n\t\r".contains(&bytes[i + 1]) {
+                    i += 1;
+                }
+                value(&mut levels, true);
+            }
+        }
+        i += 1;
+    }
+    // At the first byte of an array's element (a `{` or `[` serde_json found where it wanted
+    // something else): that element.
+    if let (Some(level), Some(b)) = (levels.last_mut(), bytes.get(end)) {
+        if level.is_array && !level.open && !b"], \n\t\r".contains(b) {
+            level.open = true;
+        }
+    }
+    let mut path = String::new();
+    for level in levels.iter().filter(|l| l.open) {
+        if level.is_array {
+            path.push_str(&format!("[{}]", level.index));
+        } else {
+            path.push('.');
+            path.push_str(&level.key);
+        }
+    }
+    path
+}
