@@ -81,6 +81,16 @@ struct Trickle<'a> {
     reads: usize,
 }
 
+impl<'a> Trickle<'a> {
+    fn new(bytes: &'a [u8], sizes: &'a [usize]) -> Self {
+        Trickle {
+            bytes,
+            sizes,
+            reads: 0,
+        }
+    }
+}
+
 impl std::io::Read for Trickle<'_> {
     fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         let n = self.sizes[self.reads % self.sizes.len()]
@@ -255,6 +265,11 @@ fn hostile_inputs_are_linear() {
         let input: Vec<u8> = pattern.iter().copied().cycle().take(4 << 20).collect();
         read_everything(&input);
     }
+    // A comment never closed, whose line after a blank line may be a tag line until its end
+    // is read: each read looks at the new bytes only.
+    let mut input = b"1. e4 {\n\n[".to_vec();
+    input.resize(4 << 20, b'a');
+    read_everything(&input);
 }
 
 /// Every game of `bytes`, split into chunks of about `chunk_bytes`.
@@ -290,6 +305,114 @@ fn oversized_game_is_reported_and_skipped() {
     // Places after the skipped game are still right.
     let next = replay(next.clone()).unwrap_err();
     assert_eq!(next.error.offset(), Some(results[1].start + 19));
+}
+
+#[test]
+fn a_comment_over_the_limit_is_read_to_its_end() {
+    // The comment fails its game, whatever the sizes of the reads and chunks; a tag line
+    // in it (no blank line before) starts no game, and its `}` fails no other.
+    let limits = ReadOptions {
+        max_comment_bytes: 1000,
+        max_game_bytes: 8000,
+        ..ReadOptions::default()
+    };
+    let read = |text: &str, sizes: &[usize], chunk_bytes: usize| -> Vec<Result<String, String>> {
+        let trickle = Trickle::new(text.as_bytes(), sizes);
+        let mut splitter = GameSplitter::with_limits(trickle, chunk_bytes, limits);
+        let mut games = Vec::new();
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            games.extend(
+                read_chunk(&chunk, limits)
+                    .into_iter()
+                    .map(|read| match read.game {
+                        Ok(game) => Ok(game.tags.get("Event").unwrap_or_default().to_string()),
+                        Err(failed) => Err(format!(
+                            "{}: {}",
+                            failed.tags.get("Event").unwrap_or_default(),
+                            failed.error.message
+                        )),
+                    }),
+            );
+        }
+        games
+    };
+    let long = "x".repeat(3000);
+    let closed = format!(
+        "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. e4 {{{long}\n[Event \"inside\"]\n\
+         1. d4 *\n}} e5 1-0\n\n[Event \"c\"]\n\n1. d4 *\n"
+    );
+    // Left open before the next game's tags, after a blank line: that game starts there.
+    let open = format!(
+        "[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. e4 {{{long}\n\n[Event \"c\"]\n\n\
+         1. d4 *\n"
+    );
+    // Left open with no blank line before the next tags: the comment runs on, and the game
+    // is too large before its end.
+    let swallowing =
+        format!("[Event \"b\"]\n\n1. e4 {{{long}{long}{long}\n[Event \"c\"]\n\n1. d4 *\n");
+    for sizes in [&[1][..], &[7, 300], &[4096], &[1 << 20]] {
+        for chunk_bytes in [64, 512, 1 << 20] {
+            let place = format!("reads {sizes:?}, chunks of {chunk_bytes}");
+            for (text, why) in [
+                (&closed, "comment longer than 1000 bytes"),
+                (&open, "comment is not closed by `}`"),
+            ] {
+                let expected = [Ok("a".into()), Err(format!("b: {why}")), Ok("c".into())];
+                assert_eq!(read(text, sizes, chunk_bytes), expected, "{place}");
+            }
+            assert_eq!(
+                read(&swallowing, sizes, chunk_bytes),
+                [Err("b: game longer than 8000 bytes, skipped".to_string())],
+                "{place}"
+            );
+        }
+    }
+}
+
+#[test]
+fn games_without_tags_are_cut_apart_after_the_notes_that_end_them() {
+    // Each game its own range, so a file of them streams (and is read on every core), and
+    // none is too large: a comment, `;` comment or `%` line after a result ends its game too.
+    let game = |k: usize| {
+        let notes = ["{won}", "; won", "{a} {b}\n% escaped"][k % 3];
+        format!("1. e4 e5 2. Nf3 1-0 {notes}\n")
+    };
+    let text: String = (0..60).map(game).collect();
+    let limits = ReadOptions {
+        max_game_bytes: 100,
+        ..ReadOptions::default()
+    };
+    for sizes in [&[1][..], &[7, 300], &[1 << 20]] {
+        for chunk_bytes in [64, 512, 1 << 20] {
+            let trickle = Trickle::new(text.as_bytes(), sizes);
+            let mut splitter = GameSplitter::with_limits(trickle, chunk_bytes, limits);
+            let mut ranges = Vec::new();
+            while let Some(chunk) = splitter.next_chunk().unwrap() {
+                assert!(chunk.oversized.is_empty());
+                let first = chunk.first_byte as usize;
+                ranges.extend(chunk.games.iter().map(|g| g.start + first..g.end + first));
+                assert!(read_chunk(&chunk, limits)
+                    .iter()
+                    .all(|read| read.game.is_ok()));
+            }
+            let starts: Vec<usize> = ranges.iter().map(|range| range.start).collect();
+            let lines: Vec<usize> = (0..60)
+                .map(|k| (0..k).map(|j| game(j).len()).sum())
+                .collect();
+            assert_eq!(starts, lines, "reads {sizes:?}, chunks of {chunk_bytes}");
+        }
+    }
+    // A result inside a comment cuts nothing.
+    for text in [
+        "; won 1-0\n1. e4 e5 *\n",
+        "1. e4 e5 2. Nf3 ; won 1-0\n1. d4 *\n",
+        "1. e4 e5 2. Nf3 {won 1-0}\n1. d4 *\n",
+    ] {
+        let mut splitter = GameSplitter::new(text.as_bytes(), 1 << 20);
+        let games = splitter.next_chunk().unwrap().unwrap().games;
+        assert_eq!(games.len(), 1, "{text}");
+        assert_eq!(games[0], 0..text.len());
+    }
 }
 
 #[test]

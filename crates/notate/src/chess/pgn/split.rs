@@ -224,11 +224,15 @@ pub struct GameSplitter<R> {
     has_tags: bool,
     /// Where a `;` comment or `%` line returns to.
     after_line_comment: State,
-    /// Where the last `;` comment or `%` line ended: a result that cuts a game before `1.`
-    /// stands after it (`; won 1-0` ⏎ `1. e4` is a comment before the first move).
-    line_comment_end: usize,
+    /// The last run of comments and `%` lines (with only blanks between them) in the game
+    /// being scanned: a result that cuts a game before `1.` stands before them (`1-0 {won}` ⏎
+    /// `1. d4` is two games; `; won 1-0` ⏎ `1. e4` is a comment before the first move).
+    notes_start: usize,
+    notes_end: usize,
     /// Where a `{…}` comment that did not close in the buffer returns to.
     after_brace_comment: State,
+    /// The search of that comment for the next game's tags (see [`tags_inside`]).
+    tags_search: TagsInside,
     /// The 64-byte block of `buf` (its offset) whose structural bits are in `bits`; `None`
     /// once `buf` has changed.
     bits_block: Option<usize>,
@@ -295,10 +299,12 @@ impl<R: Read> GameSplitter<R> {
             spare: None,
             failed: None,
             brace_free_until: 0,
-            line_comment_end: 0,
+            notes_start: 0,
+            notes_end: 0,
             has_tags: false,
             after_line_comment: State::MoveLineStart,
             after_brace_comment: State::Moves,
+            tags_search: TagsInside::at(0),
             bits_block: None,
             bits: 0,
             tag_line_start: 0,
@@ -371,11 +377,12 @@ impl<R: Read> GameSplitter<R> {
             let at_end = self.eof && self.scanned == self.buf.len();
             if at_end && self.state == State::BraceComment && self.comment_start >= self.game_start
             {
-                // A comment never closed: the next game's tags inside it start that game.
-                // (Once its game is handed out, the comment is no longer in the buffer.)
-                let inside = self.buf.get(self.comment_start + 1..).and_then(tags_inside);
+                // A comment never closed: the next game's tags inside it start that game,
+                // even as the input's last line. (Once its game is handed out, the comment
+                // is no longer in the buffer.)
+                let inside = self.tags_search.find(&self.buf, self.buf.len(), true);
                 if let Some(at) = inside {
-                    self.scanned = self.comment_start + 1 + at;
+                    self.scanned = at;
                     self.state = State::MoveLineStart;
                     continue;
                 }
@@ -466,16 +473,24 @@ impl<R: Read> GameSplitter<R> {
         self.first_line += memchr::memchr_iter(b'\n', &self.buf[..n]).count() as u64;
         self.first_byte += n as u64;
         self.buf.drain(..n);
+        self.forget(n);
+        for g in &mut self.games {
+            *g = g.start - n..g.end - n;
+        }
+    }
+
+    /// Moves the offsets kept into the buffer once its first `n` bytes are gone (those
+    /// in them, of a game being skipped, to its start).
+    fn forget(&mut self, n: usize) {
         self.bits_block = None;
         self.scanned -= n;
         self.game_start = self.game_start.saturating_sub(n);
         self.comment_start = self.comment_start.saturating_sub(n);
+        self.tags_search.forget(n);
         self.tag_line_start = self.tag_line_start.saturating_sub(n);
         self.brace_free_until = self.brace_free_until.saturating_sub(n);
-        self.line_comment_end = self.line_comment_end.saturating_sub(n);
-        for g in &mut self.games {
-            *g = g.start - n..g.end - n;
-        }
+        self.notes_start = self.notes_start.saturating_sub(n);
+        self.notes_end = self.notes_end.saturating_sub(n);
     }
 
     fn fill(&mut self) -> io::Result<()> {
@@ -557,7 +572,6 @@ impl<R: Read> GameSplitter<R> {
         rest.extend_from_slice(&self.buf[end..]);
         self.buf.truncate(end);
         let bytes = std::mem::replace(&mut self.buf, rest);
-        self.bits_block = None;
         let games = std::mem::take(&mut self.games);
         let chunk = Chunk {
             first_line: self.first_line,
@@ -573,12 +587,7 @@ impl<R: Read> GameSplitter<R> {
             let left = usize::try_from(total.saturating_sub(self.first_byte)).unwrap_or(usize::MAX);
             self.target_bytes = self.target_bytes.min((left / 4).max(self.least_bytes));
         }
-        self.scanned -= end;
-        self.game_start = self.game_start.saturating_sub(end);
-        self.comment_start = self.comment_start.saturating_sub(end);
-        self.tag_line_start = self.tag_line_start.saturating_sub(end);
-        self.brace_free_until = self.brace_free_until.saturating_sub(end);
-        self.line_comment_end = self.line_comment_end.saturating_sub(end);
+        self.forget(end);
         chunk
     }
 
@@ -601,7 +610,38 @@ impl<R: Read> GameSplitter<R> {
             self.push_game(self.game_start..at);
             self.game_start = at;
             self.has_tags = false;
+            self.notes_start = at;
+            self.notes_end = at;
         }
+    }
+
+    /// Whether only blanks stand between the game's last run of notes and `at`.
+    #[inline]
+    fn just_after_notes(&self, at: usize) -> bool {
+        self.notes_end >= self.game_start
+            && self
+                .buf
+                .get(self.notes_end..at)
+                .is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace))
+    }
+
+    /// A comment or `%` line starts at `at`: it goes on the run of notes before it, if only
+    /// blanks stand between, or starts a new one.
+    #[inline]
+    fn note_starts(&mut self, at: usize) {
+        if !self.just_after_notes(at) {
+            self.notes_start = at;
+        }
+    }
+
+    /// The game's text before `at`, without the comments and `%` lines that end it.
+    fn movetext_before(&self, at: usize) -> &[u8] {
+        let end = if self.just_after_notes(at) {
+            self.notes_start.max(self.game_start)
+        } else {
+            at
+        };
+        &self.buf[self.game_start..end]
     }
 
     /// The first byte at or after `from` that is `{`, `}`, `;` or a newline and that
@@ -692,17 +732,20 @@ impl<R: Read> GameSplitter<R> {
                         b';' | b'{' if self.state == State::TagsLineStart && !self.has_tags => {
                             // A comment before a game's tags (`; exported by …` at the top of
                             // a file) belongs to the game that follows it.
+                            self.note_starts(i);
                             if b == b';' {
                                 self.after_line_comment = State::TagsLineStart;
                                 self.state = State::LineComment;
                             } else {
                                 self.comment_start = i;
+                                self.tags_search = TagsInside::at(i + 1);
                                 self.after_brace_comment = State::TagsLineStart;
                                 self.state = State::BraceComment;
                             }
                             i += 1;
                         }
                         b'%' => {
+                            self.note_starts(i);
                             self.after_line_comment = if self.state == State::MoveLineStart {
                                 State::MoveLineStart
                             } else {
@@ -721,9 +764,7 @@ impl<R: Read> GameSplitter<R> {
                             }
                             if self.buf.get(i + 1) == Some(&b'.')
                                 && self.buf.get(i + 2) != Some(&b'.')
-                                && ends_with_result(
-                                    &self.buf[self.game_start.max(self.line_comment_end)..i],
-                                )
+                                && ends_with_result(self.movetext_before(i))
                             {
                                 self.start_game_at(i);
                                 if self.has_a_chunk() {
@@ -759,6 +800,7 @@ impl<R: Read> GameSplitter<R> {
                         i = at;
                         match self.buf[i] {
                             b'{' => {
+                                self.note_starts(i);
                                 self.comment_start = i;
                                 // Most comments close within the buffer: stay in the moves
                                 // (a lichess game has one comment per move).
@@ -771,14 +813,19 @@ impl<R: Read> GameSplitter<R> {
                                             i += at;
                                             self.state = State::MoveLineStart;
                                         }
-                                        None => i = close,
+                                        None => {
+                                            i = close;
+                                            self.notes_end = close + 1;
+                                        }
                                     }
                                 } else {
+                                    self.tags_search = TagsInside::at(i + 1);
                                     self.after_brace_comment = State::Moves;
                                     self.state = State::BraceComment;
                                 }
                             }
                             b';' => {
+                                self.note_starts(i);
                                 self.after_line_comment = State::MoveLineStart;
                                 self.state = State::LineComment;
                             }
@@ -793,36 +840,35 @@ impl<R: Read> GameSplitter<R> {
                     // them twice (an input full of `{` must still scan in linear time).
                     let from = i.max(self.brace_free_until);
                     let close = self.next_of(from, |b| b == b'}');
+                    // The next game's tags inside (a comment left open before them) end it
+                    // before its `}`; the search goes on from the last read.
+                    let end = close.unwrap_or(buf_len);
+                    let cut = self.tags_search.find(&self.buf, end, close.is_some());
                     // (A comment still open at the end is looked into by `next_chunk`.)
-                    let cut = close
-                        .and_then(|c| self.buf.get(self.comment_start + 1..c))
-                        .and_then(tags_inside);
                     match (cut, close) {
                         (Some(at), _) => {
-                            // An unclosed `{` before the next game's tags.
-                            i = self.comment_start + 1 + at;
+                            i = at;
                             self.state = State::MoveLineStart;
                         }
                         (None, Some(at)) => {
                             i = at + 1;
+                            self.notes_end = i;
                             self.state = self.after_brace_comment;
                         }
                         (None, None) => {
+                            // A comment longer than `max_comment_bytes` is still read to its
+                            // end, which the game's parser then reports: only where the next
+                            // game starts is the splitter's to find. The buffer holds it up
+                            // to `max_game_bytes`, like any game.
                             i = buf_len;
                             self.brace_free_until = buf_len;
-                            if buf_len - self.comment_start > self.limits.max_comment_bytes {
-                                // An unclosed brace must not swallow the rest of the file: give up
-                                // on the comment (the parser reports it) and scan on as movetext.
-                                i = self.comment_start + 1;
-                                self.state = State::Moves;
-                            }
                         }
                     }
                 }
                 State::LineComment => match self.next_of(i, |b| b == b'\n') {
                     Some(at) => {
                         i = at + 1;
-                        self.line_comment_end = i;
+                        self.notes_end = i;
                         self.state = self.after_line_comment;
                     }
                     None => i = buf_len,
@@ -839,26 +885,91 @@ impl<R: Read> GameSplitter<R> {
 /// line, `[Name "value"]`, is practically never meant so. Each byte is looked at once or
 /// twice: a comment of a million newlines is no slower than any other.
 pub(super) fn tags_inside(text: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(n) = memchr::memchr(b'\n', &text[from..]) {
-        let mut at = from + n + 1;
-        while text
-            .get(at)
-            .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\r'))
-        {
-            at += 1;
+    TagsInside::at(0).find(text, text.len(), true)
+}
+
+/// The search of [`tags_inside`], fed a comment's bytes as they are read: it goes on where
+/// the last call stopped, so a comment cut into many reads is still looked at once (a search
+/// from the comment's start at every read of a long one would take quadratic time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TagsInside {
+    /// How far the text has been looked at (an offset in the buffer, as below).
+    pos: usize,
+    step: TagsStep,
+}
+
+/// Where [`TagsInside`] stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TagsStep {
+    /// Inside a line with text: only its end can start a blank line.
+    InLine,
+    /// At a line's start, past its spaces and tabs: a line end here ends a blank line.
+    LineStart,
+    /// After a blank line, past the white space that follows it.
+    AfterBlank,
+    /// In the first line after a blank line, which starts at this offset: a tag line?
+    Candidate(usize),
+}
+
+impl TagsInside {
+    /// A search of a comment whose text starts at `start`.
+    fn at(start: usize) -> Self {
+        TagsInside {
+            pos: start,
+            step: TagsStep::InLine,
         }
-        if text.get(at) == Some(&b'\n') {
-            while text.get(at).is_some_and(u8::is_ascii_whitespace) {
-                at += 1;
-            }
-            if is_tag_line(&text[at..]) {
-                return Some(at);
-            }
-        }
-        from = at;
     }
-    None
+
+    /// Looks at `buf[self.pos..end]`, the comment's text read since the last call; `whole`
+    /// when the text ends at `end` (a `}`, or the input's end), so that its last line is
+    /// whole. The offset of the tag line in `buf`, if one starts there.
+    fn find(&mut self, buf: &[u8], end: usize, whole: bool) -> Option<usize> {
+        let mut i = self.pos.min(end);
+        while i < end {
+            match self.step {
+                TagsStep::InLine => match memchr::memchr(b'\n', &buf[i..end]) {
+                    Some(n) => {
+                        i += n + 1;
+                        self.step = TagsStep::LineStart;
+                    }
+                    None => i = end,
+                },
+                TagsStep::LineStart => match buf[i] {
+                    b' ' | b'\t' | b'\r' => i += 1,
+                    b'\n' => {
+                        i += 1;
+                        self.step = TagsStep::AfterBlank;
+                    }
+                    _ => self.step = TagsStep::InLine,
+                },
+                TagsStep::AfterBlank if buf[i].is_ascii_whitespace() => i += 1,
+                TagsStep::AfterBlank => self.step = TagsStep::Candidate(i),
+                TagsStep::Candidate(start) => match memchr::memchr(b'\n', &buf[i..end]) {
+                    Some(n) => {
+                        if is_tag_line(&buf[start..i + n]) {
+                            return Some(start);
+                        }
+                        i += n + 1;
+                        self.step = TagsStep::LineStart;
+                    }
+                    None => i = end,
+                },
+            }
+        }
+        self.pos = i;
+        match self.step {
+            TagsStep::Candidate(start) if whole && is_tag_line(&buf[start..end]) => Some(start),
+            _ => None,
+        }
+    }
+
+    /// The same search once the buffer's first `n` bytes are gone.
+    fn forget(&mut self, n: usize) {
+        self.pos = self.pos.saturating_sub(n);
+        if let TagsStep::Candidate(start) = &mut self.step {
+            *start = start.saturating_sub(n);
+        }
+    }
 }
 
 /// Whether `text` opens with a whole tag line: `[Name "value"]`, then the line's end.
@@ -892,4 +1003,71 @@ fn ends_with_result(text: &[u8]) -> bool {
         text.strip_suffix(result.as_bytes())
             .is_some_and(|before| before.last().is_none_or(|b| b.is_ascii_whitespace()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `tags_inside` said plainly: the first whole tag line whose white space before it
+    /// holds a blank line.
+    fn plain_tags_inside(text: &[u8]) -> Option<usize> {
+        (0..text.len()).find(|&q| {
+            let run = text[..q]
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            let before = &text[q - run..q];
+            let blank = before.iter().enumerate().any(|(k, &b)| {
+                let next = before[k + 1..]
+                    .iter()
+                    .find(|b| !matches!(b, b' ' | b'\t' | b'\r'));
+                b == b'\n' && next == Some(&b'\n')
+            });
+            !text[q].is_ascii_whitespace() && blank && is_tag_line(&text[q..])
+        })
+    }
+
+    #[test]
+    fn tags_inside_finds_a_tag_line_after_a_blank_line() {
+        let text = b"note\n \r\n\t[Event \"b\"]\n\n1. d4";
+        assert_eq!(tags_inside(text), Some(9));
+        assert_eq!(tags_inside(b"note\n[Event \"b\"]\n"), None);
+        assert_eq!(tags_inside(b"note\n\n[Event b]\n"), None);
+        // Read a byte at a time: found once the line's end is read, not before.
+        let mut search = TagsInside::at(0);
+        let found: Vec<_> = (0..=text.len())
+            .map(|end| search.find(text, end, false))
+            .collect();
+        assert_eq!(found.iter().position(Option::is_some), Some(21));
+        assert_eq!(found[21], Some(9));
+    }
+
+    proptest! {
+        #[test]
+        fn tags_inside_read_in_pieces_finds_what_a_plain_search_finds(
+            text in "([a \"\\]\\[\t\r\x0c]|\n|\\[Ab \"c\"\\]){0,40}",
+            cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..6),
+        ) {
+            let text = text.as_bytes();
+            let plain = plain_tags_inside(text);
+            prop_assert_eq!(tags_inside(text), plain);
+            // Fed as a comment read in pieces: the same, found as soon as its line is whole.
+            let mut ends: Vec<usize> = cuts.iter().map(|c| c.index(text.len() + 1)).collect();
+            ends.sort_unstable();
+            let mut search = TagsInside::at(0);
+            let mut found = None;
+            for end in ends {
+                found = found.or_else(|| search.find(text, end, false));
+                if let Some(at) = found {
+                    // Only a tag line whose end has been read.
+                    prop_assert!(text[at..end].contains(&b'\n'));
+                }
+            }
+            let found = found.or_else(|| search.find(text, text.len(), true));
+            prop_assert_eq!(found, plain);
+        }
+    }
 }
