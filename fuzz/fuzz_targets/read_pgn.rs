@@ -52,6 +52,54 @@ fuzz_target!(|data: &[u8]| {
     }
     // Validating as it reads (`notate check`) finds what reading then replaying finds.
     assert_eq!(verdicts[0], verdicts[1]);
+    // Where games start does not depend on how the bytes arrive, comments over their limit
+    // included: in one read, or in reads of 1 to 8 bytes (sizes taken from the data).
+    let limits = ReadOptions {
+        max_comment_bytes: 16,
+        ..ReadOptions::default()
+    };
+    let ranges = |input: &mut dyn std::io::Read| {
+        let mut splitter = GameSplitter::with_limits(input, 64, limits);
+        let mut ranges = Vec::new();
+        while let Ok(Some(chunk)) = splitter.next_chunk() {
+            let first = chunk.first_byte as usize;
+            ranges.extend(chunk.games.iter().map(|g| first + g.start..first + g.end));
+        }
+        ranges
+    };
+    let mut trickle = Trickle { data, at: 0 };
+    assert_eq!(ranges(&mut &data[..]), ranges(&mut trickle));
+    // With lines of games without tags too large together (cut apart), the same games
+    // however the bytes arrive: where each starts or fails, and its moves. (Not yet where a
+    // game itself is too large: the skip of its rest may end elsewhere, see the README.)
+    let limits = ReadOptions {
+        max_game_bytes: 200,
+        ..limits
+    };
+    let games = |input: &mut dyn std::io::Read| {
+        let mut splitter = GameSplitter::with_limits(input, 64, limits);
+        let mut games = Vec::new();
+        while let Ok(Some(chunk)) = splitter.next_chunk() {
+            for read in read_chunk(&chunk, limits) {
+                games.push(match read.game {
+                    Ok(game) => Ok(game.moves.plies.len()),
+                    Err(mut failed) => {
+                        failed.error.locate(&mut chunk.locator());
+                        Err((failed.error.offset(), failed.error.message))
+                    }
+                });
+            }
+        }
+        games
+    };
+    let whole = games(&mut &data[..]);
+    let skipped = |game: &Result<_, (_, String)>| {
+        game.as_ref()
+            .is_err_and(|e| e.1.starts_with("game longer than"))
+    };
+    if !whole.iter().any(skipped) {
+        assert_eq!(whole, games(&mut Trickle { data, at: 0 }));
+    }
     // The streaming reader of the library face, on the same bytes.
     for game in pgn::Reader::new(data) {
         if let Err(e) = game {
@@ -59,3 +107,19 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 });
+
+/// The bytes in small reads, of sizes the bytes themselves choose.
+struct Trickle<'a> {
+    data: &'a [u8],
+    at: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let size = self.data.get(self.at).map_or(1, |b| usize::from(b % 8) + 1);
+        let n = size.min(out.len()).min(self.data.len() - self.at);
+        out[..n].copy_from_slice(&self.data[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}

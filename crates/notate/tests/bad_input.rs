@@ -305,6 +305,69 @@ fn oversized_game_is_reported_and_skipped() {
     // Places after the skipped game are still right.
     let next = replay(next.clone()).unwrap_err();
     assert_eq!(next.error.offset(), Some(results[1].start + 19));
+    // Found too large where the scan stopped at a line start to see more (`1` and the end of
+    // a read: `1.` or `1...`?): it took bytes it had not scanned out of the buffer, and
+    // panicked; then, skipping, it waited for bytes it never read. And found too large at
+    // its last byte: what was left of it to skip was the blank line before the next game,
+    // which the skip took for part of the game, so it skipped that game too.
+    let limits = ReadOptions {
+        max_game_bytes: 100,
+        ..limits
+    };
+    for (head, rest) in [
+        (format!("1. e4 {{{}}}\n1", "x".repeat(300)), ". e5 *"),
+        ("1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 ".repeat(8) + "1-0", ""),
+    ] {
+        let head = format!("[Event \"big\"]\n\n{head}");
+        let text = format!("{head}{rest}\n\n[Event \"next\"]\n\n1. d4 *\n");
+        let sizes = [head.len(), 1000];
+        let trickle = Trickle::new(text.as_bytes(), &sizes);
+        let mut splitter = GameSplitter::with_limits(trickle, 4096, limits);
+        let mut events = Vec::new();
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            for read in read_chunk(&chunk, limits) {
+                events.push(match read.game {
+                    Ok(game) => format!("{:?}", game.tags.get("Event")),
+                    Err(failed) => failed.error.message,
+                });
+            }
+        }
+        let expected = ["game longer than 100 bytes, skipped", "Some(\"next\")"];
+        assert_eq!(events, expected, "{head}");
+    }
+}
+
+#[test]
+fn a_game_that_ends_within_the_limit_is_not_too_large_while_its_end_is_read() {
+    // An unclosed comment ends at the next game's tags after a blank line, which are known to
+    // be tags only once their line is read: past the limit, but the game ends before it.
+    let limits = ReadOptions {
+        max_game_bytes: 200,
+        ..ReadOptions::default()
+    };
+    let text = format!(
+        "[Event \"a\"]\n\n1. e4 {{open {}\n\n[Event \"b, a tag line that ends past the limit\"]\n\n1. d4 *\n",
+        "x".repeat(160)
+    );
+    for sizes in [&[1][..], &[7], &[1 << 20]] {
+        let mut splitter =
+            GameSplitter::with_limits(Trickle::new(text.as_bytes(), sizes), 64, limits);
+        let mut events = Vec::new();
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            for read in read_chunk(&chunk, limits) {
+                events.push(
+                    read.game
+                        .map(|game| game.moves.plies.len())
+                        .map_err(|f| f.error.message),
+                );
+            }
+        }
+        assert_eq!(
+            events,
+            [Err("comment is not closed by `}`".to_string()), Ok(1)],
+            "reads {sizes:?}"
+        );
+    }
 }
 
 #[test]
@@ -412,6 +475,68 @@ fn games_without_tags_are_cut_apart_after_the_notes_that_end_them() {
         let games = splitter.next_chunk().unwrap().unwrap().games;
         assert_eq!(games.len(), 1, "{text}");
         assert_eq!(games[0], 0..text.len());
+    }
+}
+
+#[test]
+fn games_without_tags_on_one_line_are_cut_apart_when_too_large_together() {
+    // The scan cuts games only at line starts; a line of games larger than a game may be
+    // is cut at each `1.` after a result, so that each game is read as it is without limit.
+    // Not in a comment or a variation, nor a `1...`.
+    let game = |k: usize| match k % 4 {
+        0 => "1. e4 e5 1-0 ".to_string(),
+        1 => "1. d4 {1-0 1. c4} d5 0-1 {won} ".to_string(),
+        2 => "1. c4 (1. d4 d5 1-0 1. e4) 1... e5 1/2-1/2 ".to_string(),
+        _ => format!("1. Nf3 Nf6 2. g3 * ; game {k}\n"),
+    };
+    let header = "[Event \"a 1-0 1. d4\"]\n[Site\n\"1-0 1. c4\"]\n\n".to_string();
+    let text: String = [header.clone(), (0..40).map(game).collect()].concat();
+    let read = |text: &str, limits, sizes: &[usize], chunk_bytes| -> Vec<Result<String, String>> {
+        let trickle = Trickle::new(text.as_bytes(), sizes);
+        let mut splitter = GameSplitter::with_limits(trickle, chunk_bytes, limits);
+        let mut games = Vec::new();
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            for read in read_chunk(&chunk, limits) {
+                let game = read.game.and_then(replay);
+                games.push(match game {
+                    Ok(game) => Ok(notate::chess::uci::to_string(&game)
+                        .unwrap()
+                        .trim_end()
+                        .into()),
+                    Err(failed) => Err(failed.error.message),
+                });
+            }
+        }
+        games
+    };
+    let whole = read(&text, ReadOptions::default(), &[1 << 20], 1 << 20);
+    assert_eq!(whole.len(), 40);
+    assert_eq!(whole[0], Ok("e2e4 e7e5".into()));
+    assert_eq!(whole[2], Ok("c2c4 e7e5".into()));
+    let limits = ReadOptions {
+        max_game_bytes: 60,
+        ..ReadOptions::default()
+    };
+    // A game over the limit fails, and takes the rest of its line with it (its end is not
+    // looked for past the limit); the games of the next lines are read.
+    let big = |k: usize| match k {
+        17 => format!("1. e4 {{{}}} e5 1-0 ", "x".repeat(80)),
+        _ => game(k),
+    };
+    let with_big: String = [header, (0..40).map(big).collect()].concat();
+    let mut expected = read(&with_big, ReadOptions::default(), &[1 << 20], 1 << 20);
+    assert_eq!(expected.len(), 40);
+    expected.splice(17..20, [Err("game longer than 60 bytes, skipped".into())]);
+    for sizes in [&[1][..], &[7, 300], &[1 << 20]] {
+        for chunk_bytes in [64, 512, 1 << 20] {
+            let place = format!("reads {sizes:?}, chunks of {chunk_bytes}");
+            assert_eq!(read(&text, limits, sizes, chunk_bytes), whole, "{place}");
+            assert_eq!(
+                read(&with_big, limits, sizes, chunk_bytes),
+                expected,
+                "{place}"
+            );
+        }
     }
 }
 

@@ -416,10 +416,24 @@ impl<R: Read> GameSplitter<R> {
                 self.scan();
                 continue;
             }
-            if self.buf.len() - self.game_start > self.limits.max_game_bytes {
+            // A game that may end within the limit, at a line in an open comment that may be
+            // the next game's tags, is not too large until that line's end is read.
+            let may_end = self.state == State::BraceComment
+                && self
+                    .tags_search
+                    .pending(self.buf.len())
+                    .is_some_and(|start| start - self.game_start <= self.limits.max_game_bytes);
+            let cut = (self.buf.len() - self.game_start > self.limits.max_game_bytes && !may_end)
+                .then(|| self.cut_games_on_lines());
+            if cut == Some(Some(true)) {
+                continue;
+            }
+            if cut == Some(Some(false)) {
                 // A game too large to hold: hand out its head (for the error message, with
                 // the games before it) and skip the rest of it without keeping it.
-                let head_end = (self.game_start + 512).min(self.buf.len());
+                // (Not past the scan, which may have stopped at a line start to see more
+                // bytes: what it has not looked at stays in the buffer for the skip.)
+                let head_end = (self.game_start + 512).min(self.scanned);
                 let mut oversized = std::mem::take(&mut self.oversized);
                 oversized.push(self.games.len());
                 self.games.push(self.game_start..head_end);
@@ -456,13 +470,20 @@ impl<R: Read> GameSplitter<R> {
             self.games.remove(0);
             self.discard(rest.end);
             self.skipping = false;
-        } else if self.scanned < self.buf.len() {
+        } else if self.scanned < self.buf.len() && (self.eof || !self.needs_more) {
             self.scan();
         } else if self.eof {
             self.discard(self.buf.len());
             self.skipping = false;
         } else {
-            self.discard(self.scanned);
+            // The last bytes scanned stay: whether a game without tags starts at the next
+            // line's `1.` depends on how the movetext before it ends (`1-0 {won}` ⏎ `1. d4`),
+            // which must not depend on where reads ended. Discarded in large steps, so that
+            // small reads do not move those bytes each time.
+            let keep_from = self.scanned.saturating_sub(SKIP_CONTEXT);
+            if keep_from >= SKIP_CONTEXT {
+                self.discard(keep_from);
+            }
             self.fill()?;
         }
         Ok(())
@@ -591,21 +612,68 @@ impl<R: Read> GameSplitter<R> {
         chunk
     }
 
-    /// Records a whole game; one over the size limit is kept as its head only (for the error).
+    /// Records a whole game; one over the size limit is kept as its head only (for the error),
+    /// unless it starts games without tags on one line (see [`Self::cuts_on_line`]).
     fn push_game(&mut self, range: Range<usize>) {
-        if self.skipping || range.len() <= self.limits.max_game_bytes {
-            self.games.push(range);
-        } else {
-            self.oversized.push(self.games.len());
-            self.games
-                .push(range.start..range.start + 512.min(range.len()));
+        let mut start = range.start;
+        while !self.skipping && range.end - start > self.limits.max_game_bytes {
+            let cuts = self.cuts_on_line(start, range.end);
+            if cuts.is_empty() {
+                self.oversized.push(self.games.len());
+                self.games.push(start..(start + 512).min(range.end));
+                return;
+            }
+            for at in cuts {
+                self.games.push(start..at);
+                start = at;
+            }
         }
+        self.games.push(start..range.end);
+    }
+
+    /// Where games without tags on one line start in the game that starts at `start` (and
+    /// ends at `end` or later), each game of them within the size limit: a game over it takes
+    /// the rest of its line. (The scan looks for a next game only at line starts, so a line
+    /// of such games larger than the limit is cut here.) Looks at the limit's worth of bytes
+    /// and a few more, whenever they are read, so the cuts never depend on the reads.
+    fn cuts_on_line(&self, start: usize, end: usize) -> Vec<usize> {
+        let limit = self.limits.max_game_bytes;
+        let window = end.min(start.saturating_add(limit).saturating_add(LOOK_PAST_LIMIT));
+        games_on_lines(&self.buf[start..window])
+            .into_iter()
+            .take_while(|&cut| cut <= limit)
+            .map(|cut| start + cut)
+            .collect()
+    }
+
+    /// Cuts the game being scanned, grown past the size limit, at the starts of games
+    /// without tags on its line (see [`Self::cuts_on_line`]): `Some(true)` when it did,
+    /// `None` while the bytes it looks at are not all scanned.
+    fn cut_games_on_lines(&mut self) -> Option<bool> {
+        let look = self.limits.max_game_bytes.saturating_add(LOOK_PAST_LIMIT);
+        if self.scanned - self.game_start < look && !self.eof {
+            return None;
+        }
+        let cuts = self.cuts_on_line(self.game_start, self.scanned);
+        for &at in &cuts {
+            self.games.push(self.game_start..at);
+            self.game_start = at;
+            self.has_tags = false;
+            if self.notes_start < at {
+                self.notes_start = at;
+                self.notes_end = at;
+            }
+        }
+        Some(!cuts.is_empty())
     }
 
     fn start_game_at(&mut self, at: usize) {
-        if self.buf[self.game_start..at]
-            .iter()
-            .any(|b| !b.is_ascii_whitespace())
+        // A skip ends at the next game even when what is left of the game it skips is blank
+        // (its head went out up to the blanks before the next game).
+        if self.skipping
+            || self.buf[self.game_start..at]
+                .iter()
+                .any(|b| !b.is_ascii_whitespace())
         {
             self.push_game(self.game_start..at);
             self.game_start = at;
@@ -911,6 +979,10 @@ enum TagsStep {
     Candidate(usize),
 }
 
+/// The longest line [`TagsInside`] takes for a tag line (the default longest tag line): the
+/// splitter waits for the end of a shorter one before it calls a game too large.
+const LONGEST_TAG_LINE: usize = 64 << 10;
+
 impl TagsInside {
     /// A search of a comment whose text starts at `start`.
     fn at(start: usize) -> Self {
@@ -946,7 +1018,7 @@ impl TagsInside {
                 TagsStep::AfterBlank => self.step = TagsStep::Candidate(i),
                 TagsStep::Candidate(start) => match memchr::memchr(b'\n', &buf[i..end]) {
                     Some(n) => {
-                        if is_tag_line(&buf[start..i + n]) {
+                        if i + n - start <= LONGEST_TAG_LINE && is_tag_line(&buf[start..i + n]) {
                             return Some(start);
                         }
                         i += n + 1;
@@ -958,7 +1030,19 @@ impl TagsInside {
         }
         self.pos = i;
         match self.step {
-            TagsStep::Candidate(start) if whole && is_tag_line(&buf[start..end]) => Some(start),
+            TagsStep::Candidate(start)
+                if whole && end - start <= LONGEST_TAG_LINE && is_tag_line(&buf[start..end]) =>
+            {
+                Some(start)
+            }
+            _ => None,
+        }
+    }
+
+    /// Where a line that may be the next game's tags starts, while its end is not read yet.
+    fn pending(&self, buf_len: usize) -> Option<usize> {
+        match self.step {
+            TagsStep::Candidate(start) if buf_len - start <= LONGEST_TAG_LINE => Some(start),
             _ => None,
         }
     }
@@ -994,6 +1078,75 @@ fn is_tag_line(text: &[u8]) -> bool {
     inner.first().is_some_and(u8::is_ascii_alphabetic)
         && blanks > 0
         && rest.get(blanks) == Some(&b'"')
+}
+
+/// How many of the last bytes scanned a skip of a game too large keeps (see
+/// [`GameSplitter::skip_oversized`]): a result, and comments after it up to this length.
+const SKIP_CONTEXT: usize = 4 << 10;
+
+/// How far past the size limit [`GameSplitter::cuts_on_line`] looks: a game at the limit,
+/// then the next one's `1.` and the blank after it.
+const LOOK_PAST_LIMIT: usize = 16;
+
+/// Where games without tags start inside `text`, one game or more as the scan cut it: at
+/// each `1.` (not `1...`) whose word before, outside comments, `%` lines, tag lines and
+/// variations, is a result (`1. e4 e5 1-0 1. d4 …`). The scan looks for such a start only at
+/// a line's start, as it jumps from one comment or line end to the next; a stretch too large
+/// for one game is looked through with this, a plain pass over its bytes. A word that
+/// reaches the end of `text` may go on after it, and cuts nothing.
+fn games_on_lines(text: &[u8]) -> Vec<usize> {
+    let line_end = |i: usize| memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1);
+    let mut cuts = Vec::new();
+    let (mut i, mut depth, mut after_result) = (0, 0usize, false);
+    while i < text.len() {
+        let line_start = i == 0 || text[i - 1] == b'\n';
+        match text[i] {
+            b if b.is_ascii_whitespace() => i += 1,
+            b'{' => match memchr::memchr(b'}', &text[i..]) {
+                Some(n) => i += n + 1,
+                None => break,
+            },
+            b';' => i = line_end(i),
+            b'%' if line_start => i = line_end(i),
+            b'[' if line_start => {
+                // A tag line, with the lines a tag left open runs on, as the scan reads them.
+                let mut end = line_end(i);
+                for _ in 0..MAX_TAG_LINES {
+                    let next = line_end(end);
+                    let blank = text[end..next].iter().all(u8::is_ascii_whitespace);
+                    if !tag_left_open(&text[i..end]) || blank {
+                        break;
+                    }
+                    end = next;
+                }
+                after_result = false;
+                i = end;
+            }
+            b'(' | b')' => {
+                depth = match text[i] {
+                    b'(' => depth + 1,
+                    _ => depth.saturating_sub(1),
+                };
+                after_result = false;
+                i += 1;
+            }
+            _ => {
+                let Some(n) = text[i..]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace() || b"{;()".contains(b))
+                else {
+                    break;
+                };
+                let word = &text[i..i + n];
+                if after_result && word.starts_with(b"1.") && word.get(2) != Some(&b'.') {
+                    cuts.push(i);
+                }
+                after_result = depth == 0 && ends_with_result(word);
+                i += n;
+            }
+        }
+    }
+    cuts
 }
 
 /// Whether `text` ends with a game's result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing as a word.
