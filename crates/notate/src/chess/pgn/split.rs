@@ -585,14 +585,23 @@ impl<R: Read> GameSplitter<R> {
 
     fn take_chunk(&mut self, oversized: Vec<usize>) -> Chunk {
         let end = self.games.last().map_or(0, |g| g.end);
-        let mut rest = self
-            .spare
-            .take()
-            .unwrap_or_else(|| Vec::with_capacity(self.chunk_bytes + (64 << 10)));
-        rest.clear();
-        rest.extend_from_slice(&self.buf[end..]);
-        self.buf.truncate(end);
-        let bytes = std::mem::replace(&mut self.buf, rest);
+        let bytes = if self.buf.len() - end > end.max(self.chunk_bytes) {
+            // More left than handed out (a line of many games, cut a chunk at a time): the
+            // chunk takes a copy of its bytes, not the large buffer (chunks waiting for a
+            // worker each held one).
+            let bytes = self.buf[..end].to_vec();
+            self.buf.drain(..end);
+            bytes
+        } else {
+            let mut rest = self
+                .spare
+                .take()
+                .unwrap_or_else(|| Vec::with_capacity(self.chunk_bytes + (64 << 10)));
+            rest.clear();
+            rest.extend_from_slice(&self.buf[end..]);
+            self.buf.truncate(end);
+            std::mem::replace(&mut self.buf, rest)
+        };
         let games = std::mem::take(&mut self.games);
         let chunk = Chunk {
             first_line: self.first_line,
@@ -617,7 +626,7 @@ impl<R: Read> GameSplitter<R> {
     fn push_game(&mut self, range: Range<usize>) {
         let mut start = range.start;
         while !self.skipping && range.end - start > self.limits.max_game_bytes {
-            let cuts = self.cuts_on_line(start, range.end);
+            let cuts = self.cuts_on_line(start, range.end, usize::MAX);
             if cuts.is_empty() {
                 self.oversized.push(self.games.len());
                 self.games.push(start..(start + 512).min(range.end));
@@ -636,10 +645,12 @@ impl<R: Read> GameSplitter<R> {
     /// the rest of its line. (The scan looks for a next game only at line starts, so a line
     /// of such games larger than the limit is cut here.) Looks at the limit's worth of bytes
     /// and a few more, whenever they are read, so the cuts never depend on the reads.
-    fn cuts_on_line(&self, start: usize, end: usize) -> Vec<usize> {
+    /// The cuts stop at the first at or past `until` (the rest are the same when looked for
+    /// again from there).
+    fn cuts_on_line(&self, start: usize, end: usize, until: usize) -> Vec<usize> {
         let limit = self.limits.max_game_bytes;
         let window = end.min(start.saturating_add(limit).saturating_add(LOOK_PAST_LIMIT));
-        games_on_lines(&self.buf[start..window])
+        games_on_lines(&self.buf[start..window], until.saturating_sub(start))
             .into_iter()
             .take_while(|&cut| cut <= limit)
             .map(|cut| start + cut)
@@ -654,7 +665,8 @@ impl<R: Read> GameSplitter<R> {
         if self.scanned - self.game_start < look && !self.eof {
             return None;
         }
-        let cuts = self.cuts_on_line(self.game_start, self.scanned);
+        // A chunk's worth at a time: many games on a line make chunks of the usual size.
+        let cuts = self.cuts_on_line(self.game_start, self.scanned, self.target_bytes);
         for &at in &cuts {
             self.games.push(self.game_start..at);
             self.game_start = at;
@@ -1093,8 +1105,9 @@ const LOOK_PAST_LIMIT: usize = 16;
 /// variations, is a result (`1. e4 e5 1-0 1. d4 …`). The scan looks for such a start only at
 /// a line's start, as it jumps from one comment or line end to the next; a stretch too large
 /// for one game is looked through with this, a plain pass over its bytes. A word that
-/// reaches the end of `text` may go on after it, and cuts nothing.
-fn games_on_lines(text: &[u8]) -> Vec<usize> {
+/// reaches the end of `text` may go on after it, and cuts nothing. Stops at the first cut at
+/// or past `until`.
+fn games_on_lines(text: &[u8], until: usize) -> Vec<usize> {
     let line_end = |i: usize| memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1);
     let mut cuts = Vec::new();
     let (mut i, mut depth, mut after_result) = (0, 0usize, false);
@@ -1140,6 +1153,9 @@ fn games_on_lines(text: &[u8]) -> Vec<usize> {
                 let word = &text[i..i + n];
                 if after_result && word.starts_with(b"1.") && word.get(2) != Some(&b'.') {
                     cuts.push(i);
+                    if i >= until {
+                        break;
+                    }
                 }
                 after_result = depth == 0 && ends_with_result(word);
                 i += n;
