@@ -422,7 +422,9 @@ impl<R: Read> GameSplitter<R> {
                 && self
                     .tags_search
                     .pending(self.buf.len())
-                    .is_some_and(|start| start - self.game_start <= self.limits.max_game_bytes);
+                    .is_some_and(|start| {
+                        start.saturating_sub(self.game_start) <= self.limits.max_game_bytes
+                    });
             let cut = (self.buf.len() - self.game_start > self.limits.max_game_bytes && !may_end)
                 .then(|| self.cut_games_on_lines());
             if cut == Some(Some(true)) {
@@ -1060,11 +1062,15 @@ impl TagsInside {
     }
 
     /// The same search once the buffer's first `n` bytes are gone.
+    /// A line whose start is gone (the skip of a game too large drops bytes) can no longer
+    /// be judged from its start: it is taken for a line of text, not a tag line.
     fn forget(&mut self, n: usize) {
         self.pos = self.pos.saturating_sub(n);
-        if let TagsStep::Candidate(start) = &mut self.step {
-            *start = start.saturating_sub(n);
-        }
+        self.step = match self.step {
+            TagsStep::Candidate(start) if start < n => TagsStep::InLine,
+            TagsStep::Candidate(start) => TagsStep::Candidate(start - n),
+            step => step,
+        };
     }
 }
 
@@ -1212,6 +1218,17 @@ mod tests {
             .collect();
         assert_eq!(found.iter().position(Option::is_some), Some(21));
         assert_eq!(found[21], Some(9));
+    }
+
+    #[test]
+    fn a_tag_line_whose_start_is_forgotten_is_not_one() {
+        let text = b"x\n\n[A \"[A \"b\"]\n";
+        let mut search = TagsInside::at(0);
+        assert_eq!(search.find(text, 6, false), None);
+        // The bytes before the second `[` dropped: `[A "b"]` is the end of a line, not a
+        // tag line.
+        search.forget(7);
+        assert_eq!(search.find(&text[7..], text.len() - 7, true), None);
     }
 
     proptest! {
