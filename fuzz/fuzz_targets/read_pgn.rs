@@ -76,7 +76,7 @@ fuzz_target!(|data: &[u8]| {
         max_game_bytes: 200,
         ..limits
     };
-    let games = |input: &mut dyn std::io::Read| {
+    let games = |input: &mut dyn std::io::Read, limits: ReadOptions| {
         let mut splitter = GameSplitter::with_limits(input, 64, limits);
         let mut games = Vec::new();
         while let Ok(Some(chunk)) = splitter.next_chunk() {
@@ -92,13 +92,20 @@ fuzz_target!(|data: &[u8]| {
         }
         games
     };
-    let whole = games(&mut &data[..]);
+    let whole = games(&mut &data[..], limits);
     let skipped = |game: &Result<_, (_, String)>| {
         game.as_ref()
             .is_err_and(|e| e.1.starts_with("game longer than"))
     };
     if !whole.iter().any(skipped) {
-        assert_eq!(whole, games(&mut Trickle { data, at: 0 }));
+        assert_eq!(whole, games(&mut Trickle { data, at: 0 }, limits));
+        // Lines of games cut apart (every stretch over a quarter of the limit is) read as
+        // they read whole: no stretch of these bytes is cut at the default limits.
+        let uncut = ReadOptions {
+            max_game_bytes: ReadOptions::default().max_game_bytes,
+            ..limits
+        };
+        assert_eq!(whole, games(&mut &data[..], uncut));
     }
     // The streaming reader of the library face, on the same bytes.
     for game in pgn::Reader::new(data) {

@@ -261,9 +261,33 @@ fn hostile_inputs_are_linear() {
         b"\n",
         b"[a \"",
         b"{ [\n",
+        // Comments left open before the next game's tags: each `{` searched the rest of
+        // the buffer for a `}` (9.7 s for 4 MB), whether there was one or not.
+        b"{\n\n[A \"b\"]\n1. e4 ",
+        &[&b"{\n\n[A \"b\"]\n1. e4 ".repeat(10_000)[..], b"}\n"].concat(),
     ] {
         let input: Vec<u8> = pattern.iter().copied().cycle().take(4 << 20).collect();
         read_everything(&input);
+    }
+    // A line of games long enough to be looked through for each game's start, then a word,
+    // a comment and a `;` comment of megabytes, read 1 KiB at a time: each read goes on
+    // where the search for the token's end stopped (from its start, 4,000 reads of 4 MB).
+    for tail in [&b"a"[..], b"{", b";"] {
+        let mut input = b"1. e4 e5 1-0 ".repeat(6_000);
+        input.extend_from_slice(b"1. e4 ");
+        input.extend(
+            tail.iter()
+                .copied()
+                .cycle()
+                .take(1)
+                .chain(std::iter::repeat_n(b'a', 4 << 20)),
+        );
+        let mut splitter = GameSplitter::new(Trickle::new(&input, &[1024]), 1 << 16);
+        let mut ranges = 0;
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            ranges += chunk.games.len();
+        }
+        assert_eq!(ranges, 6_001);
     }
     // A comment never closed, whose line after a blank line may be a tag line until its end
     // is read: each read looks at the new bytes only.
@@ -284,6 +308,21 @@ fn read_in_chunks(
         results.extend(read_chunk(&chunk, limits));
     }
     results
+}
+
+/// Each game of `input` as its `Event` tag (`Some("b")`), or its error message.
+fn events_of(input: impl std::io::Read, chunk_bytes: usize, limits: ReadOptions) -> Vec<String> {
+    let mut splitter = GameSplitter::with_limits(input, chunk_bytes, limits);
+    let mut events = Vec::new();
+    while let Some(chunk) = splitter.next_chunk().unwrap() {
+        for read in read_chunk(&chunk, limits) {
+            events.push(match read.game {
+                Ok(game) => format!("{:?}", game.tags.get("Event")),
+                Err(failed) => failed.error.message,
+            });
+        }
+    }
+    events
 }
 
 #[test]
@@ -321,17 +360,7 @@ fn oversized_game_is_reported_and_skipped() {
         let head = format!("[Event \"big\"]\n\n{head}");
         let text = format!("{head}{rest}\n\n[Event \"next\"]\n\n1. d4 *\n");
         let sizes = [head.len(), 1000];
-        let trickle = Trickle::new(text.as_bytes(), &sizes);
-        let mut splitter = GameSplitter::with_limits(trickle, 4096, limits);
-        let mut events = Vec::new();
-        while let Some(chunk) = splitter.next_chunk().unwrap() {
-            for read in read_chunk(&chunk, limits) {
-                events.push(match read.game {
-                    Ok(game) => format!("{:?}", game.tags.get("Event")),
-                    Err(failed) => failed.error.message,
-                });
-            }
-        }
+        let events = events_of(Trickle::new(text.as_bytes(), &sizes), 4096, limits);
         let expected = ["game longer than 100 bytes, skipped", "Some(\"next\")"];
         assert_eq!(events, expected, "{head}");
     }
@@ -536,6 +565,95 @@ fn games_without_tags_on_one_line_are_cut_apart_when_too_large_together() {
                 expected,
                 "{place}"
             );
+        }
+    }
+}
+
+#[test]
+fn a_long_line_of_games_is_read_a_game_at_a_time() {
+    // 10,000 games without tags on one line, 130 KB, well under the limit: the scan finds
+    // no game at a line's start in them, and handed out the line as one range, whose games
+    // a worker then read all at once (16 MiB of them took 5.7 GB). A stretch longer than
+    // 64 KiB is cut at each game, however the bytes arrive; the games are the same.
+    let text = "1. e4 e5 1-0 ".repeat(10_000) + "\n[Event \"b\"]\n\n1. d4 *\n";
+    let whole: Vec<_> = read_in_chunks(text.as_bytes(), 1 << 20, ReadOptions::default())
+        .into_iter()
+        .map(|read| read.game.map(|game| game.moves.plies.len()).is_ok())
+        .collect();
+    assert_eq!(whole.len(), 10_001);
+    assert!(whole.iter().all(|&ok| ok));
+    for sizes in [&[1 << 20][..], &[7, 300], &[1]] {
+        for chunk_bytes in [4096, 1 << 20] {
+            let trickle = Trickle::new(text.as_bytes(), sizes);
+            let mut splitter = GameSplitter::new(trickle, chunk_bytes);
+            let (mut ranges, mut largest_chunk) = (0, 0);
+            while let Some(chunk) = splitter.next_chunk().unwrap() {
+                ranges += chunk.games.len();
+                largest_chunk = largest_chunk.max(chunk.bytes.len());
+            }
+            let place = format!("reads {sizes:?}, chunks of {chunk_bytes}");
+            assert_eq!(ranges, 10_001, "{place}");
+            assert!(
+                largest_chunk <= chunk_bytes.max(64 << 10) + (300 << 10),
+                "{place}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_game_that_fails_on_a_line_of_games_takes_only_itself() {
+    // A syntax error (here a comment over its limit) failed the rest of its stretch, so the
+    // games after it on the same line were read only when the line was long enough for the
+    // splitter to cut it apart. The failed game now runs to the next game on its line.
+    let limits = ReadOptions {
+        max_comment_bytes: 16,
+        ..ReadOptions::default()
+    };
+    let line = format!(
+        "1. e4 e5 1-0 1. d4 {{{}}} d5 0-1 {{a long comment}} 1. c4 * ",
+        "x".repeat(20)
+    );
+    for copies in [1, 2000] {
+        let text = line.repeat(copies) + "\n";
+        let games: Vec<_> = read_in_chunks(text.as_bytes(), 1 << 20, limits)
+            .into_iter()
+            .map(|read| {
+                read.game
+                    .map(|game| game.moves.plies.len())
+                    .map_err(|e| e.error.message)
+            })
+            .collect();
+        let one = [
+            Ok(2),
+            Err("comment longer than 16 bytes".to_string()),
+            Ok(1),
+        ];
+        assert_eq!(games.len(), 3 * copies, "{copies} copies");
+        assert!(games.chunks(3).all(|three| three == one), "{copies} copies");
+    }
+}
+
+#[test]
+fn a_game_after_one_too_large_is_held_to_the_limit_too() {
+    // The skip of a game too large ended at the next game, but the games found in the same
+    // scan after it were let through without their size checked: whether the second game
+    // here was read or failed depended on where the reads ended.
+    let text = format!(
+        "[Event \"a\"]\n\n1. e4 {{{}}} *\n\n[Event \"b\"]\n\n1. d4 {{{}}} *\n\n[Event \"c\"]\n\n1. c4 *\n",
+        "x".repeat(300),
+        "y".repeat(150),
+    );
+    let limits = ReadOptions {
+        max_game_bytes: 100,
+        ..ReadOptions::default()
+    };
+    for sizes in [&[1 << 20][..], &[7, 300], &[1]] {
+        for chunk_bytes in [64, 4096] {
+            let events = events_of(Trickle::new(text.as_bytes(), sizes), chunk_bytes, limits);
+            let too_large = "game longer than 100 bytes, skipped";
+            let expected = [too_large, too_large, "Some(\"c\")"];
+            assert_eq!(events, expected, "reads {sizes:?}, chunks of {chunk_bytes}");
         }
     }
 }

@@ -12,6 +12,7 @@
 //! that reads games uses [`Reader`] or [`read_str`].
 
 mod find;
+mod line_games;
 mod parse;
 mod split;
 mod write;

@@ -11,6 +11,7 @@ use std::ops::Range;
 use memchr::memchr;
 
 use super::find::{find_any, tag_left_open, BOM, MAX_TAG_LINES};
+use super::line_games::next_game_from;
 use super::split::{Keep, PieceLetters, ReadOptions};
 use crate::chess::error::FailedGame;
 use crate::{Error, ErrorKind};
@@ -370,8 +371,11 @@ impl<'a> GameParser<'a> {
                 })
             }
             Err(error) => {
-                // A syntax error: the rest of the stretch belongs to the failed game.
-                self.pos = self.end;
+                // A syntax error: the failed game runs to the next game without tags on its
+                // lines (where the splitter cuts a long line of games, so that the games
+                // read do not depend on the line's length), or to the stretch's end.
+                self.pos = next_game_from(&self.src[..self.end], self.game_start, self.pos)
+                    .unwrap_or(self.end);
                 Err(FailedGame {
                     tags: game.tags,
                     error,
@@ -1578,10 +1582,12 @@ mod validate_tests {
 
     #[test]
     fn an_error_after_a_bad_move_is_placed_and_ends_the_stretch_as_replay_does() {
-        // An unreadable move ends the stretch: its rest was read as a second game, whose
-        // first move (`e5`, White's) failed.
+        // An unreadable move ends its game: its rest was read as a second game, whose
+        // first move (`e5`, White's) failed. The failed game runs to the next game on its
+        // lines (a `1.` after a result), which is read.
         let text = "1. e4 Zz9x e5 2. Nf3 *\n\n1. d4 *";
-        assert_eq!(validate(text), [Err((Some(2), "Zz9x".into()))]);
+        let d4 = read_then_replay("1. d4 *").remove(0);
+        assert_eq!(validate(text), [Err((Some(2), "Zz9x".into())), d4]);
         assert_eq!(validate(text), read_then_replay(text));
         // Moves after a bad one are counted, unplayed: the ply of a later error is its own
         // (it was 2, the plies played).

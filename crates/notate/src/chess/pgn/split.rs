@@ -11,6 +11,7 @@ use std::io::{self, Read};
 use std::ops::Range;
 
 use super::find::{structural_bits, tag_left_open, BOM, MAX_TAG_LINES};
+use super::line_games::{ends_with_result, LineCuts};
 use crate::chunk::Chunk;
 
 /// Where a scan stands between calls.
@@ -195,6 +196,12 @@ pub struct GameSplitter<R> {
     state: State,
     /// Start of the game being scanned, in `buf`.
     game_start: usize,
+    /// Start of the last game the scan found at a line's start: the stretch of text from
+    /// there is looked through for games without tags on its lines once it is long (see
+    /// [`GameSplitter::cut_stretch`]); `game_start` then moves on with each one found.
+    stretch_start: usize,
+    /// That look, once started.
+    line_cuts: Option<LineCuts>,
     /// Game boundaries found in `buf` so far.
     games: Vec<Range<usize>>,
     comment_start: usize,
@@ -283,6 +290,8 @@ impl<R: Read> GameSplitter<R> {
             scanned: 0,
             state: State::TagsLineStart,
             game_start: 0,
+            stretch_start: 0,
+            line_cuts: None,
             games: Vec::new(),
             comment_start: 0,
             eof: false,
@@ -387,11 +396,15 @@ impl<R: Read> GameSplitter<R> {
                     continue;
                 }
             }
+            // A long stretch of games without tags on one line is cut as it is scanned, a
+            // chunk's worth at a time.
+            self.cut_stretch(self.scanned, at_end, true);
             let enough = self.has_a_chunk();
             if enough || at_end {
                 // The last game runs to the end only once every byte is scanned (a scan that
-                // stopped at a chunk's worth, or went back into an unclosed comment, is not).
-                if at_end && self.game_start < self.buf.len() {
+                // stopped at a chunk's worth, or went back into an unclosed comment, is not),
+                // and the games cut from a long stretch before it have gone out.
+                if at_end && !enough && self.game_start < self.buf.len() {
                     let start = self.game_start;
                     if self.buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
                         self.push_game(start..self.buf.len());
@@ -425,22 +438,24 @@ impl<R: Read> GameSplitter<R> {
                     .is_some_and(|start| {
                         start.saturating_sub(self.game_start) <= self.limits.max_game_bytes
                     });
-            let cut = (self.buf.len() - self.game_start > self.limits.max_game_bytes && !may_end)
-                .then(|| self.cut_games_on_lines());
-            if cut == Some(Some(true)) {
-                continue;
-            }
-            if cut == Some(Some(false)) {
-                // A game too large to hold: hand out its head (for the error message, with
-                // the games before it) and skip the rest of it without keeping it.
-                // (Not past the scan, which may have stopped at a line start to see more
-                // bytes: what it has not looked at stays in the buffer for the skip.)
+            // A game too large to hold, once the limit's worth of it and a few bytes more are
+            // scanned and `cut_stretch` has found no next game in them: hand out its head
+            // (for the error message, with the games before it) and skip the rest of it
+            // without keeping it. (Not past the scan, which may have stopped at a line start
+            // to see more bytes: what it has not looked at stays in the buffer for the skip.)
+            let limit = self.limits.max_game_bytes;
+            if self.buf.len() - self.game_start > limit
+                && !may_end
+                && self.scanned - self.game_start >= limit.saturating_add(LOOK_PAST_LIMIT)
+            {
                 let head_end = (self.game_start + 512).min(self.scanned);
                 let mut oversized = std::mem::take(&mut self.oversized);
                 oversized.push(self.games.len());
                 self.games.push(self.game_start..head_end);
                 let chunk = self.take_chunk(oversized);
                 self.game_start = 0;
+                self.stretch_start = 0;
+                self.line_cuts = None;
                 self.skipping = true;
                 return Ok(Some(chunk));
             }
@@ -469,7 +484,11 @@ impl<R: Read> GameSplitter<R> {
     /// Drops the body of an oversized game, up to the start of the next game.
     fn skip_oversized(&mut self) -> io::Result<()> {
         if let Some(rest) = self.games.first().cloned() {
+            // Games found after it in the same scan (one of them may be too large) stay.
             self.games.remove(0);
+            for index in &mut self.oversized {
+                *index -= 1;
+            }
             self.discard(rest.end);
             self.skipping = false;
         } else if self.scanned < self.buf.len() && (self.eof || !self.needs_more) {
@@ -508,6 +527,10 @@ impl<R: Read> GameSplitter<R> {
         self.bits_block = None;
         self.scanned -= n;
         self.game_start = self.game_start.saturating_sub(n);
+        self.stretch_start = self.stretch_start.saturating_sub(n);
+        if let Some(cuts) = &mut self.line_cuts {
+            cuts.forget(n);
+        }
         self.comment_start = self.comment_start.saturating_sub(n);
         self.tags_search.forget(n);
         self.tag_line_start = self.tag_line_start.saturating_sub(n);
@@ -623,77 +646,78 @@ impl<R: Read> GameSplitter<R> {
         chunk
     }
 
-    /// Records a whole game; one over the size limit is kept as its head only (for the error),
-    /// unless it starts games without tags on one line (see [`Self::cuts_on_line`]).
+    /// Records a whole game (the stretch being scanned, up to `range.end`): the games cut
+    /// from it if it is long (see [`Self::cut_stretch`]); one over the size limit is kept
+    /// as its head only (for the error).
     fn push_game(&mut self, range: Range<usize>) {
-        let mut start = range.start;
-        while !self.skipping && range.end - start > self.limits.max_game_bytes {
-            let cuts = self.cuts_on_line(start, range.end, usize::MAX);
-            if cuts.is_empty() {
-                self.oversized.push(self.games.len());
-                self.games.push(start..(start + 512).min(range.end));
-                return;
-            }
-            for at in cuts {
-                self.games.push(start..at);
-                start = at;
-            }
+        debug_assert_eq!(range.start, self.game_start);
+        // What is left of a game too large, skipped whole.
+        if self.skipping && self.games.is_empty() {
+            self.games.push(range);
+            return;
         }
-        self.games.push(start..range.end);
+        self.cut_stretch(range.end, true, false);
+        let start = self.game_start;
+        if range.end - start > self.limits.max_game_bytes {
+            self.oversized.push(self.games.len());
+            self.games.push(start..(start + 512).min(range.end));
+        } else {
+            self.games.push(start..range.end);
+        }
     }
 
-    /// Where games without tags on one line start in the game that starts at `start` (and
-    /// ends at `end` or later), each game of them within the size limit: a game over it takes
-    /// the rest of its line. (The scan looks for a next game only at line starts, so a line
-    /// of such games larger than the limit is cut here.) Looks at the limit's worth of bytes
-    /// and a few more, whenever they are read, so the cuts never depend on the reads.
-    /// The cuts stop at the first at or past `until` (the rest are the same when looked for
-    /// again from there).
-    fn cuts_on_line(&self, start: usize, end: usize, until: usize) -> Vec<usize> {
-        let limit = self.limits.max_game_bytes;
-        let window = end.min(start.saturating_add(limit).saturating_add(LOOK_PAST_LIMIT));
-        games_on_lines(&self.buf[start..window], until.saturating_sub(start))
-            .into_iter()
-            .take_while(|&cut| cut <= limit)
-            .map(|cut| start + cut)
-            .collect()
-    }
-
-    /// Cuts the game being scanned, grown past the size limit, at the starts of games
-    /// without tags on its line (see [`Self::cuts_on_line`]): `Some(true)` when it did,
-    /// `None` while the bytes it looks at are not all scanned.
-    fn cut_games_on_lines(&mut self) -> Option<bool> {
-        let look = self.limits.max_game_bytes.saturating_add(LOOK_PAST_LIMIT);
-        if self.scanned - self.game_start < look && !self.eof {
-            return None;
-        }
-        // A chunk's worth at a time: many games on a line make chunks of the usual size.
-        let cuts = self.cuts_on_line(self.game_start, self.scanned, self.target_bytes);
-        for &at in &cuts {
+    /// Records the games without tags that start on the lines of the stretch being scanned,
+    /// up to `end` (the stretch ends there when `whole`), once the stretch is longer than
+    /// [`LONG_STRETCH`] (or a quarter of the size limit): each game within the limit (one
+    /// over it takes the rest of the stretch, for `push_game` or the skip to find too
+    /// large), and, when `by_chunks`, up to a chunk's worth. The scan looks for a next game
+    /// only at line starts, as it jumps between comments and line ends: without this, a line
+    /// of a million games was one range, whose games were all read into memory at once.
+    /// Which games are cut depends only on the bytes: every start found in a stretch longer
+    /// than that, whenever its bytes are read.
+    fn cut_stretch(&mut self, end: usize, whole: bool, by_chunks: bool) {
+        let long = (self.limits.max_game_bytes / 4).clamp(1, LONG_STRETCH);
+        let mut cuts = match self.line_cuts.take() {
+            Some(cuts) => cuts,
+            None if end - self.stretch_start > long => LineCuts::at(self.game_start),
+            None => return,
+        };
+        while let Some(at) = cuts.next(&self.buf[..end], whole) {
+            if at - self.game_start > self.limits.max_game_bytes || by_chunks && self.has_a_chunk()
+            {
+                break;
+            }
+            cuts.take();
             self.games.push(self.game_start..at);
-            self.game_start = at;
-            self.has_tags = false;
-            if self.notes_start < at {
-                self.notes_start = at;
-                self.notes_end = at;
-            }
+            self.new_game_at(at);
         }
-        Some(!cuts.is_empty())
+        self.line_cuts = Some(cuts);
     }
 
+    /// A next game starts at `at`, the one before it pushed.
+    fn new_game_at(&mut self, at: usize) {
+        self.game_start = at;
+        self.has_tags = false;
+        if self.notes_start < at {
+            self.notes_start = at;
+            self.notes_end = at;
+        }
+    }
+
+    /// The scan found a next game at a line's start: the one before it ends here.
     fn start_game_at(&mut self, at: usize) {
         // A skip ends at the next game even when what is left of the game it skips is blank
         // (its head went out up to the blanks before the next game).
-        if self.skipping
+        let skipped_rest = self.skipping && self.games.is_empty();
+        if skipped_rest
             || self.buf[self.game_start..at]
                 .iter()
                 .any(|b| !b.is_ascii_whitespace())
         {
             self.push_game(self.game_start..at);
-            self.game_start = at;
-            self.has_tags = false;
-            self.notes_start = at;
-            self.notes_end = at;
+            self.new_game_at(at);
+            self.stretch_start = at;
+            self.line_cuts = None;
         }
     }
 
@@ -900,7 +924,11 @@ impl<R: Read> GameSplitter<R> {
                                             self.notes_end = close + 1;
                                         }
                                     }
+                                    // No `}` before it: a next `{` before it (after tags
+                                    // inside this one) does not search those bytes again.
+                                    self.brace_free_until = self.brace_free_until.max(close);
                                 } else {
+                                    self.brace_free_until = buf_len;
                                     self.tags_search = TagsInside::at(i + 1);
                                     self.after_brace_comment = State::Moves;
                                     self.state = State::BraceComment;
@@ -922,6 +950,9 @@ impl<R: Read> GameSplitter<R> {
                     // them twice (an input full of `{` must still scan in linear time).
                     let from = i.max(self.brace_free_until);
                     let close = self.next_of(from, |b| b == b'}');
+                    if close.is_none() {
+                        self.brace_free_until = buf_len;
+                    }
                     // The next game's tags inside (a comment left open before them) end it
                     // before its `}`; the search goes on from the last read.
                     let end = close.unwrap_or(buf_len);
@@ -943,7 +974,6 @@ impl<R: Read> GameSplitter<R> {
                             // game starts is the splitter's to find. The buffer holds it up
                             // to `max_game_bytes`, like any game.
                             i = buf_len;
-                            self.brace_free_until = buf_len;
                         }
                     }
                 }
@@ -1102,83 +1132,14 @@ fn is_tag_line(text: &[u8]) -> bool {
 /// [`GameSplitter::skip_oversized`]): a result, and comments after it up to this length.
 const SKIP_CONTEXT: usize = 4 << 10;
 
-/// How far past the size limit [`GameSplitter::cuts_on_line`] looks: a game at the limit,
-/// then the next one's `1.` and the blank after it.
+/// How far past the size limit a game is scanned before it is called too large: a game at
+/// the limit, then the next one's `1.` and the blank after it.
 const LOOK_PAST_LIMIT: usize = 16;
 
-/// Where games without tags start inside `text`, one game or more as the scan cut it: at
-/// each `1.` (not `1...`) whose word before, outside comments, `%` lines, tag lines and
-/// variations, is a result (`1. e4 e5 1-0 1. d4 …`). The scan looks for such a start only at
-/// a line's start, as it jumps from one comment or line end to the next; a stretch too large
-/// for one game is looked through with this, a plain pass over its bytes. A word that
-/// reaches the end of `text` may go on after it, and cuts nothing. Stops at the first cut at
-/// or past `until`.
-fn games_on_lines(text: &[u8], until: usize) -> Vec<usize> {
-    let line_end = |i: usize| memchr::memchr(b'\n', &text[i..]).map_or(text.len(), |n| i + n + 1);
-    let mut cuts = Vec::new();
-    let (mut i, mut depth, mut after_result) = (0, 0usize, false);
-    while i < text.len() {
-        let line_start = i == 0 || text[i - 1] == b'\n';
-        match text[i] {
-            b if b.is_ascii_whitespace() => i += 1,
-            b'{' => match memchr::memchr(b'}', &text[i..]) {
-                Some(n) => i += n + 1,
-                None => break,
-            },
-            b';' => i = line_end(i),
-            b'%' if line_start => i = line_end(i),
-            b'[' if line_start => {
-                // A tag line, with the lines a tag left open runs on, as the scan reads them.
-                let mut end = line_end(i);
-                for _ in 0..MAX_TAG_LINES {
-                    let next = line_end(end);
-                    let blank = text[end..next].iter().all(u8::is_ascii_whitespace);
-                    if !tag_left_open(&text[i..end]) || blank {
-                        break;
-                    }
-                    end = next;
-                }
-                after_result = false;
-                i = end;
-            }
-            b'(' | b')' => {
-                depth = match text[i] {
-                    b'(' => depth + 1,
-                    _ => depth.saturating_sub(1),
-                };
-                after_result = false;
-                i += 1;
-            }
-            _ => {
-                let Some(n) = text[i..]
-                    .iter()
-                    .position(|b| b.is_ascii_whitespace() || b"{;()".contains(b))
-                else {
-                    break;
-                };
-                let word = &text[i..i + n];
-                if after_result && word.starts_with(b"1.") && word.get(2) != Some(&b'.') {
-                    cuts.push(i);
-                    if i >= until {
-                        break;
-                    }
-                }
-                after_result = depth == 0 && ends_with_result(word);
-                i += n;
-            }
-        }
-    }
-    cuts
-}
-
-/// Whether `text` ends with a game's result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing as a word.
-fn ends_with_result(text: &[u8]) -> bool {
-    let text = text.trim_ascii_end();
-    ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|result| {
-        text.strip_suffix(result.as_bytes())
-            .is_some_and(|before| before.last().is_none_or(|b| b.is_ascii_whitespace()))
-    })
-}
+/// How long a stretch of text without a game found at a line's start grows before it is
+/// looked through for games without tags on its lines (see [`GameSplitter::cut_stretch`]):
+/// the bytes of games one range can hold. No real game's movetext comes near.
+const LONG_STRETCH: usize = 64 << 10;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,197 @@
+//! Games without tags on one line (`1. e4 e5 1-0 1. d4 d5 0-1 …`): where each starts.
+//!
+//! The splitter finds a next game at a line's start; the games of one line are found here,
+//! by the same rule for the splitter (which cuts a long line of them apart) and the parser
+//! (which, after a syntax error, goes on at the next of them, not at the line's end).
+
+use super::find::{tag_left_open, MAX_TAG_LINES};
+
+/// Where games without tags start in a stretch of text, one game or more as the scan cut
+/// it: at each `1.` (not `1...`) whose word before, outside comments, `%` lines, tag lines
+/// and variations, is a result (`1. e4 e5 1-0 1. d4 …`). The scan looks for such a start
+/// only at a line's start, as it jumps from one comment or line end to the next; a long
+/// stretch is looked through with this, a plain pass over its bytes that goes on where the
+/// last call stopped as more are read. A start is found as soon as the bytes that decide it
+/// are read (its word and what follows it), so the same starts are found however the bytes
+/// arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct LineCuts {
+    /// Where the game being looked through starts (it starts a line, for tag lines).
+    start: usize,
+    /// How far the text has been looked at: a word, comment or line not yet whole stays.
+    at: usize,
+    /// Variations open.
+    depth: usize,
+    /// Whether the last word, outside variations, was a result.
+    after_result: bool,
+    /// The last search for a token's end that found none: from where, for what, and how
+    /// far it looked. The same search at the next call goes on from there, so a token read
+    /// in many small reads (a comment of megabytes) is still looked at once.
+    miss: Option<(usize, TokenEnd, usize)>,
+}
+
+/// What ends a token [`LineCuts`] reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TokenEnd {
+    /// `}`, of a comment.
+    Brace,
+    /// A line's end, of a `;` comment, a `%` line or a tag line.
+    Line,
+    /// White space or `{ ; ( )`, of a word.
+    Word,
+}
+
+impl LineCuts {
+    /// A look through the text of a game that starts at `start`.
+    pub(super) fn at(start: usize) -> Self {
+        LineCuts {
+            start,
+            at: start,
+            depth: 0,
+            after_result: false,
+            miss: None,
+        }
+    }
+
+    /// The next game's start in `text`, whose end is the stretch's end when `whole`; `None`
+    /// when none is found in what has been read. The look stays at that start until
+    /// [`LineCuts::take`].
+    pub(super) fn next(&mut self, text: &[u8], whole: bool) -> Option<usize> {
+        let mut i = self.at;
+        while i < text.len() {
+            let line_start = i == self.start || text[i - 1] == b'\n';
+            match text[i] {
+                b if b.is_ascii_whitespace() => i += 1,
+                b'{' => match self.find(text, i, TokenEnd::Brace) {
+                    Some(close) => i = close + 1,
+                    None => break,
+                },
+                b';' => match self.line_end(text, i, whole) {
+                    Some(end) => i = end,
+                    None => break,
+                },
+                b'%' if line_start => match self.line_end(text, i, whole) {
+                    Some(end) => i = end,
+                    None => break,
+                },
+                b'[' if line_start => {
+                    // A tag line, with the lines a tag left open runs on, as the scan reads
+                    // them.
+                    let Some(mut end) = self.line_end(text, i, whole) else {
+                        break;
+                    };
+                    let mut lines = 0;
+                    let mut read = true;
+                    while lines < MAX_TAG_LINES && tag_left_open(&text[i..end]) {
+                        let Some(next) = self.line_end(text, end, whole) else {
+                            // Whether the next line goes on with the tag is not read yet.
+                            read = false;
+                            break;
+                        };
+                        if text[end..next].iter().all(u8::is_ascii_whitespace) {
+                            break;
+                        }
+                        end = next;
+                        lines += 1;
+                    }
+                    if !read {
+                        break;
+                    }
+                    self.after_result = false;
+                    i = end;
+                }
+                b'(' | b')' => {
+                    self.depth = match text[i] {
+                        b'(' => self.depth + 1,
+                        _ => self.depth.saturating_sub(1),
+                    };
+                    self.after_result = false;
+                    i += 1;
+                }
+                _ => {
+                    // A word that reaches the end of what is read may go on; at the end of
+                    // the stretch, it cuts nothing.
+                    let Some(end) = self.find(text, i, TokenEnd::Word) else {
+                        break;
+                    };
+                    let word = &text[i..end];
+                    if self.after_result && word.starts_with(b"1.") && word.get(2) != Some(&b'.') {
+                        self.at = i;
+                        return Some(i);
+                    }
+                    self.after_result = self.depth == 0 && ends_with_result(word);
+                    i = end;
+                }
+            }
+        }
+        self.at = i;
+        None
+    }
+
+    /// The end of the line at `from` (after its line feed); at the text's end, only if the
+    /// text is whole.
+    fn line_end(&mut self, text: &[u8], from: usize, whole: bool) -> Option<usize> {
+        match self.find(text, from, TokenEnd::Line) {
+            Some(at) => Some(at + 1),
+            None => whole.then_some(text.len()),
+        }
+    }
+
+    /// The first byte from `from` on that ends the token there (a comment's `}`, a line
+    /// feed, a word's end), going on from the last search of it that found none.
+    fn find(&mut self, text: &[u8], from: usize, end: TokenEnd) -> Option<usize> {
+        let first = match self.miss {
+            Some((at, missed, to)) if at == from && missed == end => to.max(from),
+            _ => from,
+        };
+        let rest = text.get(first..).unwrap_or_default();
+        let found = match end {
+            TokenEnd::Brace => memchr::memchr(b'}', rest),
+            TokenEnd::Line => memchr::memchr(b'\n', rest),
+            TokenEnd::Word => rest
+                .iter()
+                .position(|b| b.is_ascii_whitespace() || b"{;()".contains(b)),
+        };
+        if found.is_none() {
+            self.miss = Some((from, end, text.len()));
+        }
+        found.map(|n| first + n)
+    }
+
+    /// Takes the start [`LineCuts::next`] found: the look goes on in the game it starts.
+    pub(super) fn take(&mut self) {
+        self.start = self.at;
+        self.after_result = false;
+    }
+
+    /// The same look once the buffer's first `n` bytes (before the game's start) are gone.
+    pub(super) fn forget(&mut self, n: usize) {
+        self.start = self.start.saturating_sub(n);
+        self.at = self.at.saturating_sub(n);
+        self.miss = self
+            .miss
+            .map(|(at, end, to)| (at.saturating_sub(n), end, to.saturating_sub(n)));
+    }
+}
+
+/// Whether `text` ends with a game's result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing as a word.
+pub(super) fn ends_with_result(text: &[u8]) -> bool {
+    let text = text.trim_ascii_end();
+    ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|result| {
+        text.strip_suffix(result.as_bytes())
+            .is_some_and(|before| before.last().is_none_or(|b| b.is_ascii_whitespace()))
+    })
+}
+
+/// Where the next game without tags starts at or after `from` in `text` (whole), looking
+/// from the start of a game at `start`: the stretch a game that failed at `from` runs to.
+pub(super) fn next_game_from(text: &[u8], start: usize, from: usize) -> Option<usize> {
+    let mut cuts = LineCuts::at(start);
+    while let Some(at) = cuts.next(text, true) {
+        if at >= from {
+            return Some(at);
+        }
+        cuts.take();
+    }
+    None
+}
