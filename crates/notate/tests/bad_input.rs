@@ -289,6 +289,16 @@ fn hostile_inputs_are_linear() {
         }
         assert_eq!(ranges, 6_001);
     }
+    // A tag left open on its line, then a line of megabytes that may go on with it, in a
+    // line long enough to be looked through: each read looks at the new bytes only (it
+    // looked through the tag's first line again).
+    let mut input = b"1. e4 e5 1-0 ".repeat(6_000);
+    input.extend_from_slice(b"\n[A \"");
+    input.extend(std::iter::repeat_n(b'x', 4 << 20));
+    input.push(b'\n');
+    input.extend(std::iter::repeat_n(b'y', 4 << 20));
+    let mut splitter = GameSplitter::new(Trickle::new(&input, &[1024]), 1 << 16);
+    while splitter.next_chunk().unwrap().is_some() {}
     // A comment never closed, whose line after a blank line may be a tag line until its end
     // is read: each read looks at the new bytes only.
     let mut input = b"1. e4 {\n\n[".to_vec();
@@ -603,34 +613,60 @@ fn a_long_line_of_games_is_read_a_game_at_a_time() {
 
 #[test]
 fn a_game_that_fails_on_a_line_of_games_takes_only_itself() {
-    // A syntax error (here a comment over its limit) failed the rest of its stretch, so the
-    // games after it on the same line were read only when the line was long enough for the
-    // splitter to cut it apart. The failed game now runs to the next game on its line.
+    // A syntax error failed the rest of its stretch, so the games after it on the same line
+    // were read only when the line was long enough for the splitter to cut it apart. The
+    // failed game now runs to the next game on its line, found as the splitter finds it: a
+    // `[` after a result on the same line is no tag line.
     let limits = ReadOptions {
         max_comment_bytes: 16,
         ..ReadOptions::default()
     };
-    let line = format!(
+    let long_comment = format!(
         "1. e4 e5 1-0 1. d4 {{{}}} d5 0-1 {{a long comment}} 1. c4 * ",
         "x".repeat(20)
     );
-    for copies in [1, 2000] {
-        let text = line.repeat(copies) + "\n";
-        let games: Vec<_> = read_in_chunks(text.as_bytes(), 1 << 20, limits)
-            .into_iter()
-            .map(|read| {
-                read.game
-                    .map(|game| game.moves.plies.len())
-                    .map_err(|e| e.error.message)
-            })
-            .collect();
-        let one = [
-            Ok(2),
-            Err("comment longer than 16 bytes".to_string()),
-            Ok(1),
-        ];
-        assert_eq!(games.len(), 3 * copies, "{copies} copies");
-        assert!(games.chunks(3).all(|three| three == one), "{copies} copies");
+    let bracket = "1. e4 e5 2. Nf3 Nc6 1-0 [ ] 1-0 1. d4 * ".to_string();
+    for (line, plies) in [(long_comment, [2, 1]), (bracket, [4, 1])] {
+        let read = |copies: usize| -> Vec<Result<usize, String>> {
+            let text = line.repeat(copies) + "\n";
+            read_in_chunks(text.as_bytes(), 1 << 20, limits)
+                .into_iter()
+                .map(|read| {
+                    read.game
+                        .map(|game| game.moves.plies.len())
+                        .map_err(|e| e.error.message)
+                })
+                .collect()
+        };
+        let one = read(1);
+        assert_eq!(one.len(), 3, "{line}: {one:?}");
+        assert_eq!((&one[0], &one[2]), (&Ok(plies[0]), &Ok(plies[1])), "{line}");
+        assert!(one[1].is_err(), "{line}");
+        // 2,000 copies are over 64 KiB: the splitter cuts them apart.
+        let many = read(2000);
+        assert_eq!(many.len(), 6000, "{line}");
+        assert!(many.chunks(3).all(|three| three == one), "{line}");
+    }
+}
+
+#[test]
+fn whether_a_game_is_too_large_does_not_depend_on_the_reads() {
+    // The next game on the line starts within the limit (200), but its first word ends past
+    // the limit and the few bytes more looked at: read whole, the next game was found and
+    // the first one read; in small reads, it was called too large before that word's end.
+    let limits = ReadOptions {
+        max_game_bytes: 200,
+        ..ReadOptions::default()
+    };
+    let text = format!(
+        "1. e4 e5 {}1-0 1.{} *\n[Event \"b\"]\n\n1. d4 *\n",
+        "a6 ".repeat(60),
+        "a".repeat(40)
+    );
+    let too_large = "game longer than 200 bytes, skipped";
+    for sizes in [&[1 << 20][..], &[7, 300], &[1], &[3]] {
+        let events = events_of(Trickle::new(text.as_bytes(), sizes), 64, limits);
+        assert_eq!(events, [too_large, "Some(\"b\")"], "reads {sizes:?}");
     }
 }
 

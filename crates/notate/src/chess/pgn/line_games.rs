@@ -16,8 +16,11 @@ use super::find::{tag_left_open, MAX_TAG_LINES};
 /// arrive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct LineCuts {
-    /// Where the game being looked through starts (it starts a line, for tag lines).
+    /// Where the game being looked through starts.
     start: usize,
+    /// Whether that start is a line's start (for tag and `%` lines there): not a game's
+    /// that the parser found after a result on the same line.
+    starts_line: bool,
     /// How far the text has been looked at: a word, comment or line not yet whole stays.
     at: usize,
     /// Variations open.
@@ -28,6 +31,12 @@ pub(super) struct LineCuts {
     /// far it looked. The same search at the next call goes on from there, so a token read
     /// in many small reads (a comment of megabytes) is still looked at once.
     miss: Option<(usize, TokenEnd, usize)>,
+    /// A tag line at a line's start whose tag is left open, while the line after it (that
+    /// may go on with it) is not read yet: its start, its end so far, and the lines it has
+    /// run on. Looked at again from there, not from its start.
+    open_tag: Option<(usize, usize, usize)>,
+    /// The end of the word `1.…` of the start last found.
+    cut_word_end: usize,
 }
 
 /// What ends a token [`LineCuts`] reads.
@@ -42,14 +51,18 @@ enum TokenEnd {
 }
 
 impl LineCuts {
-    /// A look through the text of a game that starts at `start`.
-    pub(super) fn at(start: usize) -> Self {
+    /// A look through the text of a game that starts at `start`, at a line's start (as the
+    /// splitter's scan finds one: after blanks only) if `starts_line`.
+    pub(super) fn at(start: usize, starts_line: bool) -> Self {
         LineCuts {
             start,
+            starts_line,
             at: start,
             depth: 0,
             after_result: false,
             miss: None,
+            open_tag: None,
+            cut_word_end: start,
         }
     }
 
@@ -59,7 +72,11 @@ impl LineCuts {
     pub(super) fn next(&mut self, text: &[u8], whole: bool) -> Option<usize> {
         let mut i = self.at;
         while i < text.len() {
-            let line_start = i == self.start || text[i - 1] == b'\n';
+            let line_start = if i == self.start {
+                self.starts_line
+            } else {
+                text[i - 1] == b'\n'
+            };
             match text[i] {
                 b if b.is_ascii_whitespace() => i += 1,
                 b'{' => match self.find(text, i, TokenEnd::Brace) {
@@ -77,24 +94,30 @@ impl LineCuts {
                 b'[' if line_start => {
                     // A tag line, with the lines a tag left open runs on, as the scan reads
                     // them.
-                    let Some(mut end) = self.line_end(text, i, whole) else {
-                        break;
+                    let (mut end, mut lines, mut open) = match self.open_tag.take() {
+                        Some((start, end, lines)) if start == i => (end, lines, true),
+                        _ => {
+                            let Some(end) = self.line_end(text, i, whole) else {
+                                break;
+                            };
+                            (end, 0, tag_left_open(&text[i..end]))
+                        }
                     };
-                    let mut lines = 0;
-                    let mut read = true;
-                    while lines < MAX_TAG_LINES && tag_left_open(&text[i..end]) {
+                    while lines < MAX_TAG_LINES && open {
                         let Some(next) = self.line_end(text, end, whole) else {
-                            // Whether the next line goes on with the tag is not read yet.
-                            read = false;
                             break;
                         };
                         if text[end..next].iter().all(u8::is_ascii_whitespace) {
+                            open = false;
                             break;
                         }
                         end = next;
                         lines += 1;
+                        open = tag_left_open(&text[i..end]);
                     }
-                    if !read {
+                    if open && lines < MAX_TAG_LINES {
+                        // Whether the next line goes on with the tag is not read yet.
+                        self.open_tag = Some((i, end, lines));
                         break;
                     }
                     self.after_result = false;
@@ -117,6 +140,7 @@ impl LineCuts {
                     let word = &text[i..end];
                     if self.after_result && word.starts_with(b"1.") && word.get(2) != Some(&b'.') {
                         self.at = i;
+                        self.cut_word_end = end;
                         return Some(i);
                     }
                     self.after_result = self.depth == 0 && ends_with_result(word);
@@ -161,7 +185,13 @@ impl LineCuts {
     /// Takes the start [`LineCuts::next`] found: the look goes on in the game it starts.
     pub(super) fn take(&mut self) {
         self.start = self.at;
+        self.starts_line = false;
         self.after_result = false;
+    }
+
+    /// The end of the word (`1.`, `1.e4` …) at the start [`LineCuts::next`] found last.
+    pub(super) fn word_end(&self) -> usize {
+        self.cut_word_end
     }
 
     /// The same look once the buffer's first `n` bytes (before the game's start) are gone.
@@ -171,6 +201,10 @@ impl LineCuts {
         self.miss = self
             .miss
             .map(|(at, end, to)| (at.saturating_sub(n), end, to.saturating_sub(n)));
+        self.open_tag = self
+            .open_tag
+            .and_then(|(start, end, lines)| (start >= n).then(|| (start - n, end - n, lines)));
+        self.cut_word_end = self.cut_word_end.saturating_sub(n);
     }
 }
 
@@ -186,7 +220,7 @@ pub(super) fn ends_with_result(text: &[u8]) -> bool {
 /// Where the next game without tags starts at or after `from` in `text` (whole), looking
 /// from the start of a game at `start`: the stretch a game that failed at `from` runs to.
 pub(super) fn next_game_from(text: &[u8], start: usize, from: usize) -> Option<usize> {
-    let mut cuts = LineCuts::at(start);
+    let mut cuts = LineCuts::at(start, starts_line(text, start));
     while let Some(at) = cuts.next(text, true) {
         if at >= from {
             return Some(at);
@@ -194,4 +228,19 @@ pub(super) fn next_game_from(text: &[u8], start: usize, from: usize) -> Option<u
         cuts.take();
     }
     None
+}
+
+/// Whether only blanks stand between the last line's end before `at` (or the text's start)
+/// and `at`, as the splitter's scan finds a line's start: spaces, tabs, CRs, form and line
+/// tabulations, byte-order marks.
+fn starts_line(text: &[u8], at: usize) -> bool {
+    let mut before = &text[..at];
+    loop {
+        match before {
+            [] | [.., b'\n'] => return true,
+            [rest @ .., b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b'] => before = rest,
+            [rest @ .., 0xEF, 0xBB, 0xBF] => before = rest,
+            _ => return false,
+        }
+    }
 }

@@ -679,12 +679,18 @@ impl<R: Read> GameSplitter<R> {
         let long = (self.limits.max_game_bytes / 4).clamp(1, LONG_STRETCH);
         let mut cuts = match self.line_cuts.take() {
             Some(cuts) => cuts,
-            None if end - self.stretch_start > long => LineCuts::at(self.game_start),
+            // (Where no game has been cut from the stretch yet: at its start, a line's.)
+            None if end - self.stretch_start > long => LineCuts::at(self.game_start, true),
             None => return,
         };
+        let limit = self.limits.max_game_bytes;
         while let Some(at) = cuts.next(&self.buf[..end], whole) {
-            if at - self.game_start > self.limits.max_game_bytes || by_chunks && self.has_a_chunk()
-            {
+            // A game within the limit, found in the limit's worth of bytes and a few more
+            // (whatever else has been read, so that whether a game is too large never
+            // depends on the reads).
+            let within = at - self.game_start <= limit
+                && cuts.word_end() - self.game_start <= limit.saturating_add(LOOK_PAST_LIMIT);
+            if !within || by_chunks && self.has_a_chunk() {
                 break;
             }
             cuts.take();
