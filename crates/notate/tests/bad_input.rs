@@ -647,26 +647,50 @@ fn a_game_that_fails_on_a_line_of_games_takes_only_itself() {
         assert_eq!(many.len(), 6000, "{line}");
         assert!(many.chunks(3).all(|three| three == one), "{line}");
     }
+    // A forum's `[pgn]` before a game's tags, which the parser skips: its tags are a tag
+    // line (the `(` in them opens no variation), on a short line of games and a long one.
+    for copies in [1, 6000] {
+        let text = format!(
+            "[pgn][Event \"(\"]\n1. e4 {{{}}} e5 1-0 {}\n",
+            "x".repeat(20),
+            "1. d4 * ".repeat(copies)
+        );
+        let games: Vec<_> = read_in_chunks(text.as_bytes(), 1 << 20, limits)
+            .into_iter()
+            .map(|read| read.game.map(|game| game.moves.plies.len()).is_ok())
+            .collect();
+        assert_eq!(games.len(), 1 + copies, "{copies} copies");
+        assert!(
+            !games[0] && games[1..].iter().all(|&ok| ok),
+            "{copies} copies"
+        );
+    }
 }
 
 #[test]
 fn whether_a_game_is_too_large_does_not_depend_on_the_reads() {
-    // The next game on the line starts within the limit (200), but its first word ends past
-    // the limit and the few bytes more looked at: read whole, the next game was found and
-    // the first one read; in small reads, it was called too large before that word's end.
+    // The next game on the line starts within the limit (200, at byte 193), and its first
+    // word ends at byte 216 - 21 + n: found, the first game is read; past the limit's worth
+    // and 16 bytes more, the first game is too large. Read whole, the next game was found
+    // whatever the word's length; in small reads, not when its end came too late.
     let limits = ReadOptions {
         max_game_bytes: 200,
         ..ReadOptions::default()
     };
-    let text = format!(
-        "1. e4 e5 {}1-0 1.{} *\n[Event \"b\"]\n\n1. d4 *\n",
-        "a6 ".repeat(60),
-        "a".repeat(40)
-    );
-    let too_large = "game longer than 200 bytes, skipped";
-    for sizes in [&[1 << 20][..], &[7, 300], &[1], &[3]] {
-        let events = events_of(Trickle::new(text.as_bytes(), sizes), 64, limits);
-        assert_eq!(events, [too_large, "Some(\"b\")"], "reads {sizes:?}");
+    for n in [20, 21, 40] {
+        let text = format!(
+            "1. e4 e5 {}1-0 1.{} *\n[Event \"b\"]\n\n1. d4 *\n",
+            "a6 ".repeat(60),
+            "a".repeat(n)
+        );
+        let whole = events_of(text.as_bytes(), 64, limits);
+        let too_large = whole[0] == "game longer than 200 bytes, skipped";
+        assert_eq!(too_large, n > 20, "{n}: {whole:?}");
+        assert_eq!(whole.last().map(String::as_str), Some("Some(\"b\")"));
+        for sizes in [&[7, 300][..], &[1], &[3], &[2, 5]] {
+            let events = events_of(Trickle::new(text.as_bytes(), sizes), 64, limits);
+            assert_eq!(events, whole, "{n}, reads {sizes:?}");
+        }
     }
 }
 

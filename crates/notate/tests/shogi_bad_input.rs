@@ -327,3 +327,29 @@ fn variations_nest_32_deep_and_no_deeper() {
         assert_eq!(err.place.unwrap().line, 3 + 3 * 32 + 1, "{err}");
     }
 }
+
+/// Found by CI's fuzzing: a KIF time of 20 digits of seconds (`( 0:11111111111111111100/…)`)
+/// overflowed its milliseconds (a debug build panicked; a release build wrapped to a wrong
+/// time), and a JKF time's hours did the same. Such a time is an error with its place.
+#[test]
+fn a_time_too_long_for_milliseconds_is_an_error() {
+    for time in [
+        "( 0:11111111111111111100/00:00:00)",
+        "( 0:01/18446744073709551:00:00)",
+    ] {
+        let text = format!("手合割：平手\n1 ７六歩(77) {time}\n");
+        let err = kif::read_one(&text).unwrap_err();
+        assert!(err.message.contains("expected a time"), "{err}");
+        assert_eq!(err.place.unwrap().line, 2, "{err}");
+    }
+    let mut record = kif::read_one("手合割：平手\n1 ７六歩(77) ( 0:05/00:00:05)\n").unwrap();
+    let jkf_text = jkf::to_string(&record).unwrap();
+    assert!(jkf_text.contains("\"s\":5"), "{jkf_text}");
+    let huge = jkf_text.replacen("\"s\":5", "\"h\":18446744073709551615,\"s\":5", 1);
+    let err = jkf::read_one(&huge).unwrap_err();
+    assert!(err.message.contains("a time too long"), "{err}");
+    // The longest time that fits still reads.
+    record.moves[0].time.as_mut().unwrap().spent_ms = u64::MAX / 1000 / 3600 * 3600 * 1000;
+    let back = jkf::read_one(&jkf::to_string(&record).unwrap()).unwrap();
+    assert_eq!(back.moves[0].time, record.moves[0].time);
+}

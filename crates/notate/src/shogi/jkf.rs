@@ -272,9 +272,20 @@ fn read_time(v: &Value, path: &str) -> Result<Option<MoveTime>, Error> {
                 "expected {h, m, s}",
             ));
         }
-        Ok(Some(
-            (field("h") * 3600 + field("m") * 60 + field("s")) * 1000,
-        ))
+        // Milliseconds a `u64` cannot hold (hours of 20 digits) are an error, not a wrong
+        // time (the multiplication wrapped; a debug build panicked).
+        let ms = field("h")
+            .checked_mul(3600)
+            .and_then(|s| s.checked_add(field("m").checked_mul(60)?))
+            .and_then(|s| s.checked_add(field("s")))
+            .and_then(|s| s.checked_mul(1000));
+        match ms {
+            Some(ms) => Ok(Some(ms)),
+            None => Err(error::json(
+                &format!("{path}.time.{part}"),
+                "a time too long to hold in milliseconds",
+            )),
+        }
     };
     let now = secs("now")?.ok_or_else(|| error::json(&format!("{path}.time.now"), "missing"))?;
     Ok(Some(MoveTime {

@@ -68,7 +68,8 @@ pub(crate) fn parse_time(text: &str) -> Option<(MoveTime, usize)> {
         Some((a, b)) => (a.trim(), Some(b.trim())),
         None => (inner, None),
     };
-    let seconds = |s: &str| -> Option<u64> {
+    // In milliseconds; a time whose milliseconds a `u64` cannot hold is no time.
+    let millis = |s: &str| -> Option<u64> {
         let mut total = 0u64;
         let mut parts = 0;
         for p in s.split(':') {
@@ -76,20 +77,14 @@ pub(crate) fn parse_time(text: &str) -> Option<(MoveTime, usize)> {
             let n: u64 = p.trim().parse().ok()?;
             total = total.checked_mul(60)?.checked_add(n)?;
         }
-        (2..=3).contains(&parts).then_some(total)
+        (2..=3).contains(&parts).then_some(total)?.checked_mul(1000)
     };
-    let spent = seconds(now)?;
-    let total = match total {
-        Some(t) => Some(seconds(t)? * 1000),
+    let spent_ms = millis(now)?;
+    let total_ms = match total {
+        Some(t) => Some(millis(t)?),
         None => None,
     };
-    Some((
-        MoveTime {
-            spent_ms: spent * 1000,
-            total_ms: total,
-        },
-        close + 1,
-    ))
+    Some((MoveTime { spent_ms, total_ms }, close + 1))
 }
 
 /// The text after a move or ending: an optional time, an optional `+` (a variation

@@ -231,8 +231,9 @@ pub(super) fn next_game_from(text: &[u8], start: usize, from: usize) -> Option<u
 }
 
 /// Whether only blanks stand between the last line's end before `at` (or the text's start)
-/// and `at`, as the splitter's scan finds a line's start: spaces, tabs, CRs, form and line
-/// tabulations, byte-order marks.
+/// and `at`, as the splitter's scan finds a line's start (spaces, tabs, CRs, form and line
+/// tabulations, byte-order marks), or a forum's `[pgn]` or `[/pgn]`, which the parser skips
+/// before a game and the scan takes for the start of a tag line.
 fn starts_line(text: &[u8], at: usize) -> bool {
     let mut before = &text[..at];
     loop {
@@ -240,6 +241,14 @@ fn starts_line(text: &[u8], at: usize) -> bool {
             [] | [.., b'\n'] => return true,
             [rest @ .., b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b'] => before = rest,
             [rest @ .., 0xEF, 0xBB, 0xBF] => before = rest,
+            [rest @ .., b'[', p, g, n, b']'] if b"pgn".eq_ignore_ascii_case(&[*p, *g, *n]) => {
+                before = rest
+            }
+            [rest @ .., b'[', b'/', p, g, n, b']']
+                if b"pgn".eq_ignore_ascii_case(&[*p, *g, *n]) =>
+            {
+                before = rest
+            }
             _ => return false,
         }
     }

@@ -687,9 +687,10 @@ impl<R: Read> GameSplitter<R> {
         while let Some(at) = cuts.next(&self.buf[..end], whole) {
             // A game within the limit, found in the limit's worth of bytes and a few more
             // (whatever else has been read, so that whether a game is too large never
-            // depends on the reads).
+            // depends on the reads): its next game's first word ends there, before the byte
+            // that ends it (which `next` needed to see).
             let within = at - self.game_start <= limit
-                && cuts.word_end() - self.game_start <= limit.saturating_add(LOOK_PAST_LIMIT);
+                && cuts.word_end() - self.game_start < limit.saturating_add(LOOK_PAST_LIMIT);
             if !within || by_chunks && self.has_a_chunk() {
                 break;
             }
