@@ -121,6 +121,9 @@ pub(crate) const MAX_TAG_LINES: usize = 4;
 /// A byte-order mark, read as white space wherever it stands (files joined with `cat`).
 pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// A forum's markers around pasted games (any case): skipped before a game, never tags.
+pub(crate) const FORUM_MARKERS: [&[u8]; 2] = [b"[pgn]", b"[/pgn]"];
+
 /// Whether tag text ends inside a tag: its last `[` stands after its last `]` (`[Site`,
 /// `[Event "x"] [`); the rest of that tag is on the next line.
 pub(crate) fn tag_left_open(text: &[u8]) -> bool {

@@ -4,7 +4,7 @@
 //! by the same rule for the splitter (which cuts a long line of them apart) and the parser
 //! (which, after a syntax error, goes on at the next of them, not at the line's end).
 
-use super::find::{tag_left_open, MAX_TAG_LINES};
+use super::find::{tag_left_open, FORUM_MARKERS, MAX_TAG_LINES};
 
 /// Where games without tags start in a stretch of text, one game or more as the scan cut
 /// it: at each `1.` (not `1...`) whose word before, outside comments, `%` lines, tag lines
@@ -241,13 +241,15 @@ fn starts_line(text: &[u8], at: usize) -> bool {
             [] | [.., b'\n'] => return true,
             [rest @ .., b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b'] => before = rest,
             [rest @ .., 0xEF, 0xBB, 0xBF] => before = rest,
-            [rest @ .., b'[', p, g, n, b']'] if b"pgn".eq_ignore_ascii_case(&[*p, *g, *n]) => {
-                before = rest
-            }
-            [rest @ .., b'[', b'/', p, g, n, b']']
-                if b"pgn".eq_ignore_ascii_case(&[*p, *g, *n]) =>
-            {
-                before = rest
+            [.., b']'] => {
+                let marker = FORUM_MARKERS.into_iter().find(|marker| {
+                    before.len() >= marker.len()
+                        && before[before.len() - marker.len()..].eq_ignore_ascii_case(marker)
+                });
+                match marker {
+                    Some(marker) => before = &before[..before.len() - marker.len()],
+                    None => return false,
+                }
             }
             _ => return false,
         }

@@ -10,7 +10,7 @@ use std::ops::Range;
 
 use memchr::memchr;
 
-use super::find::{find_any, tag_left_open, BOM, MAX_TAG_LINES};
+use super::find::{find_any, tag_left_open, BOM, FORUM_MARKERS, MAX_TAG_LINES};
 use super::line_games::next_game_from;
 use super::split::{Keep, PieceLetters, ReadOptions};
 use crate::chess::error::FailedGame;
@@ -1134,7 +1134,7 @@ impl<'a> GameParser<'a> {
 /// The length of a forum's `[pgn]` or `[/pgn]` marker (any case) at the start of `text`:
 /// pasted from a forum post, they wrap the games and are not tags.
 fn forum_marker(text: &[u8]) -> Option<usize> {
-    [&b"[pgn]"[..], b"[/pgn]"].into_iter().find_map(|marker| {
+    FORUM_MARKERS.into_iter().find_map(|marker| {
         text.get(..marker.len())
             .filter(|head| head.eq_ignore_ascii_case(marker))
             .map(|_| marker.len())

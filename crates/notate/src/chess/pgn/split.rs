@@ -407,7 +407,7 @@ impl<R: Read> GameSplitter<R> {
                 if at_end && !enough && self.game_start < self.buf.len() {
                     let start = self.game_start;
                     if self.buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
-                        self.push_game(start..self.buf.len());
+                        self.push_game(self.buf.len());
                     }
                     self.game_start = self.buf.len();
                 }
@@ -646,23 +646,22 @@ impl<R: Read> GameSplitter<R> {
         chunk
     }
 
-    /// Records a whole game (the stretch being scanned, up to `range.end`): the games cut
-    /// from it if it is long (see [`Self::cut_stretch`]); one over the size limit is kept
-    /// as its head only (for the error).
-    fn push_game(&mut self, range: Range<usize>) {
-        debug_assert_eq!(range.start, self.game_start);
+    /// Records the game being scanned, whole, as ending at `end`: the games cut from it if it
+    /// is long (see [`Self::cut_stretch`]); one over the size limit is kept as its head only
+    /// (for the error).
+    fn push_game(&mut self, end: usize) {
         // What is left of a game too large, skipped whole.
         if self.skipping && self.games.is_empty() {
-            self.games.push(range);
+            self.games.push(self.game_start..end);
             return;
         }
-        self.cut_stretch(range.end, true, false);
+        self.cut_stretch(end, true, false);
         let start = self.game_start;
-        if range.end - start > self.limits.max_game_bytes {
+        if end - start > self.limits.max_game_bytes {
             self.oversized.push(self.games.len());
-            self.games.push(start..(start + 512).min(range.end));
+            self.games.push(start..(start + 512).min(end));
         } else {
-            self.games.push(start..range.end);
+            self.games.push(start..end);
         }
     }
 
@@ -721,7 +720,7 @@ impl<R: Read> GameSplitter<R> {
                 .iter()
                 .any(|b| !b.is_ascii_whitespace())
         {
-            self.push_game(self.game_start..at);
+            self.push_game(at);
             self.new_game_at(at);
             self.stretch_start = at;
             self.line_cuts = None;
