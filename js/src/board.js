@@ -52,6 +52,7 @@ const STYLE = `
 .notate-viewer:focus-visible{box-shadow:0 0 0 3px var(--accent)}
 .notate-viewer .nv-head{grid-column:1/-1;display:flex;gap:12px;align-items:center;flex-wrap:wrap}
 .notate-viewer .nv-title{font-weight:600;font-size:16px}
+.notate-viewer .nv-failed{grid-column:1/-1;margin:0;padding-left:20px;color:#a11;font-size:13px;overflow-wrap:anywhere}
 .notate-viewer svg.nv-board{width:100%;height:auto;display:block;user-select:none;touch-action:none;background:#fafafa;border-radius:4px}
 .notate-viewer .nv-sq-light{fill:var(--light)}.notate-viewer .nv-sq-dark{fill:var(--dark)}
 .notate-viewer .nv-coord{font-size:.28px;fill:#5b4a36;font-family:'DejaVu Sans',sans-serif}
@@ -65,7 +66,7 @@ const STYLE = `
 .notate-viewer .nv-koma .nv-shape{fill:#f3d9a0;stroke:#7a5a2b;stroke-width:3}
 .notate-viewer .nv-koma .nv-code{fill:#1d1d1d;font-size:34px}.notate-viewer .nv-koma.nv-promoted .nv-code{fill:#c0241b}
 .notate-viewer .nv-hand-bg{fill:#efe6d6}
-.notate-viewer .nv-last{fill:#f6e36b;opacity:.55}
+.notate-viewer rect.nv-last{fill:#f6e36b;opacity:.55}
 .notate-viewer .nv-picked{fill:#5aa9e6;opacity:.6}.notate-viewer .nv-premove{fill:#d9534f;opacity:.45}
 .notate-viewer .nv-border{fill:none;stroke:#c0241b;stroke-width:.08}
 .notate-viewer .nv-controls{display:flex;gap:6px;flex-wrap:wrap;margin-top:8px}
@@ -145,11 +146,12 @@ function labelOf(doc, ply, style) {
   return move.san;
 }
 
-function titleOf(doc, index) {
+/** A game's title; `at`: its place in the input (0-based), for a game without players. */
+function titleOf(doc, at) {
   const tags = doc.tracks.game_tags ?? doc.tracks.header ?? doc.tracks.metadata ?? {};
   const white = tags.White ?? tags['先手'] ?? tags['下手'];
   const black = tags.Black ?? tags['後手'] ?? tags['上手'];
-  const players = white || black ? `${white ?? '?'} – ${black ?? '?'}` : `Game ${index + 1}`;
+  const players = white || black ? `${white ?? '?'} – ${black ?? '?'}` : `Game ${at + 1}`;
   const extra = [tags.Event ?? tags['棋戦'] ?? tags.Variant, tags.Result].filter((v) => v && v !== '?');
   return extra.length ? `${players} (${extra.join(', ')})` : players;
 }
@@ -186,10 +188,35 @@ export function mount(container, games, options) {
   return new Viewer(container, games, options);
 }
 
+/** The failure of an entry that stands for a game that could not be read
+ * (`{"failed":{"game":2,"error":"…"}}`, which `notate render` writes in the game's place), or
+ * null for a game. */
+function failureOf(entry) {
+  if (typeof entry === 'string') {
+    if (!entry.startsWith('{"failed":')) return null;
+    try {
+      return JSON.parse(entry).failed ?? null;
+    } catch {
+      return null;
+    }
+  }
+  return entry && typeof entry === 'object' && 'failed' in entry && !('tracks' in entry) ? entry.failed : null;
+}
+
 export class Viewer {
   constructor(container, games, options) {
-    const lines = typeof games === 'string' ? games.split('\n').filter((l) => l.trim() !== '') : [...games];
-    this.sources = lines;
+    const entries = typeof games === 'string' ? games.split('\n').filter((l) => l.trim() !== '') : [...games];
+    // The games, and the list as the input had it: a game (its index in `sources`) or a
+    // failure in each place, so that the picker numbers the games as the input does.
+    this.sources = [];
+    this.listed = [];
+    for (const entry of entries) {
+      const failure = failureOf(entry);
+      if (failure) this.listed.push({ error: String(failure.error ?? failure) });
+      else this.listed.push({ game: this.sources.push(entry) - 1 });
+    }
+    const lines = this.sources;
+    this.place = this.listed.flatMap((item, at) => (item.error === undefined ? [at] : []));
     this.docs = new Array(lines.length);
     // Spread, `null` and `undefined` are no options alike.
     this.options = { shogiStyle: 'western', stepMs: STEP_MS, playMs: PLAY_MS, ...options };
@@ -229,11 +256,18 @@ export class Viewer {
     this.root = root;
     const head = root.append('div').attr('class', 'nv-head');
     this.title = head.append('h2').attr('class', 'nv-title').style('margin', 0);
-    if (this.sources.length > 1) {
+    if (this.listed.length > 1) {
       const label = head.append('label').text('Game ');
       this.picker = label.append('select').attr('class', 'nv-picker').on('change', (event) => this.select(Number(event.target.value)));
-      this.picker.selectAll('option').data(this.sources.map((_, i) => i)).join('option')
-        .attr('value', (i) => i).text((i) => `${i + 1}. ${this.pickerLabel(i)}`);
+      // A game that failed keeps its number, and cannot be picked.
+      this.picker.selectAll('option').data(this.listed).join('option')
+        .attr('value', (item) => item.game ?? '').property('disabled', (item) => item.error !== undefined)
+        .text((item, at) => `${at + 1}. ${item.error === undefined ? this.pickerLabel(item.game) : 'could not be read (see the list)'}`);
+    }
+    const failures = this.listed.filter((item) => item.error !== undefined);
+    if (failures.length > 0) {
+      root.append('ul').attr('class', 'nv-failed').attr('aria-label', 'Games that could not be read')
+        .selectAll('li').data(failures).join('li').text((item) => item.error);
     }
     const left = root.append('div').attr('class', 'nv-left');
     this.svg = left.append('svg').attr('class', 'nv-board').attr('role', 'img').attr('xmlns', SVG);
@@ -250,6 +284,7 @@ export class Viewer {
     button('prev', 'Previous move (←)', '◀', () => this.step(-1));
     this.playButton = button('play', 'Play (space)', 'Play', () => this.togglePlay());
     button('next', 'Next move (→)', '▶', () => this.step(1));
+    // Class nv-last, as the last move's mark: the style names the mark by its `rect`.
     button('last', 'Last position (End)', '▶|', () => this.go(Infinity));
     button('flip', 'Flip the board (f)', '⇅', () => this.flip());
     this.styleButton = button('style', 'Japanese or Western notation (j)', '', () => this.toggleStyle());
@@ -267,14 +302,14 @@ export class Viewer {
     const source = this.sources[index];
     const found = typeof source === 'string' && source.match(/^\{"family":"\w+","tracks":\{"(game_tags|header|metadata)":(\{.*?\}),"start":/);
     try {
-      return titleOf({ tracks: { [found[1]]: JSON.parse(found[2]) } }, index);
+      return titleOf({ tracks: { [found[1]]: JSON.parse(found[2]) } }, this.place[index]);
     } catch {
       // Not a viewer document's line, or a `}` in a tag value: the whole game is read.
     }
     try {
-      return titleOf(this.document(index), index);
+      return titleOf(this.document(index), this.place[index]);
     } catch {
-      return `Game ${index + 1}`;
+      return `Game ${this.place[index] + 1}`;
     }
   }
 
@@ -311,7 +346,7 @@ export class Viewer {
     if (this.picker) this.picker.property('value', index);
     this.root.attr('data-family', doc.family);
     this.svg.attr('data-game', index + 1);
-    this.title.text(titleOf(doc, index));
+    this.title.text(titleOf(doc, this.place[index]));
     this.styleButton.style('display', doc.family === 'shogi' ? null : 'none')
       .text(this.options.shogiStyle === 'japanese' ? 'Western' : 'Japanese');
     this.pieces.selectAll('*').remove();
@@ -764,7 +799,7 @@ export class Viewer {
       if (token !== this.token) return;
       this.pieces.selectAll('g.nv-piece').filter(function stale() { return !this.hasAttribute('data-piece'); }).remove();
       this.svg.attr('data-ply', ply).attr('aria-busy', null);
-      this.svg.attr('aria-label', `${titleOf(doc, this.game)}, ${ply === 0 ? 'start position' : `after ${moveNumber(doc, ply)} ${labelOf(doc, ply, style)}`}`);
+      this.svg.attr('aria-label', `${titleOf(doc, this.place[this.game])}, ${ply === 0 ? 'start position' : `after ${moveNumber(doc, ply)} ${labelOf(doc, ply, style)}`}`);
     };
     if (transitions.length === 0) done();
     else Promise.allSettled(transitions).then(done);

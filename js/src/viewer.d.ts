@@ -51,7 +51,9 @@ export class Viewer {
   stop(): this;
 }
 
-/** Shows `games` (viewer documents, bare tracks, or their JSON lines) in `container`. */
+/** Shows `games` (viewer documents, bare tracks, or their JSON lines) in `container`. An
+ * entry `{"failed":{"game":2,"error":"…"}}` (what `notate render` writes for a game it could
+ * not read) keeps that game's number in the picker and is listed with its error. */
 export function mount(container: HTMLElement, games: string | (string | ViewerDocument | Record<string, any>)[], options?: ViewerOptions): Viewer;
 
 /** Colour and kind of a piece from its track name. */

@@ -80,6 +80,9 @@ before(async () => {
   // A page whose every game fails: written all the same (the command exits with 1).
   writeFileSync(join(dir, 'all-bad.pgn'), '1. e4 e5 2. Ke3 *\n');
   assert.equal(cli(['render', join(dir, 'all-bad.pgn'), '-o', join(dir, 'all-bad.html'), '--quiet']).status, 1);
+  // A page with a game that fails between two good ones: listed in its place.
+  writeFileSync(join(dir, 'some-bad.pgn'), '[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n\n1. e4 e4 *\n\n[Event "c"]\n\n1. d4 d5 *\n');
+  assert.equal(cli(['render', join(dir, 'some-bad.pgn'), '-o', join(dir, 'some-bad.html'), '--quiet']).status, 1);
   assert.ok(statSync(CHROMIUM, { throwIfNoEntry: false }), `${CHROMIUM} is missing: apt-get install chromium`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -340,7 +343,7 @@ test('infinite chess: a game 10^40 squares from the origin and one near it, ever
   }
 });
 
-test('hands count their pieces and stay on the board; a far move comes back to the start; a page of failed games says so', async () => {
+test('hands count their pieces and stay on the board; a far move comes back to the start; a page lists its failed games in place', async () => {
   const { page } = await open('tsume');
   for (const flip of [false, true]) {
     if (flip) await page.evaluate(() => document.getElementById('notate').notateViewer.flip());
@@ -391,7 +394,27 @@ test('hands count their pieces and stay on the board; a far move comes back to t
   assert.equal(await bad.locator('.nv-controls button[disabled]').count(), await buttons.count());
   await bad.focus('.notate-viewer');
   for (const key of ['Home', 'End', 'ArrowRight', ' ', 'f', '+']) await bad.keyboard.press(key);
+  assert.match(await bad.textContent('.nv-failed li'), /all-bad\.pgn:1:13: game 1 \(\? – \?\), ply 3 "Ke3": illegal move/);
   await bad.close();
+
+  // The games keep the input's numbers, and the one that failed is listed with its error.
+  const some = await browser.newPage();
+  some.on('pageerror', (e) => problems.push(`some-bad: ${e.message}`));
+  await some.goto(pathToFileURL(join(dir, 'some-bad.html')).href);
+  const options = await some.$$eval('.nv-picker option', (all) => all.map((o) => [o.textContent, o.disabled, o.value]));
+  assert.deepEqual(options, [
+    ['1. Game 1 (a, *)', false, '0'],
+    ['2. could not be read (see the list)', true, ''],
+    ['3. Game 3 (c, *)', false, '1'],
+  ]);
+  assert.deepEqual(await some.$$eval('.nv-failed li', (all) => all.map((li) => li.textContent)),
+    [`${join(dir, 'some-bad.pgn')}:7:7: game 2 (? – ?), ply 2 "e4": illegal move in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1`]);
+  await some.selectOption('.nv-picker', '1');
+  assert.equal(await some.textContent('.nv-title'), 'Game 3 (c, *)');
+  assert.equal(await some.getAttribute('svg.nv-board', 'data-game'), '2');
+  // The button "Last position" is not dimmed as the last move's mark is (both are nv-last).
+  assert.equal(await some.$eval('button.nv-last', (b) => getComputedStyle(b).opacity), '1');
+  await some.close();
 });
 
 test('animations end on the squares, keys and clicks navigate, controls are reachable by keyboard', async () => {

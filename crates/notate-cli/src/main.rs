@@ -420,6 +420,9 @@ fn run_pipeline(command: &Command) -> ExitCode {
     };
     let mut reporter = Reporter::new(!quiet);
     let mut sink = ByteSink::new(out, shogi::separator(job));
+    if rendering {
+        sink = sink.with_failures();
+    }
     let mut result = pipeline::run(&run.inputs, &run.settings, stages, &mut sink, &mut reporter);
     if let (Ok(_), Some(page)) = (&result, page) {
         if let Err(e) = page.finish() {

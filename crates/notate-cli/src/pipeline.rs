@@ -118,6 +118,12 @@ pub trait Sink<O> {
     fn put(&mut self, output: &mut O, range: Range<usize>) -> Result<()>;
     /// At the end of the run, or before stopping early.
     fn flush(&mut self) -> Result<()>;
+    /// A game (`game`: its number in its input) or an input (`None`) that failed, in input
+    /// order between the output of the games around it; `line` is the error as stderr gets
+    /// it. Only a sink that shows failures beside the games (`notate render`'s page) keeps it.
+    fn failed(&mut self, _game: Option<u64>, _line: &str) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A job that writes bytes: the games' output goes to a `Write`.
@@ -127,6 +133,9 @@ pub struct ByteSink<'a> {
     /// `/` line), dropped before the first record of the output.
     separator: &'static [u8],
     started: bool,
+    /// Whether failures are written too, each a JSON line `{"failed":{"game":N,"error":…}}`
+    /// (the viewer's documents are JSON lines, and its page lists the failed games in place).
+    failures: bool,
 }
 
 impl<'a> ByteSink<'a> {
@@ -136,7 +145,14 @@ impl<'a> ByteSink<'a> {
             out,
             separator,
             started: false,
+            failures: false,
         }
+    }
+
+    /// The same, writing failures between the games as JSON lines (for `notate render`).
+    pub fn with_failures(mut self) -> Self {
+        self.failures = true;
+        self
     }
 }
 
@@ -151,6 +167,13 @@ impl Sink<Vec<u8>> for ByteSink<'_> {
     }
     fn flush(&mut self) -> Result<()> {
         self.out.flush().context("cannot write output")
+    }
+    fn failed(&mut self, game: Option<u64>, line: &str) -> Result<()> {
+        if !self.failures {
+            return Ok(());
+        }
+        let failure = serde_json::json!({ "failed": { "game": game, "error": line } });
+        writeln!(self.out, "{failure}").context("cannot write output")
     }
 }
 
@@ -495,6 +518,7 @@ fn write_in_order<O: ChunkOutput>(
             match outcome {
                 Outcome::InputError(message) => {
                     reporter.input_error(&message);
+                    sink.failed(None, &message)?;
                     failed += 1;
                     if settings.strict {
                         sink.flush()?;
@@ -534,9 +558,13 @@ fn write_in_order<O: ChunkOutput>(
                                 let (error, notes) = &**failure;
                                 reporter.warnings(&name, number, Some(notes));
                                 failed += 1;
-                                reporter.game_error(&name, number, &notes.players, error);
+                                let line =
+                                    reporter.game_error(&name, number, &notes.players, error);
+                                // Its place among the games: the output before it goes first.
+                                put(sink, unput..written)?;
+                                unput = written;
+                                sink.failed(Some(number), &line)?;
                                 if settings.strict {
-                                    put(sink, unput..written)?;
                                     sink.flush()?;
                                     return Ok((ok, failed));
                                 }

@@ -150,9 +150,11 @@ impl Reporter {
         }
     }
 
-    /// A game that failed.
-    pub fn game_error(&self, file: &str, game: u64, players: &str, error: &Error) {
-        self.print(&error_line(file, game, players, error));
+    /// A game that failed; returns the line printed.
+    pub fn game_error(&self, file: &str, game: u64, players: &str, error: &Error) -> String {
+        let line = error_line(file, game, players, error);
+        self.print(&line);
+        line
     }
 
     /// What a game survived (skipped tokens, what the output cannot hold), one line each.

@@ -1039,12 +1039,19 @@ fn render_writes_one_self_contained_page() {
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect();
-    assert_eq!(lines.len(), 2);
+    assert_eq!(lines.len(), 3);
     assert_eq!(
         lines[0]["tracks"]["game_tags"]["White"],
         "</script><script>alert(1)</script>"
     );
-    assert_eq!(lines[1]["tracks"]["moves"][0]["san"], "c4");
+    // The failed game in its place, with the error as stderr has it, for the page to list.
+    let error = text(&out.stderr).lines().next().unwrap().to_string();
+    assert!(error.contains("game 2"), "{error}");
+    assert_eq!(
+        lines[1],
+        serde_json::json!({"failed": {"game": 2, "error": error}})
+    );
+    assert_eq!(lines[2]["tracks"]["moves"][0]["san"], "c4");
     // The viewer (D3 included) is inline, and no address is loaded.
     assert!(page.contains("export function mount("));
     assert!(page.contains("d3-selection"));
