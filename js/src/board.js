@@ -195,12 +195,13 @@ function failureOf(entry) {
   if (typeof entry === 'string') {
     if (!entry.startsWith('{"failed":')) return null;
     try {
-      return JSON.parse(entry).failed ?? null;
+      const parsed = JSON.parse(entry);
+      return 'failed' in parsed ? Object(parsed.failed ?? {}) : null;
     } catch {
       return null;
     }
   }
-  return entry && typeof entry === 'object' && 'failed' in entry && !('tracks' in entry) ? entry.failed : null;
+  return entry && typeof entry === 'object' && 'failed' in entry && !('tracks' in entry) ? Object(entry.failed ?? {}) : null;
 }
 
 export class Viewer {
@@ -208,12 +209,19 @@ export class Viewer {
     const entries = typeof games === 'string' ? games.split('\n').filter((l) => l.trim() !== '') : [...games];
     // The games, and the list as the input had it: a game (its index in `sources`) or a
     // failure in each place, so that the picker numbers the games as the input does.
+    // An input that could not be read (`"game":null`) has its error listed, and no place.
     this.sources = [];
     this.listed = [];
+    this.errors = [];
     for (const entry of entries) {
       const failure = failureOf(entry);
-      if (failure) this.listed.push({ error: String(failure.error ?? failure) });
-      else this.listed.push({ game: this.sources.push(entry) - 1 });
+      if (!failure) {
+        this.listed.push({ game: this.sources.push(entry) - 1 });
+        continue;
+      }
+      const error = typeof failure.error === 'string' ? failure.error : JSON.stringify(failure);
+      this.errors.push(error);
+      if (failure.game !== null) this.listed.push({ error });
     }
     const lines = this.sources;
     this.place = this.listed.flatMap((item, at) => (item.error === undefined ? [at] : []));
@@ -264,10 +272,9 @@ export class Viewer {
         .attr('value', (item) => item.game ?? '').property('disabled', (item) => item.error !== undefined)
         .text((item, at) => `${at + 1}. ${item.error === undefined ? this.pickerLabel(item.game) : 'could not be read (see the list)'}`);
     }
-    const failures = this.listed.filter((item) => item.error !== undefined);
-    if (failures.length > 0) {
+    if (this.errors.length > 0) {
       root.append('ul').attr('class', 'nv-failed').attr('aria-label', 'Games that could not be read')
-        .selectAll('li').data(failures).join('li').text((item) => item.error);
+        .selectAll('li').data(this.errors).join('li').text((error) => error);
     }
     const left = root.append('div').attr('class', 'nv-left');
     this.svg = left.append('svg').attr('class', 'nv-board').attr('role', 'img').attr('xmlns', SVG);
@@ -345,7 +352,7 @@ export class Viewer {
     const doc = this.doc;
     if (this.picker) this.picker.property('value', index);
     this.root.attr('data-family', doc.family);
-    this.svg.attr('data-game', index + 1);
+    this.svg.attr('data-game', this.place[index] + 1);
     this.title.text(titleOf(doc, this.place[index]));
     this.styleButton.style('display', doc.family === 'shogi' ? null : 'none')
       .text(this.options.shogiStyle === 'japanese' ? 'Western' : 'Japanese');
@@ -629,15 +636,26 @@ export class Viewer {
 
   setupInfinite() {
     const doc = this.doc;
-    // The origin: the middle of the start's pieces, so the first view shows the game.
+    // The first view is centred on the start's pieces: on each axis, halfway between the
+    // first and the last when they fit in the view, else between the two middle values (far
+    // pieces do not pull the view away from the rest). That is the origin's square, or the
+    // line between it and the next (then the view moves by half a square). The upper middle
+    // value alone put the Classical start's ranks 1 … 8 around rank 7, rank 1 half off.
     const squares = [...doc.states[0].values()].map((p) => coordOf(p.square));
-    const mid = (values) => {
-      if (values.length === 0) return 0n;
+    const middle = (values) => {
+      if (values.length === 0) return [0n, 0];
       const sorted = [...values].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      return sorted[Math.floor(sorted.length / 2)];
+      const [first, last] = [sorted[0], sorted[sorted.length - 1]];
+      const sum = last - first < BigInt(VIEW_SPAN) ? first + last
+        : sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.floor(sorted.length / 2)];
+      const odd = ((sum % 2n) + 2n) % 2n;
+      return [(sum - odd) / 2n, Number(odd) / 2];
     };
-    this.origin = [mid(squares.map((s) => s[0])), mid(squares.map((s) => s[1]))];
+    const [[x, halfX], [y, halfY]] = [middle(squares.map((s) => s[0])), middle(squares.map((s) => s[1]))];
+    this.origin = [x, y];
     this.home = this.origin;
+    // Screen y grows downwards, board y upwards.
+    this.homeView = d3.zoomIdentity.translate(-halfX, halfY);
     // Square (0, 0) of the screen is the origin's, centred: the view spans -5.5 … 6.5.
     this.svg.attr('viewBox', `${VIEW_MIN} ${VIEW_MIN} ${VIEW_SPAN} ${VIEW_SPAN}`);
     const defs = this.svg.select('defs');
@@ -657,7 +675,8 @@ export class Viewer {
       this.drawInfiniteCoords();
     });
     this.svg.call(this.zoom).on('dblclick.zoom', null);
-    this.view = d3.zoomIdentity;
+    this.view = this.homeView;
+    this.svg.call(this.zoom.transform, this.homeView);
     this.drawInfiniteCoords();
   }
 
@@ -732,12 +751,13 @@ export class Viewer {
     return false;
   }
 
-  /** Moves the origin to `origin` and the view onto it; true (the pieces are drawn anew). */
-  recentre(origin) {
+  /** Moves the origin to `origin` and the view onto it (`view`: the zoom's transform);
+   * true (the pieces are drawn anew). */
+  recentre(origin, view = d3.zoomIdentity) {
     this.origin = origin;
     this.colourSquares();
     this.drawBorder();
-    this.svg.call(this.zoom.transform, d3.zoomIdentity);
+    this.svg.call(this.zoom.transform, view);
     this.pieces.selectAll('*').remove();
     return true;
   }
@@ -755,7 +775,7 @@ export class Viewer {
       if (this.follow(moved[1])) animate = false;
     } else if (doc.family === 'infinite' && ply === 0 && this.origin !== this.home) {
       // Back at the start after a far move: the start's view again.
-      animate = !this.recentre(this.home);
+      animate = !this.recentre(this.home, this.homeView);
     }
     this.markLast(ply);
     const items = this.layout(state);
@@ -884,12 +904,17 @@ function moveNumber(doc, ply) {
   return index % 2 === 0 ? `${number}.` : `${number}…`;
 }
 
+/** A time in milliseconds as h:mm:ss, with the fraction of a second the record gave
+ * (`0:02:59.9`): rounded to the second, 2:59.9 left showed as 0:03:00, and 0.4 s as 0:00:00. */
 function clockText(ms) {
-  const total = Math.round(ms / 1000);
+  // Whole milliseconds: a chess clock comes in seconds, and 179.9 × 1000 is not 179900.
+  const all = Math.abs(Math.round(ms));
+  const total = Math.floor(all / 1000);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = total % 60;
-  return `${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
+  const fraction = all % 1000 ? `.${String(all % 1000).padStart(3, '0').replace(/0+$/, '')}` : '';
+  return `${ms < 0 ? '-' : ''}${h}:${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}${fraction}`;
 }
 
 function scrollIntoList(list, item) {

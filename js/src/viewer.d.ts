@@ -12,7 +12,7 @@ export interface ViewerDocument {
 }
 
 export interface ViewerOptions {
-  /** 0-based game shown first. */
+  /** 0-based game shown first (counting the games that could be read, not the failures). */
   game?: number;
   /** Ply shown first. */
   ply?: number;
@@ -40,7 +40,7 @@ export class Viewer {
   readonly plies: number;
   /** The ply shown. */
   ply: number;
-  /** Shows game `index` (0-based) at `ply`. */
+  /** Shows game `index` (0-based, counting the games that could be read) at `ply`. */
   select(index: number, ply?: number): this;
   /** Shows the position after `ply` plies at once (Infinity: the end). */
   go(ply: number): this;
@@ -53,7 +53,8 @@ export class Viewer {
 
 /** Shows `games` (viewer documents, bare tracks, or their JSON lines) in `container`. An
  * entry `{"failed":{"game":2,"error":"…"}}` (what `notate render` writes for a game it could
- * not read) keeps that game's number in the picker and is listed with its error. */
+ * not read) keeps that game's place in the picker and is listed with its error; with
+ * `"game":null` (an input that could not be read) it is listed only. */
 export function mount(container: HTMLElement, games: string | (string | ViewerDocument | Record<string, any>)[], options?: ViewerOptions): Viewer;
 
 /** Colour and kind of a piece from its track name. */

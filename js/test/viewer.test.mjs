@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { cli, cliPath, root, serveStatic } from './helpers.mjs';
 
@@ -81,8 +82,11 @@ before(async () => {
   writeFileSync(join(dir, 'all-bad.pgn'), '1. e4 e5 2. Ke3 *\n');
   assert.equal(cli(['render', join(dir, 'all-bad.pgn'), '-o', join(dir, 'all-bad.html'), '--quiet']).status, 1);
   // A page with a game that fails between two good ones: listed in its place.
-  writeFileSync(join(dir, 'some-bad.pgn'), '[Event "a"]\n\n1. e4 e5 *\n\n[Event "b"]\n\n1. e4 e4 *\n\n[Event "c"]\n\n1. d4 d5 *\n');
-  assert.equal(cli(['render', join(dir, 'some-bad.pgn'), '-o', join(dir, 'some-bad.html'), '--quiet']).status, 1);
+  writeFileSync(join(dir, 'some-bad.pgn'), '[Event "a"]\n\n1. e4 { [%clk 0:02:59.9] } e5 { [%clk 0:00:00.4] [%emt 0:00:01.25] } *\n\n[Event "b"]\n\n1. e4 e4 *\n\n[Event "c"]\n\n1. d4 d5 *\n');
+  // With an input that breaks off as it is read (a cut gzip file): its error is listed, and
+  // it takes no game's place.
+  writeFileSync(join(dir, 'cut.pgn.gz'), gzipSync(Buffer.from(CRAFTED)).subarray(0, 40));
+  assert.equal(cli(['render', join(dir, 'some-bad.pgn'), join(dir, 'cut.pgn.gz'), '-o', join(dir, 'some-bad.html'), '--quiet']).status, 1);
   assert.ok(statSync(CHROMIUM, { throwIfNoEntry: false }), `${CHROMIUM} is missing: apt-get install chromium`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -407,11 +411,20 @@ test('hands count their pieces and stay on the board; a far move comes back to t
     ['2. could not be read (see the list)', true, ''],
     ['3. Game 3 (c, *)', false, '1'],
   ]);
-  assert.deepEqual(await some.$$eval('.nv-failed li', (all) => all.map((li) => li.textContent)),
-    [`${join(dir, 'some-bad.pgn')}:7:7: game 2 (? – ?), ply 2 "e4": illegal move in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1`]);
+  const listed = await some.$$eval('.nv-failed li', (all) => all.map((li) => li.textContent));
+  assert.equal(listed.length, 2);
+  assert.equal(listed[0], `${join(dir, 'some-bad.pgn')}:7:7: game 2 (? – ?), ply 2 "e4": illegal move in rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1`);
+  assert.match(listed[1], /^cannot read .*cut\.pgn\.gz: /);
+  // Clocks keep the tenths the record gave (they were rounded to the second: 0:03:00, 0:00:00).
+  const facts = async (ply) => {
+    await some.evaluate((n) => document.getElementById('notate').notateViewer.go(n), ply);
+    return some.$$eval('.nv-facts dt', (all) => Object.fromEntries(all.map((dt) => [dt.textContent, dt.nextElementSibling.textContent])));
+  };
+  assert.equal((await facts(1)).Clock, '0:02:59.9');
+  assert.deepEqual([(await facts(2)).Clock, (await facts(2))['Time used']], ['0:00:00.4', '0:00:01.25']);
   await some.selectOption('.nv-picker', '1');
   assert.equal(await some.textContent('.nv-title'), 'Game 3 (c, *)');
-  assert.equal(await some.getAttribute('svg.nv-board', 'data-game'), '2');
+  assert.equal(await some.getAttribute('svg.nv-board', 'data-game'), '3');
   // The button "Last position" is not dimmed as the last move's mark is (both are nv-last).
   assert.equal(await some.$eval('button.nv-last', (b) => getComputedStyle(b).opacity), '1');
   await some.close();

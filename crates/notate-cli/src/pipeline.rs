@@ -120,7 +120,8 @@ pub trait Sink<O> {
     fn flush(&mut self) -> Result<()>;
     /// A game (`game`: its number in its input) or an input (`None`) that failed, in input
     /// order between the output of the games around it; `line` is the error as stderr gets
-    /// it. Only a sink that shows failures beside the games (`notate render`'s page) keeps it.
+    /// it (an input's without the `notate: ` before it). Only a sink that shows failures
+    /// beside the games (`notate render`'s page) keeps it.
     fn failed(&mut self, _game: Option<u64>, _line: &str) -> Result<()> {
         Ok(())
     }

@@ -1052,6 +1052,29 @@ fn render_writes_one_self_contained_page() {
         serde_json::json!({"failed": {"game": 2, "error": error}})
     );
     assert_eq!(lines[2]["tracks"]["moves"][0]["san"], "c4");
+    // An input that breaks off as it is read (a cut gzip file) is listed too, as no game.
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(TWO_GAMES.as_bytes()).unwrap();
+    let cut = dir.join("cut.pgn.gz");
+    std::fs::write(&cut, &gz.finish().unwrap()[..40]).unwrap();
+    let both = dir.join("both.html");
+    let out = notate(
+        &[
+            "render",
+            input.to_str().unwrap(),
+            cut.to_str().unwrap(),
+            "-o",
+            both.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let page = std::fs::read_to_string(&both).unwrap();
+    let broken = page
+        .lines()
+        .find(|line| line.starts_with(r#"{"failed":{"game":null,"error":"#))
+        .unwrap();
+    assert!(broken.contains("cut.pgn.gz"), "{broken}");
     // The viewer (D3 included) is inline, and no address is loaded.
     assert!(page.contains("export function mount("));
     assert!(page.contains("d3-selection"));
