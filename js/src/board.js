@@ -726,12 +726,31 @@ export class Viewer {
 
   panBy(dx, dy) {
     if (this.doc.family !== 'infinite') return;
-    this.svg.transition().duration(150).call(this.zoom.translateBy, -dx * 2, dy * 2);
+    this.moveView((t) => t.translate(-dx * 2, dy * 2));
   }
 
   zoomBy(factor) {
     if (this.doc.family !== 'infinite') return;
-    this.svg.transition().duration(150).call(this.zoom.scaleBy, factor);
+    // About the middle of the view, within the zoom's limits, as the zoom's own scaleBy.
+    const [min, max] = this.zoom.scaleExtent();
+    const middle = VIEW_MIN + VIEW_SPAN / 2;
+    this.moveView((t) => {
+      const k = Math.max(min, Math.min(max, t.k * factor));
+      return d3.zoomIdentity.translate(middle - ((middle - t.x) * k) / t.k, middle - ((middle - t.y) * k) / t.k).scale(k);
+    });
+  }
+
+  /** Moves the view to `change(from)` in a short transition. While a key's move is under way,
+   * `from` is where it is going, so that quick presses add up: each started from wherever the
+   * one before had got to, and two quick `+` zoomed by little more than one. */
+  moveView(change) {
+    const to = change(this.keyView ?? this.view);
+    const token = (this.keyToken = (this.keyToken ?? 0) + 1);
+    this.keyView = to;
+    const done = () => {
+      if (this.keyToken === token) this.keyView = null;
+    };
+    this.svg.transition().duration(150).call(this.zoom.transform, to).on('end', done).on('interrupt', done);
   }
 
   /** Keeps the last move's destination in view: far moves re-centre the origin there,

@@ -333,6 +333,21 @@ test('infinite chess: a game 10^40 squares from the origin and one near it, ever
         assert.equal(now.squares, before.squares);
       }
       assert.deepEqual(changes, [true, true, true, true, true], 'every pan and zoom moves the view');
+      // Quick presses add up: each goes on from where the one before was going (a press cut
+      // the one before short, and three quick + zoomed by about 1.25).
+      const scaleAndX = () => page.evaluate(() => {
+        const { k, x } = document.getElementById('notate').notateViewer.view;
+        return { k, x };
+      });
+      const start = await scaleAndX();
+      for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+      await page.waitForTimeout(400);
+      const zoomed = await scaleAndX();
+      assert.ok(Math.abs(zoomed.k / start.k - 1.25 ** 3) < 1e-6, `three quick + zoom by 1.25³: ${zoomed.k / start.k}`);
+      for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
+      await page.waitForTimeout(400);
+      const panned = await scaleAndX();
+      assert.ok(Math.abs(panned.x - zoomed.x + 3 * 2 * zoomed.k) < 1e-6, `three quick Shift+→ pan by 3 × 2 squares: ${panned.x - zoomed.x}`);
     }
     if (name === 'border') {
       const border = await page.evaluate(() => {
