@@ -535,6 +535,9 @@ export class Viewer {
 
   setupBoard() {
     const doc = this.doc;
+    // A view's transition still under way would go on moving the new board.
+    this.svg.interrupt();
+    this.keyView = null;
     this.squares.selectAll('*').remove();
     this.coords.selectAll('*').remove();
     this.svg.on('.zoom', null);
@@ -697,10 +700,11 @@ export class Viewer {
     const right = edge(border.right, 0);
     const bottom = edge(border.bottom, 1);
     const top = edge(border.top, 1);
-    const x0 = left === null ? -far : left - 0.5;
-    const x1 = right === null ? far : right + 0.5;
-    const y0 = top === null ? -far : -top - 0.5;
-    const y1 = bottom === null ? far : -bottom + 0.5;
+    // Square (x, y) covers x … x + 1 and -y … -y + 1 of the layer.
+    const x0 = left === null ? -far : left;
+    const x1 = right === null ? far : right + 1;
+    const y0 = top === null ? -far : -top;
+    const y1 = bottom === null ? far : -bottom + 1;
     this.squares.append('rect').attr('class', 'nv-border').attr('x', x0).attr('y', y0).attr('width', x1 - x0).attr('height', y1 - y0);
   }
 
@@ -750,7 +754,8 @@ export class Viewer {
     const done = () => {
       if (this.keyToken === token) this.keyView = null;
     };
-    this.svg.transition().duration(150).call(this.zoom.transform, to).on('end', done).on('interrupt', done);
+    // `cancel`: stopped before its first frame (a far move, a wheel, another game).
+    this.svg.transition().duration(150).call(this.zoom.transform, to).on('end.key interrupt.key cancel.key', done);
   }
 
   /** Keeps the last move's destination in view: far moves re-centre the origin there,
@@ -774,6 +779,7 @@ export class Viewer {
    * true (the pieces are drawn anew). */
   recentre(origin, view = d3.zoomIdentity) {
     this.origin = origin;
+    this.keyView = null;
     this.colourSquares();
     this.drawBorder();
     this.svg.call(this.zoom.transform, view);

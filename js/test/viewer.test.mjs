@@ -340,21 +340,30 @@ test('infinite chess: a game 10^40 squares from the origin and one near it, ever
         return { k, x };
       });
       const start = await scaleAndX();
+      const settled = () => page.waitForFunction(() => document.getElementById('notate').notateViewer.keyView == null);
       for (let i = 0; i < 3; i++) await page.keyboard.press('+');
-      await page.waitForTimeout(400);
+      await settled();
       const zoomed = await scaleAndX();
       assert.ok(Math.abs(zoomed.k / start.k - 1.25 ** 3) < 1e-6, `three quick + zoom by 1.25³: ${zoomed.k / start.k}`);
       for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowRight');
-      await page.waitForTimeout(400);
+      await settled();
       const panned = await scaleAndX();
       assert.ok(Math.abs(panned.x - zoomed.x + 3 * 2 * zoomed.k) < 1e-6, `three quick Shift+→ pan by 3 × 2 squares: ${panned.x - zoomed.x}`);
     }
     if (name === 'border') {
       const border = await page.evaluate(() => {
         const rect = document.querySelector('.nv-border');
-        return rect && { width: rect.getAttribute('width'), height: rect.getAttribute('height') };
+        const viewer = document.getElementById('notate').notateViewer;
+        return rect && {
+          left: Number(viewer.origin[0]) + Number(rect.getAttribute('x')),
+          top: Number(viewer.origin[1]) - Number(rect.getAttribute('y')),
+          width: rect.getAttribute('width'),
+          height: rect.getAttribute('height'),
+        };
       });
-      assert.deepEqual(border, { width: '16', height: '14' }, 'the border holds x -3…12 and y -2…11');
+      // Square (x, y) covers x … x + 1 and -y … -y + 1 of the board's layer (it was drawn half
+      // a square up and left).
+      assert.deepEqual(border, { left: -3, top: 11, width: '16', height: '14' }, 'the border holds x -3…12 and y -2…11');
       const kinds = await page.evaluate(() => [...document.querySelectorAll('[data-kind^="n"]')].map((e) => `${e.dataset.kind} ${e.getAttribute('class')}`));
       assert.deepEqual(kinds.sort(), ['nOB nv-piece nv-n', 'nVO nv-piece nv-n nv-void']);
     }
@@ -378,6 +387,22 @@ test('hands count their pieces and stay on the board; a far move comes back to t
     assert.deepEqual(hand, { n: 38, inside: true, counts: ['18', '2', '2', '4', '4', '4', '4'] }, `flipped: ${flip}`);
   }
   await page.close();
+
+  // The first view is centred on the start's pieces (x 3…8, y 1…8 here); it used to be on
+  // their upper middle values, two and a half ranks low.
+  const castle = (await open('castle')).page;
+  const centred = await castle.evaluate(() => {
+    const boxes = [...document.querySelectorAll('[data-piece]')].map((e) => e.getBoundingClientRect());
+    const svg = document.querySelector('svg.nv-board').getBoundingClientRect();
+    const square = svg.width / 12;
+    const middle = (a, b) => (a + b) / 2;
+    return {
+      x: Math.abs(middle(Math.min(...boxes.map((b) => b.left)), Math.max(...boxes.map((b) => b.right))) - middle(svg.left, svg.right)) / square,
+      y: Math.abs(middle(Math.min(...boxes.map((b) => b.top)), Math.max(...boxes.map((b) => b.bottom))) - middle(svg.top, svg.bottom)) / square,
+    };
+  });
+  assert.ok(centred.x < 0.25 && centred.y < 0.25, `the pieces are in the middle of the first view (off by ${JSON.stringify(centred)} squares)`);
+  await castle.close();
 
   const far = (await open('farHome')).page;
   const view = () => far.evaluate(() => {
