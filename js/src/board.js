@@ -223,9 +223,8 @@ export class Viewer {
       this.errors.push(error);
       if (failure.game !== null) this.listed.push({ error });
     }
-    const lines = this.sources;
-    this.place = this.listed.flatMap((item, at) => (item.error === undefined ? [at] : []));
-    this.docs = new Array(lines.length);
+    this.place = this.listed.flatMap((item, at) => ('game' in item ? [at] : []));
+    this.docs = new Array(this.sources.length);
     // Spread, `null` and `undefined` are no options alike.
     this.options = { shogiStyle: 'western', stepMs: STEP_MS, playMs: PLAY_MS, ...options };
     this.container = container;
@@ -240,7 +239,7 @@ export class Viewer {
     if (this.options.input) this.listen();
     // For scripts and tests: the page's viewer is its container's `notateViewer`.
     container.notateViewer = this;
-    if (lines.length > 0) this.select(this.options.game ?? 0, this.options.ply ?? 0);
+    if (this.sources.length > 0) this.select(this.options.game ?? 0, this.options.ply ?? 0);
     else {
       // A page whose every game failed: it says so, and its controls do nothing.
       this.title.text('No game to show');
@@ -269,8 +268,8 @@ export class Viewer {
       this.picker = label.append('select').attr('class', 'nv-picker').on('change', (event) => this.select(Number(event.target.value)));
       // A game that failed keeps its number, and cannot be picked.
       this.picker.selectAll('option').data(this.listed).join('option')
-        .attr('value', (item) => item.game ?? '').property('disabled', (item) => item.error !== undefined)
-        .text((item, at) => `${at + 1}. ${item.error === undefined ? this.pickerLabel(item.game) : 'could not be read (see the list)'}`);
+        .attr('value', (item) => item.game ?? '').property('disabled', (item) => !('game' in item))
+        .text((item, at) => `${at + 1}. ${'game' in item ? this.pickerLabel(item.game) : 'could not be read (see the list)'}`);
     }
     if (this.errors.length > 0) {
       root.append('ul').attr('class', 'nv-failed').attr('aria-label', 'Games that could not be read')
@@ -535,9 +534,9 @@ export class Viewer {
 
   setupBoard() {
     const doc = this.doc;
-    // A view's transition still under way would go on moving the new board.
+    // A view's transition still under way would go on moving the new board (interrupting it
+    // also ends its key move: see moveView).
     this.svg.interrupt();
-    this.keyView = null;
     this.squares.selectAll('*').remove();
     this.coords.selectAll('*').remove();
     this.svg.on('.zoom', null);
@@ -779,7 +778,6 @@ export class Viewer {
    * true (the pieces are drawn anew). */
   recentre(origin, view = d3.zoomIdentity) {
     this.origin = origin;
-    this.keyView = null;
     this.colourSquares();
     this.drawBorder();
     this.svg.call(this.zoom.transform, view);
