@@ -24,10 +24,11 @@ def main():
     sql = sys.argv[2] if len(sys.argv) == 3 else sys.stdin.read()
     con = duckdb.connect()
     for table in ("games", "moves"):
+        # By name: games files written before `id_check` lack that last column.
         con.execute(
             f"CREATE VIEW {table} AS SELECT * FROM read_parquet("
             f"'{directory}/{table}/**/*.parquet', hive_partitioning = true, "
-            "hive_types = {'year': INTEGER, 'month': INTEGER})"
+            "union_by_name = true, hive_types = {'year': INTEGER, 'month': INTEGER})"
         )
     cursor = con.execute(sql)
     columns = [d[0] for d in cursor.description]

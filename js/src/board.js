@@ -223,10 +223,13 @@ export class Viewer {
       this.errors.push(error);
       if (failure.game !== null) this.listed.push({ error });
     }
-    this.place = this.listed.flatMap((item, at) => ('game' in item ? [at] : []));
-    this.docs = new Array(this.sources.length);
     // Spread, `null` and `undefined` are no options alike.
     this.options = { shogiStyle: 'western', stepMs: STEP_MS, playMs: PLAY_MS, ...options };
+    // The number of the first entry in its input (`notate render --game 7` lists game 7 only).
+    const first = this.options.firstNumber;
+    this.offset = Number.isSafeInteger(first) && first > 0 ? first - 1 : 0;
+    this.place = this.listed.flatMap((item, at) => ('game' in item ? [at + this.offset] : []));
+    this.docs = new Array(this.sources.length);
     this.container = container;
     this.game = -1;
     this.ply = 0;
@@ -269,7 +272,7 @@ export class Viewer {
       // A game that failed keeps its number, and cannot be picked.
       this.picker.selectAll('option').data(this.listed).join('option')
         .attr('value', (item) => item.game ?? '').property('disabled', (item) => !('game' in item))
-        .text((item, at) => `${at + 1}. ${'game' in item ? this.pickerLabel(item.game) : 'could not be read (see the list)'}`);
+        .text((item, at) => `${at + 1 + this.offset}. ${'game' in item ? this.pickerLabel(item.game) : 'could not be read (see the list)'}`);
     }
     if (this.errors.length > 0) {
       root.append('ul').attr('class', 'nv-failed').attr('aria-label', 'Games that could not be read')

@@ -22,6 +22,9 @@ export interface ViewerOptions {
   stepMs?: number;
   /** Milliseconds between plies when playing (900). */
   playMs?: number;
+  /** The number of the first game listed in its input (1): titles, the picker and
+   * `data-game` count from it (`notate render --game 7` passes 7). */
+  firstNumber?: number;
 }
 
 /** A piece as the board holds it. */

@@ -87,6 +87,8 @@ before(async () => {
   // it takes no game's place.
   writeFileSync(join(dir, 'cut.pgn.gz'), gzipSync(Buffer.from(CRAFTED)).subarray(0, 40));
   assert.equal(cli(['render', join(dir, 'some-bad.pgn'), join(dir, 'cut.pgn.gz'), '-o', join(dir, 'some-bad.html'), '--quiet']).status, 1);
+  // One game of the input: titled by its number in the input (it was "Game 1").
+  assert.equal(cli(['render', join(dir, 'some-bad.pgn'), '--game', '3', '-o', join(dir, 'third.html'), '--quiet']).status, 0);
   assert.ok(statSync(CHROMIUM, { throwIfNoEntry: false }), `${CHROMIUM} is missing: apt-get install chromium`);
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -468,6 +470,14 @@ test('hands count their pieces and stay on the board; a far move comes back to t
   // The button "Last position" is not dimmed as the last move's mark is (both are nv-last).
   assert.equal(await some.$eval('button.nv-last', (b) => getComputedStyle(b).opacity), '1');
   await some.close();
+
+  const third = await browser.newPage();
+  third.on('pageerror', (e) => problems.push(`third: ${e.message}`));
+  await third.goto(pathToFileURL(join(dir, 'third.html')).href);
+  assert.equal(await third.textContent('.nv-title'), 'Game 3 (c, *)');
+  assert.equal(await third.getAttribute('svg.nv-board', 'data-game'), '3');
+  assert.equal(await third.locator('.nv-picker').count(), 0);
+  await third.close();
 });
 
 test('animations end on the squares, keys and clicks navigate, controls are reachable by keyboard', async () => {

@@ -399,7 +399,12 @@ fn run_pipeline(command: &Command) -> ExitCode {
     let mut page = None;
     let mut plain = None;
     let out: &mut dyn Write = if rendering {
-        match render::Page::new(out, &page_title(&run.inputs)) {
+        // Several inputs' games N are numbered in turn, as the page lists them.
+        let first = match (run.settings.only_game, run.inputs.len()) {
+            (Some(game), 1) => game,
+            _ => 1,
+        };
+        match render::Page::new(out, &page_title(&run.inputs), first) {
             Ok(made) => page.insert(made),
             Err(e) => {
                 eprintln!("notate: cannot write output: {e}");

@@ -17,10 +17,13 @@ pub fn unavailable() -> Option<&'static str> {
 /// [`Page::finish`].
 pub struct Page<W: Write> {
     out: W,
+    /// The number of the first game in its input (`--game N` of one input: N), which the
+    /// page's titles count from.
+    first_number: u64,
 }
 
 impl<W: Write> Page<W> {
-    pub fn new(mut out: W, title: &str) -> io::Result<Page<W>> {
+    pub fn new(mut out: W, title: &str, first_number: u64) -> io::Result<Page<W>> {
         write!(
             out,
             "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -34,7 +37,7 @@ impl<W: Write> Page<W> {
             env!("CARGO_PKG_VERSION"),
             escape_html(title)
         )?;
-        Ok(Page { out })
+        Ok(Page { out, first_number })
     }
 
     /// Ends the page (the viewer's script, run on the games) and flushes it.
@@ -42,8 +45,11 @@ impl<W: Write> Page<W> {
         self.out
             .write_all(b"</script>\n<script type=\"module\">\n")?;
         self.out.write_all(VIEWER_SCRIPT.as_bytes())?;
-        self.out.write_all(
-            b"\nmount(document.getElementById('notate'), document.getElementById('notate-games').textContent);\n</script>\n</body>\n</html>\n",
+        write!(
+            self.out,
+            "\nmount(document.getElementById('notate'), document.getElementById('notate-games').textContent, \
+             {{ firstNumber: {} }});\n</script>\n</body>\n</html>\n",
+            self.first_number
         )?;
         self.out.flush()
     }
@@ -78,7 +84,7 @@ mod tests {
 
     #[test]
     fn games_cannot_close_the_script() {
-        let mut page = Page::new(Vec::new(), "a <b> & c").unwrap();
+        let mut page = Page::new(Vec::new(), "a <b> & c", 1).unwrap();
         page.write_all(br#"{"c":"</script><!--"}"#).unwrap();
         let text = String::from_utf8(page.out).unwrap();
         assert!(text.contains("<title>a &lt;b&gt; &amp; c</title>"));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::ValueEnum;
-use notate::chess::rows::RowWriter;
+use notate::chess::rows::{GameKey, RowWriter};
 use notate::chess::ChessGame;
 use notate::Error;
 use notate_store::{
@@ -20,34 +20,45 @@ use crate::input::InputName;
 use crate::pipeline::{self, FamilyStage, Fate, Settings, Sink, Stages};
 use crate::report::{thousands, Reporter};
 
-/// The ids of games already handed to the store in this run, so that a game repeated in the
-/// input is recognised before its rows are built (the costly part: a FEN per move). A fixed
-/// table of 2^20 slots (8 MB), each keeping the last id that fell in it: memory stays
-/// bounded, and a game it has forgotten is still recognised by the store.
+/// The keys of games already handed to the store in this run, so that a game repeated in
+/// the input is recognised before its rows are built (the costly part: a FEN per move). A
+/// fixed table of 2^20 slots (16 MB), each keeping the last key that fell in it: memory
+/// stays bounded, and a game it has forgotten is still recognised by the store. Both halves
+/// of the key must match: a different game with the same id goes on to the store, which
+/// reports the clash.
 struct SeenIds {
-    slots: Vec<AtomicI64>,
+    ids: Vec<AtomicI64>,
+    checks: Vec<AtomicI64>,
 }
 
 impl SeenIds {
     const BITS: u32 = 20;
 
     fn new() -> SeenIds {
+        let slots = || (0..1 << Self::BITS).map(|_| AtomicI64::new(0)).collect();
         SeenIds {
-            slots: (0..1 << Self::BITS).map(|_| AtomicI64::new(0)).collect(),
+            ids: slots(),
+            checks: slots(),
         }
     }
 
-    fn slot(&self, id: i64) -> &AtomicI64 {
+    fn slot(id: i64) -> usize {
         // The id is a hash already: its low bits are as good as any.
-        &self.slots[(id as u64 & ((1 << Self::BITS) - 1)) as usize]
+        (id as u64 & ((1 << Self::BITS) - 1)) as usize
     }
 
-    fn contains(&self, id: i64) -> bool {
-        id != 0 && self.slot(id).load(Ordering::Relaxed) == id
+    fn contains(&self, key: GameKey) -> bool {
+        // Written by one thread, read by many: a reader may see one half of a slot old and
+        // the other new, which only makes a game seen look unseen (the store then knows it).
+        let slot = Self::slot(key.id);
+        self.checks[slot].load(Ordering::Relaxed) == key.check.get()
+            && self.ids[slot].load(Ordering::Relaxed) == key.id
     }
 
-    fn insert(&self, id: i64) {
-        self.slot(id).store(id, Ordering::Relaxed);
+    fn insert(&self, id: i64, check: i64) {
+        let slot = Self::slot(id);
+        self.ids[slot].store(id, Ordering::Relaxed);
+        self.checks[slot].store(check, Ordering::Relaxed);
     }
 }
 
@@ -62,7 +73,7 @@ impl WriteGame<Rows> for LoadWriter {
     fn write(&mut self, game: &ChessGame, out: &mut Rows) -> Result<(), Error> {
         let seen = &self.seen;
         self.rows
-            .write_unless(game, &mut out.batch, |id| seen.contains(id))
+            .write_unless(game, &mut out.batch, |key| seen.contains(key))
             .map(|_| ())
     }
 }
@@ -89,8 +100,10 @@ impl FamilyStage<Rows> for LoadStage {
     }
 }
 
-/// Takes rows in input order and hands them to the store, noting their ids (only here, in
-/// input order: a game is taken as stored only once it is handed over).
+/// Takes rows in input order and hands them to the store, noting their keys (only here, in
+/// input order: a game is taken as stored only once it is handed over). A game the store then
+/// refuses for its id is noted too: a copy of it later in the input is counted as already
+/// there, and the game itself is reported once.
 struct StoreSink {
     store: Box<dyn Store>,
     seen: Arc<SeenIds>,
@@ -101,7 +114,7 @@ impl Sink<Rows> for StoreSink {
     fn put(&mut self, rows: &mut Rows, games: Range<usize>) -> Result<()> {
         self.store.insert_rows(rows, games.clone())?;
         for g in &rows.batch.games[games] {
-            self.seen.insert(g.id);
+            self.seen.insert(g.id, g.id_check);
         }
         Ok(())
     }
@@ -149,15 +162,32 @@ pub fn load(
     let (ok, failed) = pipeline::run(inputs, settings, stages, &mut sink, reporter)
         .with_context(|| format!("loading into {db}"))?;
     reporter.finish("read", ok, failed);
-    let Inserted { games, moves, .. } = sink.inserted;
-    // Every game read is new or already there: in the store, or earlier in the input.
-    reporter.print(&format!(
+    let Inserted {
+        games,
+        moves,
+        clashes,
+        ..
+    } = sink.inserted;
+    for clash in &clashes {
+        reporter.print(&format!("notate: {db}: {clash}"));
+    }
+    let clashed = clashes.len() as u64;
+    // Every game read is new, already there (in the store, or earlier in the input), or
+    // not stored for its id.
+    let mut summary = format!(
         "loaded into {db}: {} new games with {} moves, {} already there",
         thousands(games),
         thousands(moves),
-        thousands(ok.saturating_sub(games))
-    ));
-    Ok((ok, failed))
+        thousands(ok.saturating_sub(games + clashed))
+    );
+    if clashed > 0 {
+        summary.push_str(&format!(
+            ", {} not stored (a different game has the id: see above)",
+            thousands(clashed)
+        ));
+    }
+    reporter.print(&summary);
+    Ok((ok, failed + clashed))
 }
 
 /// How `notate query` prints its answer.
@@ -375,6 +405,24 @@ fn table(answer: &QueryResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_is_seen_only_when_its_id_and_check_match() {
+        let seen = SeenIds::new();
+        let key = |id, check| GameKey {
+            id,
+            check: std::num::NonZeroI64::new(check).unwrap(),
+        };
+        assert!(!seen.contains(key(5, 7)));
+        seen.insert(5, 7);
+        assert!(seen.contains(key(5, 7)));
+        // A different game with the same id goes on to the store, which reports the clash.
+        assert!(!seen.contains(key(5, 8)));
+        // One slot per low bits: the later game is remembered.
+        seen.insert(5 + (1 << SeenIds::BITS), 9);
+        assert!(!seen.contains(key(5, 7)));
+        assert!(seen.contains(key(5 + (1 << SeenIds::BITS), 9)));
+    }
 
     /// The answer printed as `format` prints it.
     fn printed(answer: &QueryResult, format: QueryFormat) -> Result<String, StoreError> {

@@ -670,6 +670,27 @@ fn load_is_idempotent_and_query_prints_table_csv_and_json() {
     );
     let empty = notate(&["load", "--db", "parquet:"], input);
     assert_eq!(empty.status.code(), Some(2));
+
+    // A stored game with another check stands for a different game with the same id (two
+    // equal 64-bit hashes, which no test finds by chance): the game read is not taken for
+    // it, but reported, named, and the load fails.
+    rusqlite::Connection::open(db)
+        .unwrap()
+        .execute_batch("UPDATE games SET id_check = id_check + 1 WHERE white = 'A'")
+        .unwrap();
+    let clash = notate(&["load", "--db", db, "--quiet"], input);
+    assert_eq!(clash.status.code(), Some(1));
+    let err = text(&clash.stderr);
+    assert!(
+        err.contains(&format!(
+            "notate: {db}: A – B, 2016.05.01: not stored: a different game stored before has its id "
+        )),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(": 0 new games with 0 moves, 1 already there, 1 not stored (a different game has the id: see above)\n"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

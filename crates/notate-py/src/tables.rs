@@ -14,7 +14,7 @@ use notate::chess::rows::{RowBatch, RowWriter, Tables};
 use notate::chess::ChessGame;
 use notate::chunk::Chunk;
 use notate::format::{ChunkMap, ReadFormat, StillWaiting};
-use notate::Error;
+use notate::{Error, ErrorKind};
 use notate_store::arrow::{BatchBuilder, Partitioning, Table};
 use notate_store::{Inserted, Rows, Target};
 use pyo3::prelude::*;
@@ -352,7 +352,8 @@ fn column_names(columns: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<Strin
 /// `threads` threads (1 to 256; default: every core).
 ///
 /// Returns a dict: `games` (added), `known` (already there), `moves` (rows added), `errors`
-/// (the `GameError` of each bad game), `warnings` (how many things reading skipped without
+/// (the `GameError` of each bad game, and of each game not stored because a different game
+/// has its id: the ids are 64-bit hashes), `warnings` (how many things reading skipped without
 /// failing a game, such as a token that is no move; each is reported by `warnings.warn`,
 /// category `GameWarning`, once the load has ended: at most 10,000, then their count). A bad game raises `GameError` after the games before
 /// it are committed; with `errors="collect"` the load goes on and the errors are listed.
@@ -404,26 +405,54 @@ pub fn load<'py>(
     });
     // What reading skipped, before how the load ended (an interrupt first).
     let warnings = noted.report(py);
+    let failures: Vec<PyErr> = failures.iter().map(|e| game_error(py, e)).collect();
+    // Raising: the first error is raised; games not stored for their id (the only failures
+    // kept when raising) are added to it as notes when another error ends the load.
+    let noted_with = |error: PyErr| -> PyErr {
+        if !collect {
+            for failure in &failures {
+                // `add_note` is Python 3.11's: before it, the error goes without its notes.
+                let _ = error
+                    .value(py)
+                    .call_method1("add_note", (failure.value(py).to_string(),));
+            }
+        }
+        error
+    };
     if let Some(signal) = interrupted {
         // A commit that failed is said, caused by the interrupt; otherwise the interrupt.
         if let Err(LoadFailure::Store(message)) = &outcome {
             let error = usage(format!("{db}: {message}"));
             error.set_cause(py, Some(signal));
-            return Err(error);
+            return Err(noted_with(error));
         }
-        return Err(signal);
+        return Err(noted_with(signal));
     }
-    let failures: Vec<Py<PyAny>> = failures
-        .iter()
-        .map(|e| game_error(py, e).into_value(py).into_any())
-        .collect();
     let inserted = match outcome {
         Ok(inserted) => inserted,
-        Err(LoadFailure::Game(error)) => return Err(game_error(py, &error)),
+        Err(LoadFailure::Game(error)) => return Err(noted_with(game_error(py, &error))),
         // What the source's `read()` raised is the cause, or is raised itself (SystemExit).
-        Err(LoadFailure::Source(error)) => return Err(raised.error(py, game_error(py, &error))),
-        Err(LoadFailure::Store(message)) => return Err(usage(format!("{db}: {message}"))),
+        Err(LoadFailure::Source(error)) => {
+            return Err(noted_with(raised.error(py, game_error(py, &error))))
+        }
+        Err(LoadFailure::Store(message)) => {
+            return Err(noted_with(usage(format!("{db}: {message}"))))
+        }
     };
+    let mut failures = failures.into_iter();
+    if !collect {
+        if let Some(first) = failures.next() {
+            // The others, if any, are notes of the first.
+            let rest: Vec<PyErr> = failures.collect();
+            for other in &rest {
+                let _ = first
+                    .value(py)
+                    .call_method1("add_note", (other.value(py).to_string(),));
+            }
+            return Err(first);
+        }
+    }
+    let failures: Vec<Py<PyAny>> = failures.map(|e| e.into_value(py).into_any()).collect();
     let warnings = warnings?;
     let result = PyDict::new(py);
     result.set_item("games", inserted.games)?;
@@ -523,10 +552,8 @@ fn run_load(
             Ok(chunk) => chunk,
             Err(e) => {
                 let error = Error::from(e).with_game(games + 1);
-                return (
-                    finish_after(&mut *store, LoadFailure::Source(error)),
-                    failures,
-                );
+                let outcome = finish_after(&mut *store, LoadFailure::Source(error), &mut failures);
+                return (outcome, failures);
             }
         };
         let mut written = 0;
@@ -543,7 +570,8 @@ fn run_load(
                         return (Err(store_error(e)), failures);
                     }
                     let failure = LoadFailure::Game(error.with_game(games));
-                    return (finish_after(&mut *store, failure), failures);
+                    let outcome = finish_after(&mut *store, failure, &mut failures);
+                    return (outcome, failures);
                 }
             }
         }
@@ -551,7 +579,19 @@ fn run_load(
             return (Err(store_error(e)), failures);
         }
     }
-    (store.finish().map_err(store_error), failures)
+    let outcome = store.finish().map(|mut inserted| {
+        failures.extend(clash_errors(&mut inserted));
+        inserted
+    });
+    (outcome.map_err(store_error), failures)
+}
+
+/// The games a load did not store because a different game has their id, as errors of their
+/// own, with no place (the store finds them after their batch has left the reading).
+fn clash_errors(inserted: &mut Inserted) -> impl Iterator<Item = Error> {
+    std::mem::take(&mut inserted.clashes)
+        .into_iter()
+        .map(|clash| Error::new(ErrorKind::Unwritable, clash.to_string()))
 }
 
 fn insert(
@@ -565,13 +605,18 @@ fn insert(
     store.insert_rows(rows, games)
 }
 
-/// Commits what was stored, then gives `failure`.
+/// Commits what was stored, then gives `failure` (the games found not stored for their id
+/// join `failures`).
 fn finish_after(
     store: &mut dyn notate_store::Store,
     failure: LoadFailure,
+    failures: &mut Vec<Error>,
 ) -> Result<Inserted, LoadFailure> {
     match store.finish() {
-        Ok(_) => Err(failure),
+        Ok(mut inserted) => {
+            failures.extend(clash_errors(&mut inserted));
+            Err(failure)
+        }
         Err(e) => Err(LoadFailure::Store(e.to_string())),
     }
 }

@@ -180,3 +180,24 @@ def test_load_adds_once_commits_before_a_bad_game_and_collects_errors(tmp_path):
     assert notate.load(BAD_IN_THE_MIDDLE, db, errors="collect")["known"] == 2
     with pytest.raises(notate.NotateError, match="db: a SQLite path"):
         notate.load("1. e4 *", 42)
+
+
+def test_a_game_whose_id_a_different_stored_game_has_is_an_error(tmp_path):
+    # A stored game with another check stands for a different game with the same id (two
+    # 64-bit hashes that are equal, which no test can find by chance).
+    db = str(tmp_path / "games.sqlite")
+    two = '[White "X"]\n[Black "Y"]\n\n1. e4 e5 *\n\n[White "Z"]\n\n1. d4 *\n'
+    assert notate.load(two, db)["games"] == 2
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET id_check = id_check + 1 WHERE white = 'X'")
+    loaded = notate.load(two, db, errors="collect")
+    assert (loaded["games"], loaded["known"], loaded["moves"]) == (0, 1, 0)
+    [error] = loaded["errors"]
+    assert isinstance(error, notate.GameError)
+    assert str(error).startswith("X – Y: not stored: a different game stored before has its id "), str(error)
+    with pytest.raises(notate.GameError, match="^X – Y: not stored"):
+        notate.load(two, db)
+    # Ended by a bad game, the load raises that one, with the clash as its note.
+    with pytest.raises(notate.GameError, match="illegal") as raised:
+        notate.load(two + "\n1. e4 Ke7 2. Kxe8 *\n", db)
+    assert [note[:17] for note in raised.value.__notes__] == ["X – Y: not stored"]

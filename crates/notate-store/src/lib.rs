@@ -124,7 +124,7 @@ impl Target {
             Target::Postgres(url) => postgres::query(url, sql, to),
             Target::Parquet(dir) => Err(StoreError::Target(format!(
                 "notate has no SQL engine for Parquet; query it with DuckDB:\n  \
-                 CREATE VIEW games AS SELECT * FROM read_parquet('{0}/games/**/*.parquet', hive_partitioning = true, hive_types = {{'year': INTEGER, 'month': INTEGER}});\n  \
+                 CREATE VIEW games AS SELECT * FROM read_parquet('{0}/games/**/*.parquet', hive_partitioning = true, union_by_name = true, hive_types = {{'year': INTEGER, 'month': INTEGER}});\n  \
                  CREATE VIEW moves AS SELECT * FROM read_parquet('{0}/moves/**/*.parquet', hive_partitioning = true, hive_types = {{'year': INTEGER, 'month': INTEGER}});\n\
                  (scripts/duckdb-query.py in notate's repository does this)",
                 dir.display()
@@ -280,14 +280,17 @@ pub const CHUNK_BYTES: usize = 512 << 10;
 pub const BATCH_MOVES: usize = 250_000;
 
 /// What a load did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Inserted {
     /// Games added.
     pub games: u64,
-    /// Games already stored (the same id), not added again.
+    /// Games already stored (the same id and check, or a game stored before there were
+    /// checks), not added again.
     pub known: u64,
     /// Move rows added.
     pub moves: u64,
+    /// Games not added because a different game has their id (see [`IdClash`]).
+    pub clashes: Vec<IdClash>,
 }
 
 impl std::ops::AddAssign for Inserted {
@@ -295,6 +298,49 @@ impl std::ops::AddAssign for Inserted {
         self.games += other.games;
         self.known += other.known;
         self.moves += other.moves;
+        self.clashes.extend(other.clashes);
+    }
+}
+
+/// A game a load did not add because the store has a different game with the same id: the
+/// ids are 64-bit hashes, and their checks ([`notate::chess::rows::GameKey`]) differ. The
+/// game stored first keeps the id; the other is reported, not taken for it.
+///
+/// ```
+/// let clash = notate_store::IdClash { id: 7, game: "Anderssen – Kieseritzky, 1851.06.21".into() };
+/// assert!(clash.to_string().starts_with("Anderssen – Kieseritzky, 1851.06.21: not stored"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdClash {
+    /// The id the two games share.
+    pub id: i64,
+    /// The game not added, for a person to find it: its players, date and site.
+    pub game: String,
+}
+
+impl IdClash {
+    /// The clash of `game` (a row of `batch`), named as [`schema::game_label`] names it.
+    pub(crate) fn of(batch: &RowBatch, game: &notate::chess::rows::GameRow) -> IdClash {
+        IdClash {
+            id: game.id,
+            game: schema::game_label(
+                batch.opt(game.white),
+                batch.opt(game.black),
+                batch.opt(game.date),
+                batch.opt(game.site),
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for IdClash {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: not stored: a different game stored before has its id {} (two games whose \
+             64-bit ids are equal, about once in 2^64 pairs)",
+            self.game, self.id
+        )
     }
 }
 

@@ -8,8 +8,10 @@
 //! Loading again skips the games whose id a partition's games files already hold; a moves
 //! file left without its games file by an interrupted load is removed at the next load.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::fs::{self, File};
+use std::num::NonZeroI64;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -27,7 +29,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use crate::arrow::{self as tables, BatchBuilder, Partitioning, Table};
-use crate::{Inserted, Prepared, Rows, Store, StoreError};
+use crate::{IdClash, Inserted, Prepared, Rows, Store, StoreError};
 
 /// A file is published when its moves file reaches this many rows.
 const MOVES_PER_FILE: usize = 4 << 20;
@@ -251,8 +253,9 @@ pub struct ParquetStore {
 
 /// What a partition knows and has open.
 struct PartitionFiles {
-    /// The ids of its games: in its files, and written in this run.
-    known: HashSet<i64>,
+    /// The ids of its games, in its files and written in this run, with their checks
+    /// (`None`: a file written before games had one).
+    known: HashMap<i64, Option<NonZeroI64>>,
     /// The next part number.
     next: u64,
     open: Option<OpenPart>,
@@ -388,7 +391,7 @@ impl ParquetStore {
         if !self.partitions.contains_key(&key) {
             let games_dir = self.dir.join(partition_dir("games", key));
             let mut files = PartitionFiles {
-                known: HashSet::new(),
+                known: HashMap::new(),
                 next: 0,
                 open: None,
             };
@@ -402,7 +405,7 @@ impl ParquetStore {
     }
 
     /// Keeps the games of `games` (indexes into `rows`, all of one partition) that are
-    /// not stored yet, noting them as stored and counting the others.
+    /// not stored yet, noting them as stored; counts the others, as known or as clashes.
     fn new_games(
         &mut self,
         key: Partition,
@@ -410,12 +413,24 @@ impl ParquetStore {
         games: &[usize],
     ) -> Result<Vec<usize>, StoreError> {
         let known = &mut self.partition(key)?.known;
-        let new: Vec<usize> = games
-            .iter()
-            .copied()
-            .filter(|&g| known.insert(rows.games[g].id))
-            .collect();
-        self.inserted.known += (games.len() - new.len()) as u64;
+        let mut new = Vec::with_capacity(games.len());
+        let mut clashes = Vec::new();
+        for &g in games {
+            let game = &rows.games[g];
+            match known.entry(game.id) {
+                Entry::Vacant(entry) => {
+                    entry.insert(NonZeroI64::new(game.id_check));
+                    new.push(g);
+                }
+                // A game of a file without checks is taken for this one.
+                Entry::Occupied(entry) if entry.get().is_some_and(|c| c.get() != game.id_check) => {
+                    clashes.push(IdClash::of(rows, game));
+                }
+                Entry::Occupied(_) => {}
+            }
+        }
+        self.inserted.known += (games.len() - new.len() - clashes.len()) as u64;
+        self.inserted.clashes.extend(clashes);
         Ok(new)
     }
 
@@ -555,21 +570,49 @@ fn part_number(name: &str) -> Option<u64> {
         .ok()
 }
 
-/// Adds the ids in a games file to `ids` (only the `id` column is read).
-fn read_ids(path: &Path, ids: &mut HashSet<i64>) -> Result<(), StoreError> {
+/// Adds the ids and checks in a games file to `ids` (only those columns are read; a file
+/// written before games had checks gives ids without one).
+fn read_ids(path: &Path, ids: &mut HashMap<i64, Option<NonZeroI64>>) -> Result<(), StoreError> {
     let file = File::open(path).map_err(StoreError::io(path))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file)?;
-    let mask = ProjectionMask::roots(builder.parquet_schema(), [0]);
+    let check = builder
+        .schema()
+        .index_of("id_check")
+        .ok()
+        .filter(|&i| i > 0);
+    let mask = ProjectionMask::roots(builder.parquet_schema(), std::iter::once(0).chain(check));
+    let int64s = |batch: &arrow_array::RecordBatch, column: usize| {
+        batch
+            .column(column)
+            .as_any()
+            .downcast_ref::<Int64Array>()
+            .cloned()
+            .ok_or_else(|| {
+                StoreError::Target(format!(
+                    "{}: {} is not a column of 64-bit integers",
+                    path.display(),
+                    if column == 0 {
+                        "the first column (game ids)"
+                    } else {
+                        "id_check"
+                    }
+                ))
+            })
+    };
     for batch in builder.with_projection(mask).build()? {
         let batch = batch?;
-        let column = batch.column(0);
-        let Some(array) = column.as_any().downcast_ref::<Int64Array>() else {
-            return Err(StoreError::Target(format!(
-                "{}: the first column is not a game id",
-                path.display()
-            )));
-        };
-        ids.extend(array.iter().flatten());
+        let id = int64s(&batch, 0)?;
+        let checks = check.map(|_| int64s(&batch, 1)).transpose()?;
+        for row in 0..id.len() {
+            if id.is_null(row) {
+                continue;
+            }
+            let check = checks
+                .as_ref()
+                .filter(|c| c.is_valid(row))
+                .and_then(|c| NonZeroI64::new(c.value(row)));
+            ids.insert(id.value(row), check);
+        }
     }
     Ok(())
 }

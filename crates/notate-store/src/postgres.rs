@@ -21,7 +21,7 @@
 //! when a batch fails, the one sent after it may still be committed: the store holds whole
 //! games, and a load run again adds what is missing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::ops::Range;
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
@@ -33,7 +33,7 @@ use postgres::types::Type;
 use postgres::{Client, NoTls, SimpleQueryMessage};
 
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
-use crate::{AnswerSink, Inserted, Prepared, Rows, Store, StoreError, Value};
+use crate::{AnswerSink, IdClash, Inserted, Prepared, Rows, Store, StoreError, Value};
 
 /// Connections a load sends its batches on at once. The server takes a batch on one core
 /// (measured by `scripts/bench-load`: 428,000 rows/s for one session copying from a file on
@@ -60,6 +60,8 @@ pub struct PostgresStore {
 struct Job {
     games: Range<usize>,
     ids: Vec<i64>,
+    /// Their `id_check`s.
+    checks: Vec<i64>,
     moves: Vec<usize>,
     encoded: Encoded,
 }
@@ -116,6 +118,19 @@ impl PostgresStore {
         }
         if missing > 0 || !b_trees.is_empty() {
             transaction.batch_execute(&schema::ddl(type_name, "", &schema::HASHED_IN_POSTGRES))?;
+        }
+        // A store made before games had `id_check` gets it, empty for the games there
+        // (looked up first: `ADD COLUMN IF NOT EXISTS` would lock the table all the same).
+        let has_check: bool = transaction
+            .query_one(
+                "SELECT count(*) > 0 FROM pg_attribute \
+                 WHERE attrelid = to_regclass('games') AND attname = 'id_check' \
+                 AND NOT attisdropped",
+                &[],
+            )?
+            .get(0);
+        if !has_check {
+            transaction.batch_execute("ALTER TABLE games ADD COLUMN id_check BIGINT")?;
         }
         transaction.commit()?;
         let (jobs, queue) = mpsc::sync_channel::<Job>(0);
@@ -174,6 +189,10 @@ impl PostgresStore {
         self.collect(false)?;
         let job = Job {
             ids: batch.games[games.clone()].iter().map(|g| g.id).collect(),
+            checks: batch.games[games.clone()]
+                .iter()
+                .map(|g| g.id_check)
+                .collect(),
             moves: batch.games[games.clone()]
                 .iter()
                 .map(|g| g.moves.len())
@@ -237,15 +256,18 @@ fn send(client: &mut Client, job: &Job) -> Result<Inserted, StoreError> {
     let Job {
         games,
         ids,
+        checks,
         moves,
         encoded,
     } = job;
     let mut inserted = Inserted::default();
     let mut transaction = client.transaction()?;
     // A game twice in one batch is staged once (the second would be a conflict inside
-    // one INSERT, which PostgreSQL refuses).
+    // one INSERT, which PostgreSQL refuses); the others are compared with the game that
+    // ends up with the id once the INSERT is done.
     let mut staged = HashSet::with_capacity(ids.len());
-    let firsts: Vec<usize> = (0..ids.len()).filter(|&i| staged.insert(ids[i])).collect();
+    let first: Vec<bool> = ids.iter().map(|&id| staged.insert(id)).collect();
+    let firsts: Vec<usize> = (0..ids.len()).filter(|&i| first[i]).collect();
     {
         let mut sink = transaction.copy_in("COPY games_stage FROM STDIN (FORMAT binary)")?;
         sink.write_all(COPY_HEADER).map_err(sent)?;
@@ -268,7 +290,37 @@ fn send(client: &mut Client, job: &Job) -> Result<Inserted, StoreError> {
         .iter()
         .map(|row| row.get(0))
         .collect();
-    inserted.known = ids.len() as u64 - new.len() as u64;
+    // The check of the game that has each id now: this batch's for a game it added, the
+    // stored one's otherwise (`None`: stored before there were checks, so any game with
+    // its id is taken for it).
+    let mut holder: HashMap<i64, Option<i64>> = firsts
+        .iter()
+        .filter(|&&i| new.contains(&ids[i]))
+        .map(|&i| (ids[i], Some(checks[i])))
+        .collect();
+    let taken: Vec<i64> = firsts
+        .iter()
+        .map(|&i| ids[i])
+        .filter(|id| !new.contains(id))
+        .collect();
+    if !taken.is_empty() {
+        let stored = transaction.query(
+            "SELECT id, id_check FROM games WHERE id = ANY($1)",
+            &[&taken],
+        )?;
+        holder.extend(stored.iter().map(|row| (row.get::<_, i64>(0), row.get(1))));
+    }
+    // Every game but those added: known, or a clash.
+    for i in (0..ids.len()).filter(|&i| !(first[i] && new.contains(&ids[i]))) {
+        match holder.get(&ids[i]) {
+            Some(Some(check)) if *check != checks[i] => {
+                inserted
+                    .clashes
+                    .push(clash(ids[i], encoded.game(games.start + i)));
+            }
+            _ => inserted.known += 1,
+        }
+    }
     if !new.is_empty() {
         let mut sink = transaction.copy_in("COPY moves FROM STDIN (FORMAT binary)")?;
         sink.write_all(COPY_HEADER).map_err(sent)?;
@@ -408,6 +460,40 @@ impl Encoded {
         let (first, last) = (games.start - self.games.start, games.end - self.games.start);
         &self.move_bytes[Self::span(&self.move_ends, first, last)]
     }
+}
+
+/// The clash of the game whose `COPY` tuple is `tuple`, named from the tuple's texts.
+fn clash(id: i64, tuple: &[u8]) -> IdClash {
+    let text = |name: &str| {
+        let column = GAMES.iter().position(|c| c.name == name)?;
+        tuple_text(tuple, column)
+    };
+    IdClash {
+        id,
+        game: schema::game_label(text("white"), text("black"), text("date"), text("site")),
+    }
+}
+
+/// The text of field `column` of a `COPY` tuple made by [`tuple`] (`None`: NULL).
+fn tuple_text(tuple: &[u8], column: usize) -> Option<&str> {
+    // After the 16-bit field count, each field: a 32-bit length (-1: NULL), its bytes.
+    let mut at = 2;
+    for i in 0..=column {
+        let len = i32::from_be_bytes(tuple.get(at..at + 4)?.try_into().ok()?);
+        at += 4;
+        // A negative length is NULL, with no bytes.
+        let Ok(len) = usize::try_from(len) else {
+            if i == column {
+                return None;
+            }
+            continue;
+        };
+        if i == column {
+            return std::str::from_utf8(tuple.get(at..at + len)?).ok();
+        }
+        at += len;
+    }
+    None
 }
 
 /// Appends one tuple of `cells`, of the types of `columns`.

@@ -40,7 +40,9 @@ const fn col(name: &'static str, kind: Kind, required: bool) -> Column {
 }
 
 /// `games`: one row per game. `year` and `month` are the Parquet partition keys.
-pub const GAMES: [Column; 18] = [
+/// `id_check` is last: a store made before it had it gets it added at the end (without a
+/// value for the games already there: see [`notate::chess::rows::GameKey`]).
+pub const GAMES: [Column; 19] = [
     col("id", Kind::BigInt, true),
     col("event", Kind::Text, false),
     col("site", Kind::Text, false),
@@ -59,6 +61,7 @@ pub const GAMES: [Column; 18] = [
     col("ply_count", Kind::Int, true),
     col("start_fen", Kind::Text, true),
     col("tags", Kind::Json, true),
+    col("id_check", Kind::BigInt, true),
 ];
 
 /// `moves`: one row per half-move of a game's main line; (`game_id`, `ply`) is the key.
@@ -127,6 +130,35 @@ fn int(value: Option<i32>) -> Cell<'static> {
     value.map_or(Cell::Null, |v| Cell::Int(i64::from(v)))
 }
 
+/// A game named for a person: `White – Black, date, site`, each part that the game has
+/// (`a game without players, date or site` when none).
+///
+/// ```
+/// use notate_store::schema::game_label;
+/// assert_eq!(game_label(Some("A"), Some("B"), Some("2016.05.01"), None), "A – B, 2016.05.01");
+/// assert_eq!(game_label(None, Some("B"), None, Some("x")), "? – B, x");
+/// ```
+pub fn game_label(
+    white: Option<&str>,
+    black: Option<&str>,
+    date: Option<&str>,
+    site: Option<&str>,
+) -> String {
+    let mut parts = Vec::new();
+    if white.is_some() || black.is_some() {
+        parts.push(format!(
+            "{} – {}",
+            white.unwrap_or("?"),
+            black.unwrap_or("?")
+        ));
+    }
+    parts.extend(date.into_iter().chain(site).map(str::to_string));
+    if parts.is_empty() {
+        return "a game without players, date or site".into();
+    }
+    parts.join(", ")
+}
+
 /// A game's values, in the order of [`GAMES`].
 pub fn game_cells<'a>(batch: &'a RowBatch, g: &GameRow) -> [Cell<'a>; GAMES.len()] {
     [
@@ -148,6 +180,7 @@ pub fn game_cells<'a>(batch: &'a RowBatch, g: &GameRow) -> [Cell<'a>; GAMES.len(
         Cell::Int(i64::from(g.ply_count)),
         Cell::Text(batch.text(g.start_fen)),
         Cell::Text(batch.text(g.tags)),
+        Cell::Int(g.id_check),
     ]
 }
 

@@ -9,7 +9,7 @@ use notate::chess::rows::RowBatch;
 use rusqlite::{ffi, params_from_iter, types::ToSqlOutput, types::Value, Connection, ToSql};
 
 use crate::schema::{self, Cell, Kind, GAMES, MOVES};
-use crate::{AnswerSink, Inserted, Store, StoreError, Value as QueryValue, BATCH_MOVES};
+use crate::{AnswerSink, IdClash, Inserted, Store, StoreError, Value as QueryValue, BATCH_MOVES};
 
 /// Games in a SQLite file.
 ///
@@ -79,6 +79,19 @@ impl SqliteStore {
         // `games.id` is the rowid; `moves` is a rowid table (rows appended in load order)
         // with its key as an index: random game ids make a `WITHOUT ROWID` table slower.
         connection.execute_batch(&schema::ddl(type_name, "", &[]))?;
+        // A store made before games had `id_check` gets it, empty for the games there: looked
+        // up and added in one write transaction, so that two loads opening an old file at once
+        // do not both add it.
+        connection.execute_batch("BEGIN IMMEDIATE")?;
+        let has_check: bool = connection.query_row(
+            "SELECT count(*) > 0 FROM pragma_table_info('games') WHERE name = 'id_check'",
+            [],
+            |r| r.get(0),
+        )?;
+        if !has_check {
+            connection.execute_batch("ALTER TABLE games ADD COLUMN id_check INTEGER")?;
+        }
+        connection.execute_batch("COMMIT")?;
         let placeholders = |n: usize| vec!["?"; n].join(", ");
         Ok(SqliteStore {
             insert_moves: RowsInsert::prepare(&connection, "moves", MOVES.len(), ROWS_A_STATEMENT)?,
@@ -124,11 +137,21 @@ impl SqliteStore {
             schema::move_cell(column, batch, &batch.games[g], &batch.moves[m])
         };
         let mut insert_game = self.connection.prepare_cached(&self.insert_game)?;
+        let mut stored_check = self
+            .connection
+            .prepare_cached("SELECT id_check FROM games WHERE id = ?")?;
         for g in games {
             let game = &batch.games[g];
             let cells = schema::game_cells(batch, game);
             if insert_game.execute(params_from_iter(cells.iter().map(Sql)))? == 0 {
-                self.uncommitted.known += 1;
+                // The id is taken: by this game, or (when the checks differ) by another.
+                // A game stored before there were checks has none and is taken for this one.
+                let check: Option<i64> = stored_check.query_row([game.id], |r| r.get(0))?;
+                if check.is_some_and(|c| c != game.id_check) {
+                    self.uncommitted.clashes.push(IdClash::of(batch, game));
+                } else {
+                    self.uncommitted.known += 1;
+                }
                 continue;
             }
             self.uncommitted.games += 1;

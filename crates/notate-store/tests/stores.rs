@@ -699,3 +699,102 @@ fn postgres_stores_names_longer_than_a_b_tree_entry() {
         assert_eq!(e, "no SQL statement to run");
     }
 }
+
+/// After [`check_id_clashes`]: the store holds the first game (White "A", 2 moves) only.
+fn holds_the_first_game_only(query: &dyn Fn(&str) -> QueryResult) {
+    let whites = query("SELECT white FROM games ORDER BY white").rows;
+    let moves = query("SELECT count(*) FROM moves").rows;
+    assert_eq!(
+        (whites, moves),
+        (vec![vec![text("A")]], vec![vec![Value::Int(2)]])
+    );
+}
+
+#[test]
+fn sqlite_reports_a_different_game_with_a_stored_id() {
+    let target = Target::Sqlite(temp_dir("sqlite-clash").join("games.sqlite"));
+    check_id_clashes(&target);
+    holds_the_first_game_only(&|sql| target.query(sql).unwrap());
+}
+
+#[test]
+fn parquet_reports_a_different_game_with_a_stored_id() {
+    let out = temp_dir("parquet-clash").join("out");
+    check_id_clashes(&Target::Parquet(out.clone()));
+    holds_the_first_game_only(&|sql| duckdb(&out, sql));
+}
+
+#[test]
+fn postgres_reports_a_different_game_with_a_stored_id() {
+    let server = Server::start();
+    let target = Target::parse(&server.url).unwrap();
+    check_id_clashes(&target);
+    holds_the_first_game_only(&|sql| target.query(sql).unwrap());
+}
+
+/// A store made before games had `id_check`: the column is added, empty for the games
+/// there, which are then taken for any game with their id (there is nothing to compare).
+#[test]
+fn sqlite_and_postgres_stores_made_before_checks_get_the_column() {
+    let rows = clashing_rows();
+    let dir = temp_dir("sqlite-old");
+    let path = dir.join("games.sqlite");
+    let server = Server::start();
+    let sqlite = Target::Sqlite(path.clone());
+    let postgres = Target::parse(&server.url).unwrap();
+    let drop_check = |target: &Target| {
+        let sql = "ALTER TABLE games DROP COLUMN id_check";
+        match target {
+            Target::Sqlite(_) => rusqlite::Connection::open(&path)
+                .unwrap()
+                .execute_batch(sql)
+                .unwrap(),
+            _ => postgres::Client::connect(&server.url, postgres::NoTls)
+                .unwrap()
+                .batch_execute(sql)
+                .unwrap(),
+        }
+    };
+    for target in [&sqlite, &postgres] {
+        let mut store = target.open().unwrap();
+        store.insert(&rows, 0..1).unwrap();
+        store.finish().unwrap();
+        drop(store);
+        drop_check(target);
+        let mut store = target.open().unwrap();
+        store.insert(&rows, 0..3).unwrap();
+        let again = store.finish().unwrap();
+        assert_eq!((again.games, again.known, again.clashes), (0, 3, vec![]));
+        let checks = target
+            .query("SELECT count(*), count(id_check) FROM games")
+            .unwrap();
+        assert_eq!(checks.rows, [[Value::Int(1), Value::Int(0)]], "{target:?}");
+    }
+}
+
+/// A Parquet games file written before games had `id_check` (here: its ids only): its games
+/// are known by their ids, as before.
+#[test]
+fn parquet_files_made_before_checks_are_read_by_their_ids() {
+    use std::sync::Arc;
+    let rows = clashing_rows();
+    let dir = temp_dir("parquet-old").join("out");
+    let games = dir.join("games/year=2016/month=05");
+    std::fs::create_dir_all(&games).unwrap();
+    let schema = Arc::new(arrow_schema::Schema::new(vec![arrow_schema::Field::new(
+        "id",
+        arrow_schema::DataType::Int64,
+        false,
+    )]));
+    let ids = arrow_array::Int64Array::from(vec![rows.games[0].id]);
+    let batch = arrow_array::RecordBatch::try_new(schema.clone(), vec![Arc::new(ids)]).unwrap();
+    let file = std::fs::File::create(games.join("part-0.parquet")).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(file, schema, None).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let mut store = Target::Parquet(dir.clone()).open().unwrap();
+    store.insert(&rows, 0..3).unwrap();
+    let again = store.finish().unwrap();
+    assert_eq!((again.games, again.known, again.clashes), (0, 3, vec![]));
+    assert!(!games.join("part-1.parquet").exists());
+}

@@ -163,7 +163,11 @@ impl FinishedRows {
         if added.is_err() {
             self.store = None;
         }
-        added?;
+        // A different game with the same id (64-bit hashes) is said, not taken for this one;
+        // the game is over all the same, and the server goes on.
+        for clash in added?.clashes {
+            eprintln!("notate serve: {clash}");
+        }
         Ok(())
     }
 }

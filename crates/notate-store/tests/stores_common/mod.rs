@@ -48,6 +48,53 @@ pub fn load_twice(target: &Target, rows: &RowBatch) -> (Inserted, Inserted) {
     (first, store.finish().unwrap())
 }
 
+/// Three games of one month: two different ones given the same id (as two games whose
+/// 64-bit hashes are equal would have it; each keeps its own check), and the first again.
+pub fn clashing_rows() -> RowBatch {
+    let first = "[White \"A\"]\n[Black \"B\"]\n[Date \"2016.05.01\"]\n\n1. e4 e5 *\n\n";
+    let second =
+        "[White \"C\"]\n[Black \"D\"]\n[Date \"2016.05.02\"]\n[Site \"x\"]\n\n1. d4 d5 2. c4 *\n\n";
+    let (mut rows, _) = rows_of(&[format!("{first}{second}{first}")]);
+    let id = rows.games[0].id;
+    rows.games[1].id = id;
+    for m in rows.moves[rows.games[1].moves.clone()].iter_mut() {
+        m.game_id = id;
+    }
+    assert_ne!(rows.games[0].id_check, rows.games[1].id_check);
+    rows
+}
+
+/// [`clashing_rows`] into a new store, all in one call, then the second game again in a load
+/// of its own: the first game is stored once, the second is reported both times (named by its
+/// players, date and site), the third is known; the store holds the first game only.
+pub fn check_id_clashes(target: &Target) {
+    let rows = clashing_rows();
+    let clash = notate_store::IdClash {
+        id: rows.games[0].id,
+        game: "C – D, 2016.05.02, x".into(),
+    };
+    let mut store = target.open().unwrap();
+    store.insert(&rows, 0..3).unwrap();
+    let first = store.finish().unwrap();
+    drop(store);
+    assert_eq!(
+        first,
+        Inserted {
+            games: 1,
+            known: 1,
+            moves: 2,
+            clashes: vec![clash.clone()],
+        }
+    );
+    let mut store = target.open().unwrap();
+    store.insert(&rows, 1..2).unwrap();
+    assert_eq!(
+        store.finish().unwrap().clashes,
+        std::slice::from_ref(&clash)
+    );
+    assert!(clash.to_string().contains("not stored"), "{clash}");
+}
+
 /// The counts of a first load and of the same rows loaded again (all known).
 pub fn check_loads(first: Inserted, again: Inserted, games: u64, moves: u64) {
     assert_eq!(
@@ -55,7 +102,8 @@ pub fn check_loads(first: Inserted, again: Inserted, games: u64, moves: u64) {
         Inserted {
             games,
             known: 0,
-            moves
+            moves,
+            clashes: vec![],
         }
     );
     assert_eq!(
@@ -63,7 +111,8 @@ pub fn check_loads(first: Inserted, again: Inserted, games: u64, moves: u64) {
         Inserted {
             games: 0,
             known: games,
-            moves: 0
+            moves: 0,
+            clashes: vec![],
         }
     );
 }

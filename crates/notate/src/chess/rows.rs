@@ -5,6 +5,7 @@
 //! Rows are gathered in a [`RowBatch`] whose text lives in one buffer: a loader handles
 //! millions of moves, and one allocation per string would cost more than the replay.
 
+use std::num::NonZeroI64;
 use std::ops::Range;
 
 use shakmaty::{san::San, Color, EnPassantMode, Position};
@@ -29,6 +30,8 @@ pub struct GameRow {
     /// A hash of the tags and the moves: the same game always gets the same id, so loading
     /// a file twice adds nothing.
     pub id: i64,
+    /// A second hash of what `id` hashes, never 0: see [`GameKey`].
+    pub id_check: i64,
     /// The `Event` tag.
     pub event: Option<Text>,
     /// The `Site` tag.
@@ -66,6 +69,28 @@ pub struct GameRow {
     pub start_fen: Text,
     /// This game's rows in [`RowBatch::moves`].
     pub moves: Range<usize>,
+}
+
+/// What tells games apart in the tables: the id, and a second 64-bit hash of the same text
+/// (`id_check`). Two different games share a 64-bit id about once in 2^64 pairs, which is
+/// likely once among the billions of games of all of lichess; a store that finds a game's
+/// id taken compares the checks, so such a game is reported rather than taken for the one
+/// stored.
+///
+/// ```
+/// use notate::chess::{pgn, rows::RowWriter};
+/// let mut writer = RowWriter::new();
+/// let e4 = writer.game_key(&pgn::read_one("1. e4 *").unwrap()).unwrap();
+/// let d4 = writer.game_key(&pgn::read_one("1. d4 *").unwrap()).unwrap();
+/// assert_ne!((e4.id, e4.check), (d4.id, d4.check));
+/// assert_eq!(e4, writer.game_key(&pgn::read_one("1. e4 {again} *").unwrap()).unwrap());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameKey {
+    /// [`GameRow::id`].
+    pub id: i64,
+    /// [`GameRow::id_check`].
+    pub check: NonZeroI64,
 }
 
 /// One row of `moves`: a half-move of the main line.
@@ -257,7 +282,7 @@ impl RowWriter {
         self.write_unless(game, batch, |_| false).map(|_| ())
     }
 
-    /// Like [`RowWriter::write`], but first asks `known` about the game's id and appends
+    /// Like [`RowWriter::write`], but first asks `known` about the game's key and appends
     /// nothing when it says yes: a loader skips games it has stored without building their
     /// rows. Returns whether rows were appended.
     ///
@@ -267,21 +292,21 @@ impl RowWriter {
     /// let (mut writer, mut batch) = (RowWriter::new(), RowBatch::new());
     /// assert!(writer.write_unless(&game, &mut batch, |_| false).unwrap());
     /// let id = batch.games[0].id;
-    /// assert!(!writer.write_unless(&game, &mut batch, |seen| seen == id).unwrap());
+    /// assert!(!writer.write_unless(&game, &mut batch, |seen| seen.id == id).unwrap());
     /// assert_eq!(batch.len(), 1);
     /// ```
     pub fn write_unless(
         &mut self,
         game: &ChessGame,
         batch: &mut RowBatch,
-        known: impl FnOnce(i64) -> bool,
+        known: impl FnOnce(GameKey) -> bool,
     ) -> Result<bool, Error> {
-        let id = self.hash(game)?;
-        if known(id) {
+        let key = self.game_key(game)?;
+        if known(key) {
             return Ok(false);
         }
         let (games, moves, text) = (batch.games.len(), batch.moves.len(), batch.text.len());
-        let result = self.write_rows(game, id, batch);
+        let result = self.write_rows(game, key, batch);
         if result.is_err() {
             batch.games.truncate(games);
             batch.moves.truncate(moves);
@@ -290,9 +315,11 @@ impl RowWriter {
         result.map(|()| true)
     }
 
-    /// The id [`RowWriter::write`] gives the game, without building its rows: the XXH3
-    /// hash of its tags (names and values, in order) and its moves in UCI. Stable across
-    /// runs, machines and notate versions, since loads rely on it.
+    /// The id and check [`RowWriter::write`] gives the game, without building its rows.
+    /// The id is the 64-bit XXH3 hash of its tags (names and values, in order) and its moves
+    /// in UCI; the check is the high half of the 128-bit XXH3 hash of the same bytes (0 made
+    /// 1). Both are stable across runs, machines and notate versions, since loads rely on
+    /// them.
     ///
     /// ```
     /// use notate::chess::{pgn, rows::{RowBatch, RowWriter}};
@@ -300,13 +327,10 @@ impl RowWriter {
     /// let mut writer = RowWriter::new();
     /// let mut batch = RowBatch::new();
     /// writer.write(&game, &mut batch).unwrap();
-    /// assert_eq!(writer.game_id(&game).unwrap(), batch.games[0].id);
+    /// let key = writer.game_key(&game).unwrap();
+    /// assert_eq!((key.id, key.check.get()), (batch.games[0].id, batch.games[0].id_check));
     /// ```
-    pub fn game_id(&mut self, game: &ChessGame) -> Result<i64, Error> {
-        self.hash(game)
-    }
-
-    fn hash(&mut self, game: &ChessGame) -> Result<i64, Error> {
+    pub fn game_key(&mut self, game: &ChessGame) -> Result<GameKey, Error> {
         let mode = game.start.castling;
         let mut hasher = Xxh3::new();
         for (name, value) in game.tags.iter() {
@@ -331,12 +355,22 @@ impl RowWriter {
             hasher.update(self.san.as_bytes());
             hasher.update(&[0]);
         }
-        Ok(hasher.digest() as i64)
+        // The same state's 128-bit digest: a second hash at the cost of its last step only.
+        let check = (hasher.digest128() >> 64) as i64;
+        Ok(GameKey {
+            id: hasher.digest() as i64,
+            check: NonZeroI64::new(check | i64::from(check == 0)).expect("0 made 1"),
+        })
     }
 
     /// The rows of a game whose id is `id`, from its start (hashing it checked that it has
     /// no null move).
-    fn write_rows(&mut self, game: &ChessGame, id: i64, batch: &mut RowBatch) -> Result<(), Error> {
+    fn write_rows(
+        &mut self,
+        game: &ChessGame,
+        GameKey { id, check }: GameKey,
+        batch: &mut RowBatch,
+    ) -> Result<(), Error> {
         let (mut pos, mode) = (game.start.position.clone(), game.start.castling);
         let tags = &game.tags;
         // Every store must hold the same rows, and PostgreSQL's text cannot hold a NUL.
@@ -369,6 +403,7 @@ impl RowWriter {
         let first_move = batch.moves.len();
         let mut row = GameRow {
             id,
+            id_check: check.get(),
             event: batch.push_opt(tags.get("Event")),
             site: batch.push_opt(tags.get("Site")),
             date: batch.push_opt(date),
@@ -629,6 +664,17 @@ mod tests {
         );
     }
 
+    /// Stores made by any notate version recognise their games by these: the id and check
+    /// of a game may never change.
+    #[test]
+    fn ids_and_checks_stay_what_they_were() {
+        let a = rows("[Event \"A\"]\n\n1. e4 e5 *");
+        assert_eq!(
+            (a.games[0].id, a.games[0].id_check),
+            (-1280076881251292602, 3468725165094746557)
+        );
+    }
+
     #[test]
     fn ids_depend_on_tags_and_moves_only() {
         let a = rows("[Event \"A\"]\n\n1. e4 e5 *");
@@ -638,6 +684,9 @@ mod tests {
         assert_eq!(a.games[0].id, again.games[0].id);
         assert_ne!(a.games[0].id, other_tag.games[0].id);
         assert_ne!(a.games[0].id, other_move.games[0].id);
+        assert_eq!(a.games[0].id_check, again.games[0].id_check);
+        assert_ne!(a.games[0].id_check, other_tag.games[0].id_check);
+        assert_ne!(a.games[0].id_check, other_move.games[0].id_check);
     }
 
     #[test]
