@@ -22,8 +22,9 @@ export interface ViewerOptions {
   stepMs?: number;
   /** Milliseconds between plies when playing (900). */
   playMs?: number;
-  /** The number of the first game listed in its input (1): titles, the picker and
-   * `data-game` count from it (`notate render --game 7` passes 7). */
+  /** The number of the first game listed in its input (1; a positive integer, else
+   * ignored): titles, the picker and `data-game` count from it (`notate render --game 7`
+   * passes 7). `game` and `select(i)` still count from 0. */
   firstNumber?: number;
 }
 

@@ -352,11 +352,14 @@ fn column_names(columns: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<Strin
 /// `threads` threads (1 to 256; default: every core).
 ///
 /// Returns a dict: `games` (added), `known` (already there), `moves` (rows added), `errors`
-/// (the `GameError` of each bad game, and of each game not stored because a different game
-/// has its id: the ids are 64-bit hashes), `warnings` (how many things reading skipped without
+/// (the `GameError` of each bad game, then of each game not stored because a different game
+/// stored before has its id: kind `id-clash`, no place, since the store finds it once its
+/// batch is stored; ids are 64-bit hashes), `warnings` (how many things reading skipped without
 /// failing a game, such as a token that is no move; each is reported by `warnings.warn`,
 /// category `GameWarning`, once the load has ended: at most 10,000, then their count). A bad game raises `GameError` after the games before
-/// it are committed; with `errors="collect"` the load goes on and the errors are listed.
+/// it are committed; a game not stored for its id raises once the whole load is committed
+/// (the others as its notes); with `errors="collect"` the load goes on and the errors are
+/// listed. An error that ends the load has the failures found before it as its notes.
 /// Ctrl-C stops the load after the batch in hand, which is committed whole, and raises
 /// `KeyboardInterrupt`.
 ///
@@ -406,16 +409,11 @@ pub fn load<'py>(
     // What reading skipped, before how the load ended (an interrupt first).
     let warnings = noted.report(py);
     let failures: Vec<PyErr> = failures.iter().map(|e| game_error(py, e)).collect();
-    // Raising: the first error is raised; games not stored for their id (the only failures
-    // kept when raising) are added to it as notes when another error ends the load.
+    // When an error ends the load, the failures found before it (games not stored for their
+    // id; with errors="collect", the bad games too) are its notes: nothing goes unsaid.
     let noted_with = |error: PyErr| -> PyErr {
-        if !collect {
-            for failure in &failures {
-                // `add_note` is Python 3.11's: before it, the error goes without its notes.
-                let _ = error
-                    .value(py)
-                    .call_method1("add_note", (failure.value(py).to_string(),));
-            }
+        for failure in &failures {
+            add_note(py, &error, failure);
         }
         error
     };
@@ -441,13 +439,11 @@ pub fn load<'py>(
     };
     let mut failures = failures.into_iter();
     if !collect {
+        // Raising, the only failures kept are games not stored for their id, found once the
+        // load is committed: the first is raised, the others are its notes.
         if let Some(first) = failures.next() {
-            // The others, if any, are notes of the first.
-            let rest: Vec<PyErr> = failures.collect();
-            for other in &rest {
-                let _ = first
-                    .value(py)
-                    .call_method1("add_note", (other.value(py).to_string(),));
+            for other in failures {
+                add_note(py, &first, &other);
             }
             return Err(first);
         }
@@ -591,7 +587,7 @@ fn run_load(
 fn clash_errors(inserted: &mut Inserted) -> impl Iterator<Item = Error> {
     std::mem::take(&mut inserted.clashes)
         .into_iter()
-        .map(|clash| Error::new(ErrorKind::Unwritable, clash.to_string()))
+        .map(|clash| Error::new(ErrorKind::IdClash, clash.to_string()))
 }
 
 fn insert(
@@ -603,6 +599,23 @@ fn insert(
         return Ok(());
     }
     store.insert_rows(rows, games)
+}
+
+/// Adds `note` (its text) to `error`'s `__notes__`, as Python 3.11's `add_note` does (the
+/// wheel runs on 3.9 and 3.10 too, which keep the notes without printing them).
+fn add_note(py: Python<'_>, error: &PyErr, note: &PyErr) {
+    let value = error.value(py);
+    let notes = match value.getattr("__notes__") {
+        Ok(notes) => notes,
+        Err(_) => {
+            let notes = pyo3::types::PyList::empty(py).into_any();
+            if value.setattr("__notes__", &notes).is_err() {
+                return;
+            }
+            notes
+        }
+    };
+    let _ = notes.call_method1("append", (note.value(py).to_string(),));
 }
 
 /// Commits what was stored, then gives `failure` (the games found not stored for their id

@@ -86,6 +86,9 @@ pub enum ErrorKind {
     /// What the caller asked for cannot be done: an unknown format, option or argument (the
     /// bindings' usage errors, raised before anything is read).
     Usage,
+    /// A game a store did not add: a different game stored before has its id (ids are
+    /// 64-bit hashes; see `notate::chess::rows::GameKey`).
+    IdClash,
 }
 
 impl ErrorKind {
@@ -104,6 +107,7 @@ impl ErrorKind {
             ErrorKind::Unwritable => "unwritable",
             ErrorKind::Io => "io",
             ErrorKind::Usage => "usage",
+            ErrorKind::IdClash => "id-clash",
         }
     }
 }

@@ -152,7 +152,10 @@ def load(
 ) -> LoadResult:
     """Loads the games of a PGN source into `db` as `notate load --db` does (a SQLite path,
     `postgres://…`, `parquet:DIR`); games already stored are not added again, and a game
-    whose id a different game has (64-bit hashes) is a GameError, not stored. Rows are
+    whose id a different game stored before has (64-bit hashes) is not stored: a GameError
+    of kind `id-clash` with no place, raised once the load is committed or, with
+    errors="collect", listed after the bad games. An error that ends the load carries the
+    failures found before it in `__notes__`. Rows are
     built on `threads` threads (1 to 256; default: every core). Ctrl-C stops the load after
     the batch in hand, which is committed whole, and raises KeyboardInterrupt. What reading
     skipped without failing a game is reported by `warnings.warn` (GameWarning) once the

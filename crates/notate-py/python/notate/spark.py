@@ -374,7 +374,9 @@ def views(spark, out: str) -> None:
     """
     for table in ("games", "moves"):
         path = os.path.join(out, table)
-        spark.read.option("basePath", path).parquet(path).createOrReplaceTempView(table)
+        # Merged: games files written before `id_check` lack that last column.
+        reader = spark.read.option("basePath", path).option("mergeSchema", str(table == "games").lower())
+        reader.parquet(path).createOrReplaceTempView(table)
 
 
 def convert(spark, inputs: list[str], out: str, *, split_bytes: int = SPLIT_BYTES) -> dict:
