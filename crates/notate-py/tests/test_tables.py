@@ -2,6 +2,7 @@
 python-chess on the repository's EGD vectors, against the Parquet files notate writes, and
 through DuckDB, pandas and polars."""
 
+import io
 import json
 import sqlite3
 import warnings
@@ -203,3 +204,24 @@ def test_a_game_whose_id_a_different_stored_game_has_is_an_error(tmp_path):
     with pytest.raises(notate.GameError, match="illegal") as raised:
         notate.load(two + "\n1. e4 Ke7 2. Kxe8 *\n", db)
     assert [note[:17] for note in raised.value.__notes__] == ["X – Y: not stored"]
+
+
+def test_a_load_ended_by_its_source_keeps_the_bad_games_found_before_as_notes(tmp_path):
+    class Failing(io.RawIOBase):
+        def __init__(self):
+            self.data = b"1. e4 e5 *\n\n1. e4 Ke7 2. Kxe8 *\n\n" + b"1. d4 d5 *\n\n" * 50
+
+        def readable(self):
+            return True
+
+        def read(self, n=-1):
+            if not self.data:
+                raise ValueError("disk gone")
+            chunk, self.data = self.data[:n], self.data[n:]
+            return chunk
+
+    with pytest.raises(notate.GameError) as raised:
+        notate.load(Failing(), str(tmp_path / "games.sqlite"), errors="collect")
+    assert "disk gone" in str(raised.value.__cause__) + str(raised.value)
+    (note,) = raised.value.__notes__
+    assert note.startswith('game 2, line 3, column 7, ply 2 "Ke7": illegal move'), note
