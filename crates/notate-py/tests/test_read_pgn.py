@@ -231,22 +231,26 @@ def test_a_file_object_with_no_data_yet_is_an_error_not_the_end():
     assert "gave None" in str(error) and "non-blocking" in str(error)
 
 
+class FailingAfter(io.RawIOBase):
+    """A binary source that gives `data`, then fails its next read with "disk gone"."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def readable(self):
+        return True
+
+    def read(self, n=-1):
+        if not self.data:
+            raise ValueError("disk gone")
+        chunk, self.data = self.data[:n], self.data[n:]
+        return chunk
+
+
 def test_the_games_read_before_a_failing_read_come_first():
-    class Failing(io.RawIOBase):
-        def __init__(self):
-            self.data = b"1. e4 e5 *\n\n" * 10 + b"1. d4 d5 2. c4"
-
-        def readable(self):
-            return True
-
-        def read(self, n=-1):
-            if not self.data:
-                raise ValueError("disk gone")
-            chunk, self.data = self.data[:n], self.data[n:]
-            return chunk
-
     for threads in (1, 2):
-        read = list(notate.read_pgn(Failing(), errors="collect", threads=threads))
+        failing = FailingAfter(b"1. e4 e5 *\n\n" * 10 + b"1. d4 d5 2. c4")
+        read = list(notate.read_pgn(failing, errors="collect", threads=threads))
         assert [isinstance(g, notate.Game) for g in read] == [True] * 10 + [False]
         assert "disk gone" in str(read[-1])
 

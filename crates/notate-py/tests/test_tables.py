@@ -2,7 +2,6 @@
 python-chess on the repository's EGD vectors, against the Parquet files notate writes, and
 through DuckDB, pandas and polars."""
 
-import io
 import json
 import sqlite3
 import warnings
@@ -16,7 +15,7 @@ import pyarrow.dataset
 import pytest
 
 import notate
-from test_read_pgn import python_chess_games
+from test_read_pgn import FailingAfter, python_chess_games
 
 BAD_IN_THE_MIDDLE = "1. e4 e5 *\n\n1. e4 Ke7 2. Kxe8 *\n\n1. d4 d5 2. c4 *\n"
 
@@ -207,21 +206,9 @@ def test_a_game_whose_id_a_different_stored_game_has_is_an_error(tmp_path):
 
 
 def test_a_load_ended_by_its_source_keeps_the_bad_games_found_before_as_notes(tmp_path):
-    class Failing(io.RawIOBase):
-        def __init__(self):
-            self.data = b"1. e4 e5 *\n\n1. e4 Ke7 2. Kxe8 *\n\n" + b"1. d4 d5 *\n\n" * 50
-
-        def readable(self):
-            return True
-
-        def read(self, n=-1):
-            if not self.data:
-                raise ValueError("disk gone")
-            chunk, self.data = self.data[:n], self.data[n:]
-            return chunk
-
+    failing = FailingAfter(b"1. e4 e5 *\n\n1. e4 Ke7 2. Kxe8 *\n\n" + b"1. d4 d5 *\n\n" * 50)
     with pytest.raises(notate.GameError) as raised:
-        notate.load(Failing(), str(tmp_path / "games.sqlite"), errors="collect")
+        notate.load(failing, str(tmp_path / "games.sqlite"), errors="collect")
     assert "disk gone" in str(raised.value.__cause__) + str(raised.value)
     (note,) = raised.value.__notes__
     assert note.startswith('game 2, line 3, column 7, ply 2 "Ke7": illegal move'), note
