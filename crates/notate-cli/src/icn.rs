@@ -173,7 +173,7 @@ fn players(game: &Game) -> String {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     };
-    crate::report::players(tag("White"), tag("Black"))
+    notate::error::players(tag("White"), tag("Black"))
 }
 
 impl FamilyStage<Vec<u8>> for InfiniteStage {

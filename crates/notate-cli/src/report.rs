@@ -30,14 +30,6 @@ impl Notes {
     }
 }
 
-/// The players of a game for messages, `White – Black` (nothing when neither is known).
-pub fn players(first: Option<&str>, second: Option<&str>) -> String {
-    match (first, second) {
-        (None, None) => String::new(),
-        (first, second) => format!("{} – {}", first.unwrap_or("?"), second.unwrap_or("?")),
-    }
-}
-
 /// Reports errors and progress; a progress bar only when stderr is a terminal.
 pub struct Reporter {
     bar: Option<ProgressBar>,

@@ -204,7 +204,7 @@ impl ShogiStage {
 /// (nothing when neither is known).
 fn players(record: &Record) -> String {
     let name = |keys: [&str; 2]| keys.iter().find_map(|k| record.header_value(k));
-    crate::report::players(name(["先手", "下手"]), name(["後手", "上手"]))
+    notate::error::players(name(["先手", "下手"]), name(["後手", "上手"]))
 }
 
 impl FamilyStage<Vec<u8>> for ShogiStage {

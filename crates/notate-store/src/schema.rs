@@ -144,14 +144,11 @@ pub fn game_label(
     date: Option<&str>,
     site: Option<&str>,
 ) -> String {
-    let mut parts = Vec::new();
-    if white.is_some() || black.is_some() {
-        parts.push(format!(
-            "{} – {}",
-            white.unwrap_or("?"),
-            black.unwrap_or("?")
-        ));
-    }
+    let players = notate::error::players(white, black);
+    let mut parts: Vec<String> = (!players.is_empty())
+        .then_some(players)
+        .into_iter()
+        .collect();
     parts.extend(date.into_iter().chain(site).map(str::to_string));
     if parts.is_empty() {
         return "a game without players, date or site".into();

@@ -14,6 +14,22 @@
 
 use std::fmt;
 
+/// The players of a game as messages name it, `White – Black` (`?` for a missing name;
+/// nothing when neither is known): one form for every family's errors and every store's
+/// reports.
+///
+/// ```
+/// use notate::error::players;
+/// assert_eq!(players(Some("Carlsen"), None), "Carlsen – ?");
+/// assert_eq!(players(None, None), "");
+/// ```
+pub fn players(first: Option<&str>, second: Option<&str>) -> String {
+    match (first, second) {
+        (None, None) => String::new(),
+        (first, second) => format!("{} – {}", first.unwrap_or("?"), second.unwrap_or("?")),
+    }
+}
+
 /// A place in a text: 1-based line and column (columns count characters, not bytes), and
 /// the byte offset when the reader knows it.
 ///

@@ -221,6 +221,37 @@ proptest! {
     }
 
     #[test]
+    fn reads_in_any_sizes_skip_games_too_large_alike(
+        text in "(\\[[a-zA-Z]{1,3} \"[^\"\n]{0,6}\"\\]\n|\n|\n\n| {1,40}|[ {};%\\[]|[{}] \\[A \"b\"\\]\n|1\\. |[a-h][1-8] |1-0 |\\* |\\{ [a-z ]{0,30} \\} |1-0\n){0,400}",
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>(), 0u8..3), 0..6),
+        sizes in proptest::collection::vec(1usize..200, 1..16),
+        chunk_bytes in 1usize..2000,
+        max_game_bytes in 0usize..600,
+        max_tag_bytes in 0usize..80,
+    ) {
+        // A game over the size limit is handed out as its head and its rest skipped without
+        // being kept: where the skip ends (the next game's start) must not depend on how the
+        // input arrives either, however much of the skipped text is gone when it is decided.
+        // Small limits make the skip drop bytes often (it keeps the longest tag line's worth).
+        let bytes = mutate(text.into_bytes(), edits);
+        let limits = ReadOptions { max_game_bytes, max_tag_bytes, ..ReadOptions::default() };
+        let games_of = |reader: &mut dyn std::io::Read, chunk_bytes: usize| {
+            let mut splitter = GameSplitter::with_limits(reader, chunk_bytes, limits);
+            let mut games = Vec::new();
+            while let Some(chunk) = splitter.next_chunk().unwrap() {
+                let first = chunk.first_byte as usize;
+                games.extend(chunk.games.iter().enumerate().map(|(k, g)| {
+                    (g.start + first..g.end + first, chunk.oversized.contains(&k))
+                }));
+            }
+            games
+        };
+        let whole = games_of(&mut &bytes[..], 1 << 20);
+        let mut trickle = Trickle { bytes: &bytes, sizes: &sizes, reads: 0 };
+        prop_assert_eq!(games_of(&mut trickle, chunk_bytes), whole);
+    }
+
+    #[test]
     fn json_reader_takes_any_string(text in ".{0,300}") {
         let _ = json::read_str(&text);
     }
@@ -714,6 +745,48 @@ fn a_game_after_one_too_large_is_held_to_the_limit_too() {
             let too_large = "game longer than 100 bytes, skipped";
             let expected = [too_large, too_large, "Some(\"c\")"];
             assert_eq!(events, expected, "reads {sizes:?}, chunks of {chunk_bytes}");
+        }
+    }
+}
+
+#[test]
+fn where_a_game_too_large_ends_does_not_depend_on_the_reads() {
+    // A game too large ends with its result, then comments (9 KiB) before the next line's
+    // `1.`, which starts a game without tags; or a tag line of it starts in the head that
+    // goes out with the error. The skip of its rest kept the last 4 KiB it had scanned: in
+    // small reads it no longer saw the result (the next game was skipped with the rest), or
+    // judged the tag line without its start (closed), where read whole it was judged whole
+    // (left open, so the `[Event "b"]` line after it was a tag of the same game). Now both
+    // readings judge without the head, and look back as far as the longest tag line.
+    let limits = ReadOptions {
+        max_game_bytes: 1000,
+        ..ReadOptions::default()
+    };
+    let too_large = "game longer than 1000 bytes, skipped";
+    let after_notes = format!(
+        "1. e4 e5 {} 1-0\n{{{}}}\n; {}\n1. d4 d5 *\n",
+        "Nf3 Nc6 Ng1 Nb8 ".repeat(100),
+        "c".repeat(5000),
+        "d".repeat(4000),
+    );
+    // `[Round "` opens in the head's last bytes and its line ends 2 KB later, open: whether
+    // the next line goes on with the tag, or is movetext and the `[` line after it starts a
+    // game, is judged without the head (the skip has not kept it), whole or in reads.
+    let open_tag = format!(
+        "[Event \"a\"]\n[Annotator \"{}\"]\n[Round \"{}\nend\"]\n[Event \"b\"]\n\n1. c4 *\n",
+        "x".repeat(480),
+        "z".repeat(2000),
+    );
+    for (text, expected) in [
+        (&after_notes, [too_large, "None"]),
+        (&open_tag, [too_large, "Some(\"b\")"]),
+    ] {
+        assert_eq!(events_of(text.as_bytes(), 1 << 20, limits), expected);
+        for sizes in [&[1][..], &[7, 300], &[4096], &[100, 5000, 3]] {
+            for chunk_bytes in [64, 4096] {
+                let events = events_of(Trickle::new(text.as_bytes(), sizes), chunk_bytes, limits);
+                assert_eq!(events, expected, "reads {sizes:?}, chunks of {chunk_bytes}");
+            }
         }
     }
 }

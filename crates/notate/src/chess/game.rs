@@ -163,13 +163,11 @@ impl Tags {
         self.spans.is_empty()
     }
 
-    /// `White – Black` for messages, `?` for a missing name.
+    /// `White – Black` for messages, `?` for a missing name (`? – ?` when both are: a chess
+    /// game's messages have always named its players so).
     pub fn players(&self) -> String {
-        format!(
-            "{} – {}",
-            self.get("White").unwrap_or("?"),
-            self.get("Black").unwrap_or("?")
-        )
+        let (white, black) = (self.get("White"), self.get("Black"));
+        crate::error::players(white.or(black.is_none().then_some("?")), black)
     }
 }
 

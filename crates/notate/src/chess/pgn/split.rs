@@ -41,7 +41,10 @@ pub struct ReadOptions {
     pub max_game_bytes: usize,
     /// The longest comment, in bytes (default 1 MiB).
     pub max_comment_bytes: usize,
-    /// The longest tag line, in bytes (default 64 KiB).
+    /// The longest tag line, in bytes (default 64 KiB). Also the longest line taken for the
+    /// next game's tags inside a comment left open (a longer one would fail as a tag line),
+    /// and how far back (at least 128 bytes) a game over `max_game_bytes` is looked at to
+    /// find where it ends, as its rest is skipped without being kept.
     pub max_tag_bytes: usize,
     /// The deepest nesting of variations (default 64).
     pub max_variation_depth: usize,
@@ -202,6 +205,10 @@ pub struct GameSplitter<R> {
     stretch_start: usize,
     /// That look, once started.
     line_cuts: Option<LineCuts>,
+    /// Whether the look found its next game past the limit of the game being scanned: no
+    /// later one can be within it, so nothing more is cut until that game ends (each look
+    /// would read the next game's first word again, at every comment of a long line).
+    cut_past_limit: bool,
     /// Game boundaries found in `buf` so far.
     games: Vec<Range<usize>>,
     comment_start: usize,
@@ -292,6 +299,7 @@ impl<R: Read> GameSplitter<R> {
             game_start: 0,
             stretch_start: 0,
             line_cuts: None,
+            cut_past_limit: false,
             games: Vec::new(),
             comment_start: 0,
             eof: false,
@@ -313,7 +321,7 @@ impl<R: Read> GameSplitter<R> {
             has_tags: false,
             after_line_comment: State::MoveLineStart,
             after_brace_comment: State::Moves,
-            tags_search: TagsInside::at(0),
+            tags_search: TagsInside::at(0, limits.max_tag_bytes),
             bits_block: None,
             bits: 0,
             tag_line_start: 0,
@@ -397,8 +405,15 @@ impl<R: Read> GameSplitter<R> {
                 }
             }
             // A long stretch of games without tags on one line is cut as it is scanned, a
-            // chunk's worth at a time.
-            self.cut_stretch(self.scanned, at_end, true);
+            // chunk's worth at a time; only up to a line in an open comment that may be the
+            // next game's tags, where the stretch may yet end (whether a stretch is long
+            // must not depend on how far the scan has read past its end).
+            let pending = match self.state {
+                State::BraceComment if !at_end => self.tags_search.pending(&self.buf),
+                _ => None,
+            };
+            let end = pending.map_or(self.scanned, |start| start.min(self.scanned));
+            self.cut_stretch(end, at_end, true);
             let enough = self.has_a_chunk();
             if enough || at_end {
                 // The last game runs to the end only once every byte is scanned (a scan that
@@ -432,12 +447,9 @@ impl<R: Read> GameSplitter<R> {
             // A game that may end within the limit, at a line in an open comment that may be
             // the next game's tags, is not too large until that line's end is read.
             let may_end = self.state == State::BraceComment
-                && self
-                    .tags_search
-                    .pending(self.buf.len())
-                    .is_some_and(|start| {
-                        start.saturating_sub(self.game_start) <= self.limits.max_game_bytes
-                    });
+                && self.tags_search.pending(&self.buf).is_some_and(|start| {
+                    start.saturating_sub(self.game_start) <= self.limits.max_game_bytes
+                });
             // A game too large to hold, once the limit's worth of it and a few bytes more are
             // scanned and `cut_stretch` has found no next game in them: hand out its head
             // (for the error message, with the games before it) and skip the rest of it
@@ -448,7 +460,7 @@ impl<R: Read> GameSplitter<R> {
                 && !may_end
                 && self.scanned - self.game_start >= limit.saturating_add(LOOK_PAST_LIMIT)
             {
-                let head_end = (self.game_start + 512).min(self.scanned);
+                let head_end = self.game_start + self.head_bytes();
                 let mut oversized = std::mem::take(&mut self.oversized);
                 oversized.push(self.games.len());
                 self.games.push(self.game_start..head_end);
@@ -456,6 +468,7 @@ impl<R: Read> GameSplitter<R> {
                 self.game_start = 0;
                 self.stretch_start = 0;
                 self.line_cuts = None;
+                self.cut_past_limit = false;
                 self.skipping = true;
                 return Ok(Some(chunk));
             }
@@ -494,6 +507,15 @@ impl<R: Read> GameSplitter<R> {
         } else if self.scanned < self.buf.len() && (self.eof || !self.needs_more) {
             self.scan();
         } else if self.eof {
+            // A comment still open at the end: its last line may be the next game's tags, as
+            // `next_chunk` looks for them at the end of a game read whole.
+            if self.state == State::BraceComment {
+                if let Some(at) = self.tags_search.find(&self.buf, self.buf.len(), true) {
+                    self.scanned = at;
+                    self.state = State::MoveLineStart;
+                    return Ok(());
+                }
+            }
             self.discard(self.buf.len());
             self.skipping = false;
         } else {
@@ -501,8 +523,11 @@ impl<R: Read> GameSplitter<R> {
             // line's `1.` depends on how the movetext before it ends (`1-0 {won}` ⏎ `1. d4`),
             // which must not depend on where reads ended. Discarded in large steps, so that
             // small reads do not move those bytes each time.
-            let keep_from = self.scanned.saturating_sub(SKIP_CONTEXT);
-            if keep_from >= SKIP_CONTEXT {
+            // (One byte more than a decision looks back: what an offset into the bytes
+            // dropped saturates to stands before any decision's first byte.)
+            let window = self.lookback_window();
+            let keep_from = self.scanned.saturating_sub(window.saturating_add(1));
+            if keep_from >= window {
                 self.discard(keep_from);
             }
             self.fill()?;
@@ -521,8 +546,9 @@ impl<R: Read> GameSplitter<R> {
         }
     }
 
-    /// Moves the offsets kept into the buffer once its first `n` bytes are gone (those
-    /// in them, of a game being skipped, to its start).
+    /// Moves the offsets kept into the buffer once its first `n` bytes are gone: those in
+    /// them (of a game being skipped) to the buffer's start, and the end of a run of notes
+    /// in them to nowhere.
     fn forget(&mut self, n: usize) {
         self.bits_block = None;
         self.scanned -= n;
@@ -536,7 +562,14 @@ impl<R: Read> GameSplitter<R> {
         self.tag_line_start = self.tag_line_start.saturating_sub(n);
         self.brace_free_until = self.brace_free_until.saturating_sub(n);
         self.notes_start = self.notes_start.saturating_sub(n);
-        self.notes_end = self.notes_end.saturating_sub(n);
+        // A run of notes that ended in the bytes dropped (the head of a game too large, or
+        // what its skip dropped) no longer ends anything: past the buffer, it is never "just
+        // before" a line (`just_after_notes`).
+        self.notes_end = if self.notes_end < n {
+            usize::MAX
+        } else {
+            self.notes_end - n
+        };
     }
 
     fn fill(&mut self) -> io::Result<()> {
@@ -651,7 +684,7 @@ impl<R: Read> GameSplitter<R> {
     /// (for the error).
     fn push_game(&mut self, end: usize) {
         // What is left of a game too large, skipped whole.
-        if self.skipping && self.games.is_empty() {
+        if self.skipping_rest() {
             self.games.push(self.game_start..end);
             return;
         }
@@ -659,7 +692,7 @@ impl<R: Read> GameSplitter<R> {
         let start = self.game_start;
         if end - start > self.limits.max_game_bytes {
             self.oversized.push(self.games.len());
-            self.games.push(start..(start + 512).min(end));
+            self.games.push(start..start + self.head_bytes());
         } else {
             self.games.push(start..end);
         }
@@ -675,11 +708,15 @@ impl<R: Read> GameSplitter<R> {
     /// Which games are cut depends only on the bytes: every start found in a stretch longer
     /// than that, whenever its bytes are read.
     fn cut_stretch(&mut self, end: usize, whole: bool, by_chunks: bool) {
-        let long = (self.limits.max_game_bytes / 4).clamp(1, LONG_STRETCH);
+        if self.cut_past_limit {
+            return;
+        }
         let mut cuts = match self.line_cuts.take() {
             Some(cuts) => cuts,
             // (Where no game has been cut from the stretch yet: at its start, a line's.)
-            None if end - self.stretch_start > long => LineCuts::at(self.game_start, true),
+            None if end - self.stretch_start > self.long_stretch() => {
+                LineCuts::at(self.game_start, true)
+            }
             None => return,
         };
         let limit = self.limits.max_game_bytes;
@@ -690,7 +727,11 @@ impl<R: Read> GameSplitter<R> {
             // that ends it (which `next` needed to see).
             let within = at - self.game_start <= limit
                 && cuts.word_end() - self.game_start < limit.saturating_add(LOOK_PAST_LIMIT);
-            if !within || by_chunks && self.has_a_chunk() {
+            if !within {
+                self.cut_past_limit = true;
+                break;
+            }
+            if by_chunks && self.has_a_chunk() {
                 break;
             }
             cuts.take();
@@ -700,9 +741,17 @@ impl<R: Read> GameSplitter<R> {
         self.line_cuts = Some(cuts);
     }
 
+    /// How long a stretch grows before it is looked through for games (see
+    /// [`Self::cut_stretch`]).
+    #[inline]
+    fn long_stretch(&self) -> usize {
+        (self.limits.max_game_bytes / 4).clamp(1, LONG_STRETCH)
+    }
+
     /// A next game starts at `at`, the one before it pushed.
     fn new_game_at(&mut self, at: usize) {
         self.game_start = at;
+        self.cut_past_limit = false;
         self.has_tags = false;
         if self.notes_start < at {
             self.notes_start = at;
@@ -714,7 +763,7 @@ impl<R: Read> GameSplitter<R> {
     fn start_game_at(&mut self, at: usize) {
         // A skip ends at the next game even when what is left of the game it skips is blank
         // (its head went out up to the blanks before the next game).
-        let skipped_rest = self.skipping && self.games.is_empty();
+        let skipped_rest = self.skipping_rest();
         if skipped_rest
             || self.buf[self.game_start..at]
                 .iter()
@@ -727,33 +776,97 @@ impl<R: Read> GameSplitter<R> {
         }
     }
 
-    /// Whether only blanks stand between the game's last run of notes and `at`.
+    /// Whether the scan is in the rest of a game too large, whose head went out (not yet in
+    /// the games after it, which the same scan may reach).
+    #[inline]
+    fn skipping_rest(&self) -> bool {
+        self.skipping && self.games.is_empty()
+    }
+
+    /// How many bytes of a game too large go out with its error: its start (for the tags
+    /// the message names the game by), at most the limit (but a byte, for a limit of 0).
+    fn head_bytes(&self) -> usize {
+        HEAD_BYTES.min(self.limits.max_game_bytes).max(1)
+    }
+
+    /// How far back a decision in a game past the size limit looks (see
+    /// [`Self::lookback_from`]): the longest tag line and a byte, so that a tag line in a
+    /// comment (see [`TagsInside`]) is never judged without its start; at least
+    /// [`MIN_LOOKBACK`].
+    fn lookback_window(&self) -> usize {
+        self.limits
+            .max_tag_bytes
+            .max(MIN_LOOKBACK)
+            .saturating_add(1)
+    }
+
+    /// The first byte that a decision at `at` looks back to (whether a result ends the
+    /// movetext before a `1.`, whether a tag line was left open). Within the size limit, the
+    /// game's start. In a game past the limit, whose rest the skip drops as it scans (keeping
+    /// the last [`Self::lookback_window`] bytes), at most that far back, and never into the
+    /// head that went out with the error: the same bytes whether the game is read whole
+    /// (its end found in one read) or skipped, so where it ends never depends on the reads.
+    #[inline]
+    fn lookback_from(&self, at: usize) -> usize {
+        let start = self.game_start;
+        if self.skipping_rest() {
+            // (`game_start` is where the skipped rest starts, or 0 once bytes are dropped.)
+            start.max(at.saturating_sub(self.lookback_window()))
+        } else if at.saturating_sub(start) > self.limits.max_game_bytes {
+            (start + self.head_bytes()).max(at.saturating_sub(self.lookback_window()))
+        } else {
+            start
+        }
+    }
+
+    /// Whether only blanks stand between the game's last run of notes and `at` (a run within
+    /// what a decision at `at` looks back at: see [`Self::lookback_from`]).
     #[inline]
     fn just_after_notes(&self, at: usize) -> bool {
-        self.notes_end >= self.game_start
+        self.notes_end >= self.lookback_from(at)
             && self
                 .buf
                 .get(self.notes_end..at)
                 .is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace))
     }
 
+    /// Before a decision at `at` that looks back into the game (whether a result ends its
+    /// movetext before a `1.`, whether notes run up to `at`, whether a tag line was left
+    /// open): takes the games cut from a long stretch up to `at` (see [`Self::cut_stretch`]),
+    /// which are otherwise taken between scans, so that the decision knows where its game
+    /// starts however much one scan covered. (Nothing to do while the stretch is short, the
+    /// common case, or once its next game is past the limit.) The games are taken whether
+    /// or not a chunk's worth is there already: a chunk of such a line may hold up to the
+    /// scan's one read more than its size.
+    #[inline]
+    fn settle(&mut self, at: usize) {
+        let short = self.line_cuts.is_none()
+            && at.saturating_sub(self.stretch_start) <= self.long_stretch();
+        if !(short || self.cut_past_limit || self.skipping_rest()) {
+            self.cut_stretch(at, false, false);
+        }
+    }
+
     /// A comment or `%` line starts at `at`: it goes on the run of notes before it, if only
     /// blanks stand between, or starts a new one.
     #[inline]
     fn note_starts(&mut self, at: usize) {
+        self.settle(at);
         if !self.just_after_notes(at) {
             self.notes_start = at;
         }
     }
 
-    /// The game's text before `at`, without the comments and `%` lines that end it.
+    /// The game's text before `at` (as far back as a decision looks: see
+    /// [`Self::lookback_from`]), without the comments and `%` lines that end it.
     fn movetext_before(&self, at: usize) -> &[u8] {
+        let from = self.lookback_from(at);
         let end = if self.just_after_notes(at) {
-            self.notes_start.max(self.game_start)
+            self.notes_start.max(from)
         } else {
             at
         };
-        &self.buf[self.game_start..end]
+        &self.buf[from..end]
     }
 
     /// The first byte at or after `from` that is `{`, `}`, `;` or a newline and that
@@ -850,7 +963,7 @@ impl<R: Read> GameSplitter<R> {
                                 self.state = State::LineComment;
                             } else {
                                 self.comment_start = i;
-                                self.tags_search = TagsInside::at(i + 1);
+                                self.tags_search = TagsInside::at(i + 1, self.limits.max_tag_bytes);
                                 self.after_brace_comment = State::TagsLineStart;
                                 self.state = State::BraceComment;
                             }
@@ -874,6 +987,7 @@ impl<R: Read> GameSplitter<R> {
                                 self.needs_more = true;
                                 break;
                             }
+                            self.settle(i);
                             if self.buf.get(i + 1) == Some(&b'.')
                                 && self.buf.get(i + 2) != Some(&b'.')
                                 && ends_with_result(self.movetext_before(i))
@@ -894,7 +1008,8 @@ impl<R: Read> GameSplitter<R> {
                 }
                 State::TagLine => match self.next_of(i, |b| b == b'\n') {
                     Some(at) => {
-                        let start = self.tag_line_start.min(at);
+                        self.settle(at);
+                        let start = self.tag_line_start.max(self.lookback_from(at)).min(at);
                         self.tag_open_lines = if tag_left_open(&self.buf[start..at])
                             && self.tag_open_lines < MAX_TAG_LINES
                         {
@@ -918,7 +1033,10 @@ impl<R: Read> GameSplitter<R> {
                                 // (a lichess game has one comment per move).
                                 let from = (i + 1).max(self.brace_free_until);
                                 if let Some(close) = self.next_of(from, |b| b == b'}') {
-                                    match tags_inside(&self.buf[i + 1..close]) {
+                                    match tags_inside(
+                                        &self.buf[i + 1..close],
+                                        self.limits.max_tag_bytes,
+                                    ) {
                                         // An unclosed `{` before the next game's tags: that
                                         // game starts at its tags (see `tags_inside`).
                                         Some(at) => {
@@ -935,7 +1053,8 @@ impl<R: Read> GameSplitter<R> {
                                     self.brace_free_until = self.brace_free_until.max(close);
                                 } else {
                                     self.brace_free_until = buf_len;
-                                    self.tags_search = TagsInside::at(i + 1);
+                                    self.tags_search =
+                                        TagsInside::at(i + 1, self.limits.max_tag_bytes);
                                     self.after_brace_comment = State::Moves;
                                     self.state = State::BraceComment;
                                 }
@@ -1002,8 +1121,8 @@ impl<R: Read> GameSplitter<R> {
 /// every game up to the next `}`). A comment that holds a blank line and then a whole tag
 /// line, `[Name "value"]`, is practically never meant so. Each byte is looked at once or
 /// twice: a comment of a million newlines is no slower than any other.
-pub(super) fn tags_inside(text: &[u8]) -> Option<usize> {
-    TagsInside::at(0).find(text, text.len(), true)
+pub(super) fn tags_inside(text: &[u8], longest_tag: usize) -> Option<usize> {
+    TagsInside::at(0, longest_tag).find(text, text.len(), true)
 }
 
 /// The search of [`tags_inside`], fed a comment's bytes as they are read: it goes on where
@@ -1014,6 +1133,9 @@ struct TagsInside {
     /// How far the text has been looked at (an offset in the buffer, as below).
     pos: usize,
     step: TagsStep,
+    /// The longest line taken for a tag line (the reading's longest tag line): the splitter
+    /// waits for the end of a shorter one before it calls a game too large.
+    longest: usize,
 }
 
 /// Where [`TagsInside`] stands.
@@ -1029,16 +1151,14 @@ enum TagsStep {
     Candidate(usize),
 }
 
-/// The longest line [`TagsInside`] takes for a tag line (the default longest tag line): the
-/// splitter waits for the end of a shorter one before it calls a game too large.
-const LONGEST_TAG_LINE: usize = 64 << 10;
-
 impl TagsInside {
-    /// A search of a comment whose text starts at `start`.
-    fn at(start: usize) -> Self {
+    /// A search of a comment whose text starts at `start`, for tag lines of at most
+    /// `longest` bytes.
+    fn at(start: usize, longest: usize) -> Self {
         TagsInside {
             pos: start,
             step: TagsStep::InLine,
+            longest,
         }
     }
 
@@ -1068,7 +1188,7 @@ impl TagsInside {
                 TagsStep::AfterBlank => self.step = TagsStep::Candidate(i),
                 TagsStep::Candidate(start) => match memchr::memchr(b'\n', &buf[i..end]) {
                     Some(n) => {
-                        if i + n - start <= LONGEST_TAG_LINE && is_tag_line(&buf[start..i + n]) {
+                        if i + n - start <= self.longest && is_tag_line(&buf[start..i + n]) {
                             return Some(start);
                         }
                         i += n + 1;
@@ -1081,7 +1201,7 @@ impl TagsInside {
         self.pos = i;
         match self.step {
             TagsStep::Candidate(start)
-                if whole && end - start <= LONGEST_TAG_LINE && is_tag_line(&buf[start..end]) =>
+                if whole && end - start <= self.longest && is_tag_line(&buf[start..end]) =>
             {
                 Some(start)
             }
@@ -1089,10 +1209,19 @@ impl TagsInside {
         }
     }
 
-    /// Where a line that may be the next game's tags starts, while its end is not read yet.
-    fn pending(&self, buf_len: usize) -> Option<usize> {
+    /// Where a line that may be the next game's tags starts, while it is not judged yet: its
+    /// end not read, or read but not yet looked at (`buf` may hold bytes past the search),
+    /// and the line no longer than a tag line can be.
+    fn pending(&self, buf: &[u8]) -> Option<usize> {
         match self.step {
-            TagsStep::Candidate(start) if buf_len - start <= LONGEST_TAG_LINE => Some(start),
+            TagsStep::Candidate(start) => {
+                // (The line has no end before `pos`, where the search stands.)
+                let end = buf
+                    .len()
+                    .min(start.saturating_add(self.longest).saturating_add(1));
+                let unread = buf.get(self.pos.max(start)..end).unwrap_or_default();
+                (end - start <= self.longest || unread.contains(&b'\n')).then_some(start)
+            }
             _ => None,
         }
     }
@@ -1134,9 +1263,14 @@ fn is_tag_line(text: &[u8]) -> bool {
         && rest.get(blanks) == Some(&b'"')
 }
 
-/// How many of the last bytes scanned a skip of a game too large keeps (see
-/// [`GameSplitter::skip_oversized`]): a result, and comments after it up to this length.
-const SKIP_CONTEXT: usize = 4 << 10;
+/// The most bytes of a game too large that go out with its error (see
+/// [`GameSplitter::head_bytes`]).
+const HEAD_BYTES: usize = 512;
+
+/// The least a decision in a game too large looks back (see
+/// [`GameSplitter::lookback_window`]), whatever the longest tag line: a result and the
+/// comments after it.
+const MIN_LOOKBACK: usize = 128;
 
 /// How far past the size limit a game is scanned before it is called too large: a game at
 /// the limit, then the next one's `1.` and the blank after it.
@@ -1151,6 +1285,9 @@ const LONG_STRETCH: usize = 64 << 10;
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The default longest tag line.
+    const LONG: usize = 64 << 10;
 
     /// `tags_inside` said plainly: the first whole tag line whose white space before it
     /// holds a blank line.
@@ -1175,11 +1312,11 @@ mod tests {
     #[test]
     fn tags_inside_finds_a_tag_line_after_a_blank_line() {
         let text = b"note\n \r\n\t[Event \"b\"]\n\n1. d4";
-        assert_eq!(tags_inside(text), Some(9));
-        assert_eq!(tags_inside(b"note\n[Event \"b\"]\n"), None);
-        assert_eq!(tags_inside(b"note\n\n[Event b]\n"), None);
+        assert_eq!(tags_inside(text, LONG), Some(9));
+        assert_eq!(tags_inside(b"note\n[Event \"b\"]\n", LONG), None);
+        assert_eq!(tags_inside(b"note\n\n[Event b]\n", LONG), None);
         // Read a byte at a time: found once the line's end is read, not before.
-        let mut search = TagsInside::at(0);
+        let mut search = TagsInside::at(0, LONG);
         let found: Vec<_> = (0..=text.len())
             .map(|end| search.find(text, end, false))
             .collect();
@@ -1190,7 +1327,7 @@ mod tests {
     #[test]
     fn a_tag_line_whose_start_is_forgotten_is_not_one() {
         let text = b"x\n\n[A \"[A \"b\"]\n";
-        let mut search = TagsInside::at(0);
+        let mut search = TagsInside::at(0, LONG);
         assert_eq!(search.find(text, 6, false), None);
         // The bytes before the second `[` dropped: `[A "b"]` is the end of a line, not a
         // tag line.
@@ -1206,11 +1343,11 @@ mod tests {
         ) {
             let text = text.as_bytes();
             let plain = plain_tags_inside(text);
-            prop_assert_eq!(tags_inside(text), plain);
+            prop_assert_eq!(tags_inside(text, LONG), plain);
             // Fed as a comment read in pieces: the same, found as soon as its line is whole.
             let mut ends: Vec<usize> = cuts.iter().map(|c| c.index(text.len() + 1)).collect();
             ends.sort_unstable();
-            let mut search = TagsInside::at(0);
+            let mut search = TagsInside::at(0, LONG);
             let mut found = None;
             for end in ends {
                 found = found.or_else(|| search.find(text, end, false));

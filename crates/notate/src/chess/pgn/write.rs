@@ -117,7 +117,13 @@ impl Pgn {
 
     fn comment(&mut self, comment: &Comment, out: &mut Vec<u8>) {
         let text = &comment.text;
-        if text.contains('}') || super::split::tags_inside(text.as_bytes()).is_some() {
+        if text.contains('}')
+            || super::split::tags_inside(
+                text.as_bytes(),
+                super::ReadOptions::default().max_tag_bytes,
+            )
+            .is_some()
+        {
             // Braces cannot hold it (a `}` would close them; a blank line, then a tag line,
             // would start the next game): rest-of-line comments keep it, one a line. A text
             // of several lines comes back as several comments at the same place. A lone CR
