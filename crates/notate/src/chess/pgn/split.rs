@@ -446,10 +446,11 @@ impl<R: Read> GameSplitter<R> {
             }
             // A game that may end within the limit, at a line in an open comment that may be
             // the next game's tags, is not too large until that line's end is read.
-            let may_end = self.state == State::BraceComment
-                && self.tags_search.pending(&self.buf).is_some_and(|start| {
-                    start.saturating_sub(self.game_start) <= self.limits.max_game_bytes
-                });
+            // (`pending` above still holds: nothing was scanned since, and the input is not
+            // at its end, or the chunk would have gone out.)
+            let may_end = pending.is_some_and(|start| {
+                start.saturating_sub(self.game_start) <= self.limits.max_game_bytes
+            });
             // A game too large to hold, once the limit's worth of it and a few bytes more are
             // scanned and `cut_stretch` has found no next game in them: hand out its head
             // (for the error message, with the games before it) and skip the rest of it
@@ -708,17 +709,14 @@ impl<R: Read> GameSplitter<R> {
     /// Which games are cut depends only on the bytes: every start found in a stretch longer
     /// than that, whenever its bytes are read.
     fn cut_stretch(&mut self, end: usize, whole: bool, by_chunks: bool) {
-        if self.cut_past_limit {
+        if !self.may_cut(end) {
             return;
         }
-        let mut cuts = match self.line_cuts.take() {
-            Some(cuts) => cuts,
-            // (Where no game has been cut from the stretch yet: at its start, a line's.)
-            None if end - self.stretch_start > self.long_stretch() => {
-                LineCuts::at(self.game_start, true)
-            }
-            None => return,
-        };
+        // (Where no game has been cut from the stretch yet: at its start, a line's.)
+        let mut cuts = self
+            .line_cuts
+            .take()
+            .unwrap_or_else(|| LineCuts::at(self.game_start, true));
         let limit = self.limits.max_game_bytes;
         while let Some(at) = cuts.next(&self.buf[..end], whole) {
             // A game within the limit, found in the limit's worth of bytes and a few more
@@ -741,11 +739,14 @@ impl<R: Read> GameSplitter<R> {
         self.line_cuts = Some(cuts);
     }
 
-    /// How long a stretch grows before it is looked through for games (see
-    /// [`Self::cut_stretch`]).
+    /// Whether [`Self::cut_stretch`] up to `end` has anything to look at: a stretch long
+    /// enough (or already being looked through) whose next game is not known to be past the
+    /// limit. Cheap, for the scan's hot path (see [`Self::settle`]).
     #[inline]
-    fn long_stretch(&self) -> usize {
-        (self.limits.max_game_bytes / 4).clamp(1, LONG_STRETCH)
+    fn may_cut(&self, end: usize) -> bool {
+        let long = (self.limits.max_game_bytes / 4).clamp(1, LONG_STRETCH);
+        !self.cut_past_limit
+            && (self.line_cuts.is_some() || end.saturating_sub(self.stretch_start) > long)
     }
 
     /// A next game starts at `at`, the one before it pushed.
@@ -840,9 +841,7 @@ impl<R: Read> GameSplitter<R> {
     /// scan's one read more than its size.
     #[inline]
     fn settle(&mut self, at: usize) {
-        let short = self.line_cuts.is_none()
-            && at.saturating_sub(self.stretch_start) <= self.long_stretch();
-        if !(short || self.cut_past_limit || self.skipping_rest()) {
+        if self.may_cut(at) && !self.skipping_rest() {
             self.cut_stretch(at, false, false);
         }
     }
