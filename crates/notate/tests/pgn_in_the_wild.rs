@@ -165,6 +165,48 @@ fn a_comment_before_the_first_game_is_no_game() {
 }
 
 #[test]
+fn a_line_comment_among_the_tags_does_not_end_them() {
+    let text = "[Event \"x\"]\n; between\n  ; indented\n[Black \"b\"]\n\n1. e4 *\n\n[Event \"y\"]\n\n1. d4 *\n";
+    assert_eq!(games(text), ok(&["e2e4", "d2d4"]));
+    let read = pgn::read_str(text).unwrap();
+    assert_eq!(tag(&read[0], "Black").as_deref(), Some("b"));
+    let comments: Vec<&str> = read[0]
+        .moves
+        .comments
+        .iter()
+        .map(|c| c.text.as_str())
+        .collect();
+    assert_eq!(comments, [" between", " indented"]);
+    // The same when the text arrives a byte at a time.
+    struct ByteByByte<'a>(&'a [u8]);
+    impl std::io::Read for ByteByByte<'_> {
+        fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.len().min(out.len()).min(1);
+            out[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+    let trickled: Vec<_> = pgn::Reader::new(ByteByByte(text.as_bytes()))
+        .map(|game| {
+            uci::to_string(&game.unwrap())
+                .unwrap()
+                .trim_end()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(trickled, ["e2e4", "d2d4"]);
+}
+
+#[test]
+fn a_move_number_glued_to_its_move_without_a_dot_is_a_move_number() {
+    assert_eq!(games("1. a4 h5 10a5 h4 *\n"), ok(&["a2a4 h7h5 a4a5 h5h4"]));
+    assert_eq!(games("1. a4 h5 2,a5 h4 *\n"), ok(&["a2a4 h7h5 a4a5 h5h4"]));
+    // A word that reads as a move itself stays one (rank 2 to a5: no such move here).
+    assert!(games("1. a4 h5 2a5 h4 *\n")[0].is_err());
+}
+
+#[test]
 fn forum_markers_are_not_tags() {
     let text = "[pgn]\n[Event \"a\"]\n\n1. e4 *\n[/pgn]\n\n[PGN][Event \"b\"]\n1. d4 *[/PGN]\n";
     let read = pgn::read_str(text).unwrap();

@@ -66,6 +66,85 @@ fn problem_summaries_say_mate() {
 }
 
 #[test]
+fn a_summary_ending_keeps_the_winner_it_names() {
+    // Two moves: 先手 is to move. Each summary read as KI2 (its only ending) and as a KIF
+    // without an ending line; the winner is the one named, whoever moved last.
+    let cases = [
+        ("後手の勝ち", EndingKind::Resign),
+        ("時間切れにより後手の勝ち", EndingKind::TimeUp),
+        ("先手の切れ負け", EndingKind::TimeUp),
+        // cshogi names the side that moved last before 反則勝ち: 先手, to move, fouled.
+        ("後手の反則勝ち", EndingKind::IllegalAction),
+        ("先手の反則勝ち", EndingKind::IllegalWin),
+        ("先手の反則負け", EndingKind::IllegalLoss),
+        ("後手の反則負け", EndingKind::IllegalWin),
+        ("先手の入玉勝ち", EndingKind::EnteringKing),
+        ("後手の不戦勝", EndingKind::DefaultLoss),
+        ("上手の不戦敗", EndingKind::DefaultWin),
+        ("千日手", EndingKind::Repetition),
+    ];
+    for (words, kind) in cases {
+        let summary = format!("まで2手で{words}\n");
+        let ki2 = ki2::read_one(&format!("▲７六歩 △３四歩\n{summary}")).unwrap();
+        let kif = kif::read_one(&format!(
+            "{OPENING}   1 ７六歩(77)\n   2 ３四歩(33)\n{summary}"
+        ))
+        .unwrap();
+        for record in [ki2, kif] {
+            assert_eq!(
+                record.ending.as_ref().map(|e| e.kind),
+                Some(kind),
+                "{words}"
+            );
+            assert!(record.warnings.is_empty(), "{words}: {:?}", record.warnings);
+        }
+    }
+    // Written back, the KIF summary names the same winner.
+    let record = ki2::read_one("▲７六歩 △３四歩\nまで2手で後手の反則勝ち\n").unwrap();
+    assert!(kif::to_string(&record)
+        .unwrap()
+        .contains("まで2手で先手の反則負け\n"));
+    assert!(csa::to_string(&record)
+        .unwrap()
+        .ends_with("%+ILLEGAL_ACTION\n"));
+}
+
+#[test]
+fn a_summary_naming_a_winner_no_ending_can_have_is_said() {
+    // 先手 is to move, and a resignation is the side to move's: it cannot be 先手's win.
+    for words in ["先手の勝ち", "時間切れにより先手の勝ち", "後手の入玉勝ち"]
+    {
+        let text = format!("▲７六歩 △３四歩\nまで2手で{words}\n");
+        let record = ki2::read_one(&text).unwrap();
+        assert_eq!(record.ending, None, "{words}");
+        assert_eq!(record.warnings.len(), 1, "{words}");
+        let warning = record.warnings[0].to_string();
+        assert!(warning.contains("the ending is left out"), "{warning}");
+        assert!(warning.starts_with("line 2, column 1"), "{warning}");
+    }
+    // A KIF's ending line is kept, and a summary naming the other winner is said.
+    let text =
+        format!("{OPENING}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\nまで2手で先手の勝ち\n");
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(record.ending.unwrap().kind, EndingKind::Resign);
+    assert!(record.warnings[0].to_string().contains("another winner"));
+    let agreeing = text.replace("先手の勝ち", "後手の勝ち");
+    assert!(kif::read_one(&agreeing).unwrap().warnings.is_empty());
+}
+
+#[test]
+fn handicap_players_are_csa_names() {
+    let text = "手合割：香落ち\n上手：U\n下手：S\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\nまで2手で下手の勝ち\n";
+    let record = kif::read_one(text).unwrap();
+    assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+    let csa_text = csa::to_string(&record).unwrap();
+    assert!(csa_text.contains("V3.0\nN+S\nN-U\n"), "{csa_text}");
+    let back = csa::read_one(&csa_text).unwrap();
+    assert_eq!(back.header_value("先手"), Some("S"));
+    assert_eq!(back.header_value("後手"), Some("U"));
+}
+
+#[test]
 fn a_variation_may_branch_from_the_ending() {
     let text =
         format!("{OPENING}   1 ７六歩(77)\n   2 中断\n\n変化：2手\n   2 ３四歩(33)\n   3 投了\n");

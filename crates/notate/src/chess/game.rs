@@ -448,8 +448,9 @@ fn parse_clock_bytes(text: &[u8]) -> Option<u64> {
         let value = digits(part)?;
         ms = ms.checked_add(value.checked_mul(1000 * 60u64.pow(i as u32))?)?;
     }
-    if let Some(frac) = frac {
-        if frac.is_empty() || frac.len() > 9 {
+    // A point without decimals (`0:00:07.`) is read as python-chess reads it: no fraction.
+    if let Some(frac) = frac.filter(|f| !f.is_empty()) {
+        if frac.len() > 9 {
             return None;
         }
         // Milliseconds, finer decimals rounded (`0:00:00.123456`, as some tools write).
@@ -482,13 +483,31 @@ pub fn format_clock(ms: u64) -> String {
     }
 }
 
+/// `[%eval]`'s argument, as python-chess reads it (so that the first eval of a comment is
+/// the same for both): `#N` (a sign and 1 to 5 digits) or pawns (a sign, up to 5 digits, and
+/// 1 or 2 decimals after a point), then an optional `,depth` of 1 to 5 digits. Anything else
+/// (`1e3`, `0.123`, `inf`, `0.17,`) is no eval.
 fn parse_eval(text: &str) -> Option<Eval> {
-    let text = text.split(',').next()?;
-    if let Some(mate) = text.strip_prefix('#') {
-        return mate.parse().ok().map(Eval::Mate);
+    let digits = |s: &str, most: usize| s.len() <= most && s.bytes().all(|b| b.is_ascii_digit());
+    let (value, depth) = match text.split_once(',') {
+        Some((value, depth)) => (value, Some(depth)),
+        None => (text, None),
+    };
+    if depth.is_some_and(|d| d.is_empty() || !digits(d, 5)) {
+        return None;
     }
-    let value: f64 = text.parse().ok()?;
-    value.is_finite().then_some(Eval::Pawns(value))
+    if let Some(mate) = value.strip_prefix('#') {
+        let unsigned = mate.strip_prefix(['+', '-']).unwrap_or(mate);
+        return (!unsigned.is_empty() && digits(unsigned, 5))
+            .then(|| mate.parse().ok().map(Eval::Mate))
+            .flatten();
+    }
+    let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
+    let plain = match unsigned.split_once('.') {
+        Some((whole, frac)) => digits(whole, 5) && (1..=2).contains(&frac.len()) && digits(frac, 2),
+        None => !unsigned.is_empty() && digits(unsigned, 5),
+    };
+    plain.then(|| value.parse().ok().map(Eval::Pawns)).flatten()
 }
 
 /// A move as it was read from a file: its text, what it asks for, and where it stood.
@@ -682,16 +701,10 @@ impl StartPosition {
         let StartTags { variant, fen } = StartTags::of(tags);
         let mut chess960 = false;
         if let Some(variant) = variant {
-            let v = variant.trim().to_ascii_lowercase();
-            chess960 = v.contains("960") || v.contains("fischer");
-            let known = chess960
-                || v.is_empty()
-                || v == "standard"
-                || v == "normal"
-                || v == "from position";
-            if !known {
-                return Err(StartError::Variant(variant.to_string()));
-            }
+            chess960 = match variant_kind(variant) {
+                Some(chess960) => chess960,
+                None => return Err(StartError::Variant(variant.to_string())),
+            };
         }
         let Some(text) = fen else {
             let start = StartPosition {
@@ -777,6 +790,26 @@ impl<'t> StartTags<'t> {
             variant: exact[0].or(any_case[0]),
             fen: exact[1].or(any_case[1]),
         }
+    }
+}
+
+/// Whether a `Variant` tag names Chess960 (`Some(true)`), standard chess (`Some(false)`:
+/// python-chess's names of it, `Standard`, `Chess`, `Classical`, `Normal`, `Illegal`, `From
+/// Position`, or an empty tag) or neither (`None`). Case, blanks, `-` and `_` do not count.
+/// The names are whole: `Atomic960` and `Crazyhouse960` are other variants, not Chess960.
+fn variant_kind(variant: &str) -> Option<bool> {
+    let name: String = variant
+        .chars()
+        .filter(|c| !c.is_whitespace() && !matches!(c, '-' | '_'))
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    match name.as_str() {
+        "" | "standard" | "chess" | "classical" | "normal" | "illegal" | "fromposition" => {
+            Some(false)
+        }
+        "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess"
+        | "freestyle" | "freestylechess" => Some(true),
+        _ => None,
     }
 }
 
@@ -935,6 +968,37 @@ mod tests {
         assert_eq!(c.clock, None);
         let c = Comment::new("[%eval 0.17,20]".into());
         assert_eq!(c.eval, Some(Eval::Pawns(0.17)));
+        // Valid as python-chess has it: a point without decimals in a clock; in an eval, up
+        // to 5 digits and 2 decimals, a depth of digits, no exponent.
+        let c = Comment::new("[%clk 0:00:07.] [%clk 0:00:05]".into());
+        assert_eq!(c.clock, Some(7000));
+        for late in [
+            "12345678901",
+            "123456",
+            "0.123",
+            "1e3",
+            "inf",
+            "0.17,",
+            "0.17,x",
+            "#",
+            "+",
+        ] {
+            let c = Comment::new(format!("[%eval {late}] [%eval -1.5]"));
+            assert_eq!(c.eval, Some(Eval::Pawns(-1.5)), "{late}");
+        }
+        for (text, eval) in [
+            ("+12345", Eval::Pawns(12345.0)),
+            (".5", Eval::Pawns(0.5)),
+            ("-0.25,30", Eval::Pawns(-0.25)),
+            ("#+3", Eval::Mate(3)),
+            ("#-12345,9", Eval::Mate(-12345)),
+        ] {
+            assert_eq!(
+                Comment::new(format!("[%eval {text}]")).eval,
+                Some(eval),
+                "{text}"
+            );
+        }
         // Unicode white space is white space; a command with no `]` is prose.
         let c = Comment::new("[%clk\u{a0}0:00:07] [%eval 1".into());
         assert_eq!((c.clock, c.eval), (Some(7000), None));
@@ -973,5 +1037,40 @@ mod tests {
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         );
         assert_eq!(g.start_position().unwrap().castling, CastlingMode::Chess960);
+        // Whole names only: another variant played from Chess960's starts is not Chess960.
+        let kind = |name: &str| {
+            let mut g = WrittenGame::default();
+            g.tags.push("Variant", name);
+            g.start_position().ok().map(|s| s.castling)
+        };
+        for other in [
+            "Atomic960",
+            "Crazyhouse960",
+            "Antichess 960",
+            "Fischer",
+            "960x",
+        ] {
+            assert_eq!(kind(other), None, "{other}");
+        }
+        for chess960 in [
+            "Chess960",
+            "chess 960",
+            "Fischer Random",
+            "fischerandom",
+            "960",
+        ] {
+            assert_eq!(kind(chess960), Some(CastlingMode::Chess960), "{chess960}");
+        }
+        // python-chess's names of standard chess.
+        for standard in [
+            "Standard",
+            "Chess",
+            "Classical",
+            "Normal",
+            "Illegal",
+            "From Position",
+        ] {
+            assert_eq!(kind(standard), Some(CastlingMode::Standard), "{standard}");
+        }
     }
 }

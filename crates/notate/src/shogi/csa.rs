@@ -44,6 +44,16 @@ const KEYS: [(&str, &str); 8] = [
     ("$OPENING", "戦型"),
 ];
 
+/// CSA's name line of a KIF player header: `N+` for 先手, and for 下手, who is Black in a
+/// handicap game's KIF; `N-` for 後手 and 上手.
+fn name_key(kif: &str) -> Option<&'static str> {
+    match kif {
+        "先手" | "下手" => Some("N+"),
+        "後手" | "上手" => Some("N-"),
+        _ => None,
+    }
+}
+
 /// Reads a CSA file from bytes in `encoding` (detected when `None`): every record.
 ///
 /// ```
@@ -638,22 +648,23 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
         CsaVersion::V22 => out.push_str("V2.2\n"),
     }
     // Names first, as CSA orders its information.
-    let names = record
-        .header
-        .iter()
-        .filter(|(k, _)| k == "先手" || k == "後手");
-    let others = record
-        .header
-        .iter()
-        .filter(|(k, _)| k != "先手" && k != "後手");
+    let name = |line| {
+        record
+            .header
+            .iter()
+            .filter(move |(k, _)| name_key(k) == Some(line))
+    };
+    let names = name("N+").chain(name("N-"));
+    let others = record.header.iter().filter(|(k, _)| name_key(k).is_none());
     for (key, value) in names.chain(others) {
         if key == "手合割" {
             continue;
         }
+        if let Some(csa) = name_key(key) {
+            let _ = writeln!(out, "{csa}{value}");
+            continue;
+        }
         match KEYS.iter().find(|(_, kif)| kif == key) {
-            Some((csa, _)) if csa.starts_with('N') => {
-                let _ = writeln!(out, "{csa}{value}");
-            }
             Some((csa, _)) => {
                 let _ = writeln!(out, "{csa}:{value}");
             }

@@ -578,11 +578,30 @@ pub(super) fn read_japanese(
             if r.line == 0 {
                 summary = Some((number, trimmed.to_string()));
             }
-            // KI2 has no ending line: the summary is the only place the ending is written.
-            if style == Style::Ki2 && !r.ended {
+            // KI2 has no ending line, and a KIF may leave it out: then the summary is the
+            // only place the ending is written. A summary whose winner is not the ending
+            // line's is said.
+            if (style == Style::Ki2 || r.line == 0) && !r.ended {
                 r.start(number, line)?;
-                if let Some(kind) = parse_summary(trimmed) {
-                    r.end(kind, None);
+                match summary_ending(trimmed, r.pos.side_to_move()) {
+                    Some(Ok(kind)) => r.end(kind, None),
+                    Some(Err(message)) => {
+                        r.record
+                            .warnings
+                            .push(error::line(number, line, 0, message));
+                    }
+                    None => {}
+                }
+            } else if r.line == 0 {
+                let side = r.pos.side_to_move();
+                let read = r.record.ending.as_ref().and_then(|e| e.kind.winner(side));
+                let named = parse_summary(trimmed).and_then(|(_, winner)| winner);
+                if named.is_some() && named != read {
+                    let message = "the summary names another winner than the ending line: \
+                                   the ending line is kept";
+                    r.record
+                        .warnings
+                        .push(error::line(number, line, 0, message));
                 }
             }
             continue;
@@ -808,11 +827,14 @@ pub(super) fn read_mark(rest: &str) -> (bool, bool, &str) {
     }
 }
 
-/// The ending a summary line (`まで10手で後手の勝ち`, `まで49手詰`) names.
-pub(super) fn parse_summary(text: &str) -> Option<EndingKind> {
+/// The ending a summary line (`まで10手で後手の勝ち`, `まで49手詰`) names, as its words say it
+/// for the side to move (`の勝ち` is a resignation), and the winner it names, if any:
+/// `先手`/`下手` is Black, `後手`/`上手` White, and the side before `反則負け`, `切れ負け` or
+/// `不戦敗` the loser.
+fn parse_summary(text: &str) -> Option<(EndingKind, Option<Color>)> {
     let tail = text.strip_prefix("まで")?.split_once('手')?.1;
     let tail = tail.strip_prefix('で').unwrap_or(tail).trim();
-    Some(if tail.contains("時間切れ") || tail.contains("切れ負け") {
+    let kind = if tail.contains("時間切れ") || tail.contains("切れ負け") {
         EndingKind::TimeUp
     } else if tail.ends_with("反則勝ち") {
         EndingKind::IllegalWin
@@ -830,8 +852,51 @@ pub(super) fn parse_summary(text: &str) -> Option<EndingKind> {
         // Problem collections write `まで49手詰` (and `まで3手で詰`) for 詰み.
         EndingKind::Mate
     } else {
-        EndingKind::from_kif(tail.trim())?
-    })
+        return Some((EndingKind::from_kif(tail.trim())?, None));
+    };
+    let named = [
+        ("先手", Color::Black),
+        ("下手", Color::Black),
+        ("後手", Color::White),
+        ("上手", Color::White),
+    ]
+    .into_iter()
+    .filter_map(|(word, color)| Some((tail.find(word)?, color)))
+    .min()
+    .map(|(_, color)| color);
+    let loser_named = tail.ends_with("負け") || tail.ends_with("不戦敗");
+    Some((kind, named.map(|c| if loser_named { c.flip() } else { c })))
+}
+
+/// The ending a summary line gives a line whose side to move is `side`: the kind its words
+/// say, turned to the winner it names. `後手の反則勝ち` with 先手 to move is 先手's foul (cshogi
+/// names the side that moved last so), not 後手's. `Err` when that winner cannot end the line
+/// so (a resignation, a loss on time and an entering-king declaration are the side to
+/// move's): the message says why.
+fn summary_ending(text: &str, side: Color) -> Option<Result<EndingKind, String>> {
+    let (kind, winner) = parse_summary(text)?;
+    let Some(winner) = winner.filter(|&w| kind.winner(side) != Some(w)) else {
+        return Some(Ok(kind));
+    };
+    let turned = match kind {
+        EndingKind::IllegalWin => EndingKind::IllegalAction,
+        EndingKind::IllegalLoss => EndingKind::IllegalWin,
+        EndingKind::DefaultWin => EndingKind::DefaultLoss,
+        EndingKind::DefaultLoss => EndingKind::DefaultWin,
+        _ => {
+            let name = |c| match c {
+                Color::Black => "先手",
+                Color::White => "後手",
+            };
+            return Some(Err(format!(
+                "the summary names {} the winner, but {} is to move, and only the side to \
+                 move ends a game so: the ending is left out",
+                name(winner),
+                name(side)
+            )));
+        }
+    };
+    Some(Ok(turned))
 }
 
 /// The number of moves a summary line states.
@@ -873,7 +938,7 @@ pub(super) fn write_summary(
         (EndingKind::TimeUp, Some(w)) => {
             let _ = write!(out, "時間切れにより{w}の勝ち");
         }
-        (EndingKind::IllegalLoss, _) => {
+        (EndingKind::IllegalLoss | EndingKind::IllegalAction, _) => {
             let _ = write!(out, "{}の反則負け", side_name(record, side));
         }
         (EndingKind::IllegalWin | EndingKind::EnteringKing | EndingKind::DefaultWin, Some(w)) => {

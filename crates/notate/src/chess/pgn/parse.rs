@@ -472,8 +472,20 @@ impl<'a> GameParser<'a> {
             let left = self.end - self.pos;
             game.tags.reserve(left.min(256), (left / 3).min(16));
         }
-        while self.pos < self.end && self.src[self.pos] == b'[' {
-            self.read_tag_line(game)?;
+        while self.pos < self.end {
+            match self.src[self.pos] {
+                b'[' => self.read_tag_line(game)?,
+                // A `;` line among the tags (python-chess reads past it): the game's comment
+                // before its first move, as one before its tags is; its tags go on after it
+                // (the splitter keeps them in the game).
+                b';' => {
+                    let comment = self.read_comment()?;
+                    if self.limits.keeps_comments() {
+                        game.moves.comments.push(comment);
+                    }
+                }
+                _ => break,
+            }
             self.skip_blank();
         }
         Ok(())
@@ -1044,6 +1056,17 @@ impl<'a> GameParser<'a> {
         if digits == 0 || dots > 0 {
             word = &word[digits + dots..];
             offset += digits + dots;
+        } else if split_move(word).is_none() {
+            // A number glued to its move without a dot (`10a5`, `9:h3`), as python-chess
+            // reads it: skipping the word would give every later move to the other side.
+            let marks = word[digits..]
+                .iter()
+                .take_while(|&&c| matches!(c, b':' | b','))
+                .count();
+            if split_move(&word[digits + marks..]).is_some() {
+                word = &word[digits + marks..];
+                offset += digits + marks;
+            }
         }
         if let Some(rest) = word.strip_prefix("…".as_bytes()) {
             word = rest;

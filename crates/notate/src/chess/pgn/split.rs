@@ -953,9 +953,13 @@ impl<R: Read> GameSplitter<R> {
                             // The rest of a tag that its first line left open.
                             self.state = State::TagLine;
                         }
-                        b';' | b'{' if self.state == State::TagsLineStart && !self.has_tags => {
+                        b';' | b'{'
+                            if self.state == State::TagsLineStart
+                                && (b == b';' || !self.has_tags) =>
+                        {
                             // A comment before a game's tags (`; exported by …` at the top of
-                            // a file) belongs to the game that follows it.
+                            // a file) belongs to the game that follows it, and a `;` line
+                            // among its tags does not end them (python-chess reads past it).
                             self.note_starts(i);
                             if b == b';' {
                                 self.after_line_comment = State::TagsLineStart;
