@@ -202,6 +202,10 @@ fn a_line_comment_among_the_tags_does_not_end_them() {
 fn a_move_number_glued_to_its_move_without_a_dot_is_a_move_number() {
     assert_eq!(games("1. a4 h5 10a5 h4 *\n"), ok(&["a2a4 h7h5 a4a5 h5h4"]));
     assert_eq!(games("1. a4 h5 2,a5 h4 *\n"), ok(&["a2a4 h7h5 a4a5 h5h4"]));
+    assert_eq!(
+        games("1. e4 e5 2: Nf3 2…Nc6 *\n"),
+        ok(&["e2e4 e7e5 g1f3 b8c6"])
+    );
     // A word that reads as a move itself stays one (rank 2 to a5: no such move here).
     assert!(games("1. a4 h5 2a5 h4 *\n")[0].is_err());
 }

@@ -73,6 +73,9 @@ fn a_summary_ending_keeps_the_winner_it_names() {
         ("後手の勝ち", EndingKind::Resign),
         ("時間切れにより後手の勝ち", EndingKind::TimeUp),
         ("先手の切れ負け", EndingKind::TimeUp),
+        ("先手の時間切れ", EndingKind::TimeUp),
+        ("先手の時間切れにより後手の勝ち", EndingKind::TimeUp),
+        ("先手の反則により後手の勝ち", EndingKind::Resign),
         // cshogi names the side that moved last before 反則勝ち: 先手, to move, fouled.
         ("後手の反則勝ち", EndingKind::IllegalAction),
         ("先手の反則勝ち", EndingKind::IllegalWin),
@@ -101,12 +104,17 @@ fn a_summary_ending_keeps_the_winner_it_names() {
     }
     // Written back, the KIF summary names the same winner.
     let record = ki2::read_one("▲７六歩 △３四歩\nまで2手で後手の反則勝ち\n").unwrap();
-    assert!(kif::to_string(&record)
-        .unwrap()
-        .contains("まで2手で先手の反則負け\n"));
+    let kif_text = kif::to_string(&record).unwrap();
+    assert!(
+        kif_text.ends_with("   3 反則負け\nまで2手で後手の反則勝ち\n"),
+        "{kif_text}"
+    );
     assert!(csa::to_string(&record)
         .unwrap()
         .ends_with("%+ILLEGAL_ACTION\n"));
+    // KI2 (whose ending is its summary) gives the illegal action back.
+    let ki2_text = ki2::to_string(&record).unwrap();
+    assert_eq!(ki2::read_one(&ki2_text).unwrap().ending, record.ending);
 }
 
 #[test]
@@ -122,6 +130,13 @@ fn a_summary_naming_a_winner_no_ending_can_have_is_said() {
         assert!(warning.contains("the ending is left out"), "{warning}");
         assert!(warning.starts_with("line 2, column 1"), "{warning}");
     }
+    // Sides are named as the record names them.
+    let handicap = "手合割：香落ち\n△３四歩 ▲７六歩\nまで2手で上手の勝ち\n";
+    let warning = ki2::read_one(handicap).unwrap().warnings[0].to_string();
+    assert!(
+        warning.contains("names 上手 the winner, but 上手 is to move"),
+        "{warning}"
+    );
     // A KIF's ending line is kept, and a summary naming the other winner is said.
     let text =
         format!("{OPENING}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 投了\nまで2手で先手の勝ち\n");
@@ -142,6 +157,25 @@ fn handicap_players_are_csa_names() {
     let back = csa::read_one(&csa_text).unwrap();
     assert_eq!(back.header_value("先手"), Some("S"));
     assert_eq!(back.header_value("後手"), Some("U"));
+}
+
+#[test]
+fn a_kif_drop_with_origin_00_and_western_numbers_glued_to_moves() {
+    // Some programs write a KIF drop as from 00 (cshogi reads it so).
+    let text = format!(
+        "{OPENING}   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 同　銀(31)\n   5 ４五角(00)\n"
+    );
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(usi_moves(&record), "7g7f 3c3d 8h2b+ 3a2b B*4e");
+    assert!(kif::to_string(&record).unwrap().contains("   5 ４五角打"));
+    // Western with no blank after the move number; a game still begins at `1.`.
+    let games = notate::shogi::western::read_str("1.P-7f 2.P-3d 3...\n\n1.P-2f\n").unwrap();
+    let moves: Vec<String> = games.iter().map(usi_moves).collect();
+    assert_eq!(moves, ["7g7f 3c3d", "2g2f"]);
+    let error = notate::shogi::western::read_str("1.P-7f 2.K-9a\n").unwrap_err();
+    assert_eq!(error.token.as_deref(), Some("K-9a"), "{error}");
+    let error = notate::shogi::western::read_str("1.P-7f 2.X-9a\n").unwrap_err();
+    assert_eq!(error.place.map(|p| p.column), Some(10), "{error}");
 }
 
 #[test]

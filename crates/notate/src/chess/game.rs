@@ -434,7 +434,8 @@ pub fn parse_clock(text: &str) -> Option<u64> {
     parse_clock_bytes(text.as_bytes())
 }
 
-/// [`parse_clock`] on bytes: up to three `:`-parts of 1 to 9 digits, then up to 9 decimals.
+/// [`parse_clock`] on bytes: up to three `:`-parts of 1 to 9 digits, then a point and up to
+/// 9 decimals, or a point alone.
 fn parse_clock_bytes(text: &[u8]) -> Option<u64> {
     let (whole, frac) = match memchr::memchr(b'.', text) {
         Some(dot) => (&text[..dot], Some(&text[dot + 1..])),
@@ -483,29 +484,32 @@ pub fn format_clock(ms: u64) -> String {
     }
 }
 
-/// `[%eval]`'s argument, as python-chess reads it (so that the first eval of a comment is
-/// the same for both): `#N` (a sign and 1 to 5 digits) or pawns (a sign, up to 5 digits, and
-/// 1 or 2 decimals after a point), then an optional `,depth` of 1 to 5 digits. Anything else
-/// (`1e3`, `0.123`, `inf`, `0.17,`) is no eval.
+/// `[%eval]`'s argument, as python-chess (1.11) reads it, so that the first eval of a
+/// comment is the same for both: `#N` (a sign and digits) or pawns (a sign, then up to 10
+/// digits with an optional point, or up to 10 digits, a point and 1 or 2 decimals), then an
+/// optional `,depth` of digits. Anything else (`1e3`, `0.123`, `inf`, `0.17,`) is no eval.
 fn parse_eval(text: &str) -> Option<Eval> {
-    let digits = |s: &str, most: usize| s.len() <= most && s.bytes().all(|b| b.is_ascii_digit());
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     let (value, depth) = match text.split_once(',') {
         Some((value, depth)) => (value, Some(depth)),
         None => (text, None),
     };
-    if depth.is_some_and(|d| d.is_empty() || !digits(d, 5)) {
+    if depth.is_some_and(|d| d.is_empty() || !digits(d)) {
         return None;
     }
     if let Some(mate) = value.strip_prefix('#') {
         let unsigned = mate.strip_prefix(['+', '-']).unwrap_or(mate);
-        return (!unsigned.is_empty() && digits(unsigned, 5))
+        return (!unsigned.is_empty() && digits(unsigned))
             .then(|| mate.parse().ok().map(Eval::Mate))
             .flatten();
     }
     let unsigned = value.strip_prefix(['+', '-']).unwrap_or(value);
     let plain = match unsigned.split_once('.') {
-        Some((whole, frac)) => digits(whole, 5) && (1..=2).contains(&frac.len()) && digits(frac, 2),
-        None => !unsigned.is_empty() && digits(unsigned, 5),
+        Some((whole, "")) => (1..=10).contains(&whole.len()) && digits(whole),
+        Some((whole, frac)) => {
+            whole.len() <= 10 && digits(whole) && frac.len() <= 2 && digits(frac)
+        }
+        None => (1..=10).contains(&unsigned.len()) && digits(unsigned),
     };
     plain.then(|| value.parse().ok().map(Eval::Pawns)).flatten()
 }
@@ -793,9 +797,10 @@ impl<'t> StartTags<'t> {
     }
 }
 
-/// Whether a `Variant` tag names Chess960 (`Some(true)`), standard chess (`Some(false)`:
-/// python-chess's names of it, `Standard`, `Chess`, `Classical`, `Normal`, `Illegal`, `From
-/// Position`, or an empty tag) or neither (`None`). Case, blanks, `-` and `_` do not count.
+/// Whether a `Variant` tag names Chess960 (`Some(true)`: python-chess's names, and `960`,
+/// `Fischer Random Chess`, `Freestyle`), standard chess (`Some(false)`: python-chess's
+/// names of it, `Standard`, `Chess`, `Classical`, `Normal`, `Illegal`, `From Position`,
+/// FICS's `wild/0` to `wild/8a`, or an empty tag) or neither (`None`). Case, blanks, `-` and `_` do not count.
 /// The names are whole: `Atomic960` and `Crazyhouse960` are other variants, not Chess960.
 fn variant_kind(variant: &str) -> Option<bool> {
     let name: String = variant
@@ -804,9 +809,10 @@ fn variant_kind(variant: &str) -> Option<bool> {
         .map(|c| c.to_ascii_lowercase())
         .collect();
     match name.as_str() {
-        "" | "standard" | "chess" | "classical" | "normal" | "illegal" | "fromposition" => {
-            Some(false)
-        }
+        // FICS's wild variants are chess from other starts, which their FEN gives.
+        "" | "standard" | "chess" | "classical" | "normal" | "illegal" | "fromposition"
+        | "wild/0" | "wild/1" | "wild/2" | "wild/3" | "wild/4" | "wild/5" | "wild/6" | "wild/7"
+        | "wild/8" | "wild/8a" => Some(false),
         "chess960" | "960" | "fischerandom" | "fischerrandom" | "fischerrandomchess"
         | "freestyle" | "freestylechess" => Some(true),
         _ => None,
@@ -969,12 +975,11 @@ mod tests {
         let c = Comment::new("[%eval 0.17,20]".into());
         assert_eq!(c.eval, Some(Eval::Pawns(0.17)));
         // Valid as python-chess has it: a point without decimals in a clock; in an eval, up
-        // to 5 digits and 2 decimals, a depth of digits, no exponent.
+        // to 10 digits and 2 decimals, a depth of digits, no exponent.
         let c = Comment::new("[%clk 0:00:07.] [%clk 0:00:05]".into());
         assert_eq!(c.clock, Some(7000));
         for late in [
             "12345678901",
-            "123456",
             "0.123",
             "1e3",
             "inf",
@@ -982,16 +987,19 @@ mod tests {
             "0.17,x",
             "#",
             "+",
+            ".",
         ] {
             let c = Comment::new(format!("[%eval {late}] [%eval -1.5]"));
             assert_eq!(c.eval, Some(Eval::Pawns(-1.5)), "{late}");
         }
         for (text, eval) in [
-            ("+12345", Eval::Pawns(12345.0)),
+            ("+1234567890", Eval::Pawns(1_234_567_890.0)),
+            ("1.", Eval::Pawns(1.0)),
             (".5", Eval::Pawns(0.5)),
             ("-0.25,30", Eval::Pawns(-0.25)),
+            ("0.5,123456", Eval::Pawns(0.5)),
             ("#+3", Eval::Mate(3)),
-            ("#-12345,9", Eval::Mate(-12345)),
+            ("#-123456,9", Eval::Mate(-123_456)),
         ] {
             assert_eq!(
                 Comment::new(format!("[%eval {text}]")).eval,
@@ -1062,14 +1070,7 @@ mod tests {
             assert_eq!(kind(chess960), Some(CastlingMode::Chess960), "{chess960}");
         }
         // python-chess's names of standard chess.
-        for standard in [
-            "Standard",
-            "Chess",
-            "Classical",
-            "Normal",
-            "Illegal",
-            "From Position",
-        ] {
+        for standard in ["Chess", "Classical", "Illegal", "From Position", "wild/8a"] {
             assert_eq!(kind(standard), Some(CastlingMode::Standard), "{standard}");
         }
     }

@@ -583,7 +583,7 @@ pub(super) fn read_japanese(
             // line's is said.
             if (style == Style::Ki2 || r.line == 0) && !r.ended {
                 r.start(number, line)?;
-                match summary_ending(trimmed, r.pos.side_to_move()) {
+                match summary_ending(trimmed, r.pos.side_to_move(), &r.record) {
                     Some(Ok(kind)) => r.end(kind, None),
                     Some(Err(message)) => {
                         r.record
@@ -828,9 +828,9 @@ pub(super) fn read_mark(rest: &str) -> (bool, bool, &str) {
 }
 
 /// The ending a summary line (`まで10手で後手の勝ち`, `まで49手詰`) names, as its words say it
-/// for the side to move (`の勝ち` is a resignation), and the winner it names, if any:
-/// `先手`/`下手` is Black, `後手`/`上手` White, and the side before `反則負け`, `切れ負け` or
-/// `不戦敗` the loser.
+/// for the side to move (`の勝ち` is a resignation), and the winner it names, if any: the side
+/// named last (`後手の時間切れにより先手の勝ち`), `先手`/`下手` Black, `後手`/`上手` White; the
+/// loser when the line ends in `負け`, `不戦敗` or `時間切れ`.
 fn parse_summary(text: &str) -> Option<(EndingKind, Option<Color>)> {
     let tail = text.strip_prefix("まで")?.split_once('手')?.1;
     let tail = tail.strip_prefix('で').unwrap_or(tail).trim();
@@ -861,10 +861,12 @@ fn parse_summary(text: &str) -> Option<(EndingKind, Option<Color>)> {
         ("上手", Color::White),
     ]
     .into_iter()
-    .filter_map(|(word, color)| Some((tail.find(word)?, color)))
-    .min()
+    .filter_map(|(word, color)| Some((tail.rfind(word)?, color)))
+    .max()
     .map(|(_, color)| color);
-    let loser_named = tail.ends_with("負け") || tail.ends_with("不戦敗");
+    let loser_named = ["負け", "不戦敗", "時間切れ"]
+        .iter()
+        .any(|end| tail.ends_with(end));
     Some((kind, named.map(|c| if loser_named { c.flip() } else { c })))
 }
 
@@ -872,8 +874,8 @@ fn parse_summary(text: &str) -> Option<(EndingKind, Option<Color>)> {
 /// say, turned to the winner it names. `後手の反則勝ち` with 先手 to move is 先手's foul (cshogi
 /// names the side that moved last so), not 後手's. `Err` when that winner cannot end the line
 /// so (a resignation, a loss on time and an entering-king declaration are the side to
-/// move's): the message says why.
-fn summary_ending(text: &str, side: Color) -> Option<Result<EndingKind, String>> {
+/// move's): the message says why, naming the sides as `record` does.
+fn summary_ending(text: &str, side: Color, record: &Record) -> Option<Result<EndingKind, String>> {
     let (kind, winner) = parse_summary(text)?;
     let Some(winner) = winner.filter(|&w| kind.winner(side) != Some(w)) else {
         return Some(Ok(kind));
@@ -884,15 +886,11 @@ fn summary_ending(text: &str, side: Color) -> Option<Result<EndingKind, String>>
         EndingKind::DefaultWin => EndingKind::DefaultLoss,
         EndingKind::DefaultLoss => EndingKind::DefaultWin,
         _ => {
-            let name = |c| match c {
-                Color::Black => "先手",
-                Color::White => "後手",
-            };
             return Some(Err(format!(
                 "the summary names {} the winner, but {} is to move, and only the side to \
-                 move ends a game so: the ending is left out",
-                name(winner),
-                name(side)
+                 move can resign, lose on time or declare: the ending is left out",
+                side_name(record, winner),
+                side_name(record, side)
             )));
         }
     };
@@ -938,11 +936,16 @@ pub(super) fn write_summary(
         (EndingKind::TimeUp, Some(w)) => {
             let _ = write!(out, "時間切れにより{w}の勝ち");
         }
-        (EndingKind::IllegalLoss | EndingKind::IllegalAction, _) => {
+        (EndingKind::IllegalLoss, _) => {
             let _ = write!(out, "{}の反則負け", side_name(record, side));
         }
         (EndingKind::IllegalWin | EndingKind::EnteringKing | EndingKind::DefaultWin, Some(w)) => {
             let _ = write!(out, "{w}の{}", kind.kif());
+        }
+        // The side to move's illegal action, as cshogi writes it: the other side's
+        // 反則勝ち (which reads back as this, where `反則負け` would read as a foul move).
+        (EndingKind::IllegalAction, Some(w)) => {
+            let _ = write!(out, "{w}の反則勝ち");
         }
         (EndingKind::DefaultLoss, _) => {
             let _ = write!(out, "{}の不戦敗", side_name(record, side));

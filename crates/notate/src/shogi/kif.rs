@@ -166,6 +166,10 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
     let mut rest = rest.trim_start_matches(['　', ' ']);
     let mv = if drop {
         Move::Drop { kind, to }
+    } else if let Some(after) = rest.strip_prefix("(00)").filter(|_| !promote) {
+        // Some programs write a drop with the origin 00 instead of 打 (cshogi reads it so).
+        rest = after;
+        Move::Drop { kind, to }
     } else {
         let from = rest
             .strip_prefix('(')

@@ -169,16 +169,11 @@ pub(crate) fn read(text: &str) -> Result<Record, Error> {
         }
         let mut at = 0;
         for word in line.split([' ', '\t']) {
-            let start = at;
             at += word.len() + 1;
-            if word.is_empty()
-                || word == "..."
-                || (word.ends_with('.')
-                    && word
-                        .trim_end_matches('.')
-                        .bytes()
-                        .all(|b| b.is_ascii_digit()))
-            {
+            // The move's own place: after its number, when one is glued to it.
+            let word = without_number(word);
+            let start = at - 1 - word.len();
+            if word.is_empty() || word == "..." {
                 continue;
             }
             let ply = record.moves.len() as u32 + 1;
@@ -195,6 +190,18 @@ pub(crate) fn read(text: &str) -> Result<Record, Error> {
         }
     }
     Ok(record)
+}
+
+/// A word without the move number it starts with (`12.`, `12...`): the move glued to it
+/// (`1.P-7f`), or nothing.
+fn without_number(word: &str) -> &str {
+    let digits = word.bytes().take_while(u8::is_ascii_digit).count();
+    let dots = word[digits..].bytes().take_while(|&b| b == b'.').count();
+    if digits > 0 && dots > 0 {
+        &word[digits + dots..]
+    } else {
+        word
+    }
 }
 
 /// Reads every game of a Western text: a game begins at an `sfen` line, or at the move
@@ -218,7 +225,11 @@ pub(crate) fn read_all(text: &str, bad: &BadBytes) -> Vec<Result<Record, Error>>
             continue;
         }
         let sfen = trimmed.starts_with("sfen ");
-        let first = trimmed.split([' ', '\t']).next() == Some("1.");
+        let first = trimmed
+            .split([' ', '\t'])
+            .next()
+            .and_then(|word| word.strip_prefix("1."))
+            .is_some_and(|rest| !rest.starts_with('.'));
         if parts.is_empty() || (begun && (sfen || (first && blank))) {
             parts.push((i, start));
         }

@@ -1057,15 +1057,18 @@ impl<'a> GameParser<'a> {
             word = &word[digits + dots..];
             offset += digits + dots;
         } else if split_move(word).is_none() {
-            // A number glued to its move without a dot (`10a5`, `9:h3`), as python-chess
-            // reads it: skipping the word would give every later move to the other side.
+            // A number glued to its move without a dot (`10a5`, `9:h3`, `2…Nc6`), or with
+            // other marks alone (`2:`), as python-chess reads them: skipping the word would
+            // give every later move to the other side.
             let marks = word[digits..]
                 .iter()
                 .take_while(|&&c| matches!(c, b':' | b','))
                 .count();
-            if split_move(&word[digits + marks..]).is_some() {
-                word = &word[digits + marks..];
-                offset += digits + marks;
+            let rest = &word[digits + marks..];
+            let rest = rest.strip_prefix("…".as_bytes()).unwrap_or(rest);
+            if rest.is_empty() || split_move(rest).is_some() {
+                offset += word.len() - rest.len();
+                word = rest;
             }
         }
         if let Some(rest) = word.strip_prefix("…".as_bytes()) {
