@@ -627,3 +627,165 @@ fn a_bad_byte_fails_its_own_game_only() {
         ]
     );
 }
+
+/// A diagram of the position after 25 moves, as Kifu for Windows and pages copy it: the
+/// `手数＝` line names the last move (▲: 後手 is to move) and no `後手番` line follows.
+const AFTER_25: &str = "後手の持駒：なし
+  ９ ８ ７ ６ ５ ４ ３ ２ １
++---------------------------+
+|v香v桂 ・ ・ ・v玉v角v桂v香|一
+| ・v飛 ・v銀v金 ・v金 ・ ・|二
+|v歩 ・ ・v歩 ・ ・v銀v歩v歩|三
+| ・v歩v歩 ・v歩v歩v歩 ・ ・|四
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五
+| ・ ・ 歩 歩 歩 ・ 歩 ・ ・|六
+| 歩 歩 銀 金 ・ 歩 銀 歩 歩|七
+| ・ ・ 金 ・ ・ ・ ・ 飛 ・|八
+| 香 桂 角 玉 ・ ・ ・ 桂 香|九
++---------------------------+
+先手の持駒：なし
+手数＝25 ▲３七銀 まで
+";
+
+const AFTER_25_SFEN: &str = "ln3kbnl/1r1sg1g2/p2p2spp/1pp1ppp2/9/2PPP1P2/PPSG1PSPP/2G4R1/LNBK3NL";
+
+#[test]
+fn a_diagram_s_move_count_line_gives_the_side_to_move_and_the_move_number() {
+    let record = kif::read_one(AFTER_25).unwrap();
+    assert_eq!(record.start.to_sfen(), format!("{AFTER_25_SFEN} w - 26"));
+    assert!(record.warnings.is_empty(), "{:?}", record.warnings);
+    // Not a handicap game for all that: its sides are 先手 and 後手.
+    assert!(!record.uses_handicap_names());
+    // Full-width digits, ☗, and the side line agreeing.
+    let wide = AFTER_25.replace("手数＝25 ▲", "手数＝２５　☗") + "後手番\n";
+    assert_eq!(kif::read_one(&wide).unwrap().start, record.start);
+    // The same in KI2.
+    assert_eq!(ki2::read_one(AFTER_25).unwrap().start, record.start);
+    // A side line that contradicts the last move wins, and the contradiction is said.
+    let contradicted = kif::read_one(&(AFTER_25.to_string() + "先手番\n")).unwrap();
+    assert_eq!(
+        contradicted.start.to_sfen(),
+        format!("{AFTER_25_SFEN} b - 26")
+    );
+    let warning = contradicted.warnings[0].to_string();
+    assert!(warning.contains("last move is 先手's"), "{warning}");
+    assert!(warning.starts_with("line 15, column 1"), "{warning}");
+    // A count alone says nothing of the side.
+    let count_only = AFTER_25.replace(" ▲３七銀 まで", "");
+    assert_eq!(
+        kif::read_one(&count_only).unwrap().start.to_sfen(),
+        format!("{AFTER_25_SFEN} b - 26")
+    );
+    // A line without a number is said and left out.
+    let no_number = kif::read_one(&AFTER_25.replace("手数＝25", "手数＝")).unwrap();
+    assert_eq!(no_number.start.to_sfen(), format!("{AFTER_25_SFEN} b - 1"));
+    assert!(no_number.warnings[0]
+        .to_string()
+        .contains("expected 手数＝"));
+}
+
+#[test]
+fn moves_after_a_diagram_may_be_numbered_on_from_its_move_count() {
+    let moves = "手数----指手---------消費時間--
+  26 ４二玉(41)
+  27 ５八玉(69)
+  28 投了
+まで27手で先手の勝ち
+
+変化：27手
+  27 ４八銀(37)
+  28 ４一玉(42)
+";
+    let on = kif::read_one(&format!("{AFTER_25}{moves}")).unwrap();
+    assert_eq!(usi_moves(&on), "4a4b 6i5h");
+    assert_eq!(on.ending.as_ref().unwrap().kind, EndingKind::Resign);
+    assert_eq!(on.variations.len(), 1);
+    assert_eq!(on.variations[0].first_ply, 2);
+    assert_eq!(on.warnings.len(), 0, "{:?}", on.warnings);
+    // Numbered from 1 (as notate writes them), with a summary counting the record's moves.
+    let from_one = moves
+        .replace("  26 ", "   1 ")
+        .replace("  27 ", "   2 ")
+        .replace("  28 ", "   3 ")
+        .replace("まで27手", "まで2手")
+        .replace("変化：27手", "変化：2手");
+    assert_eq!(kif::read_one(&format!("{AFTER_25}{from_one}")).unwrap(), on);
+    // One numbering or the other: mixing them is a missing move.
+    let mixed = moves.replacen("  26 ", "   1 ", 1);
+    let err = kif::read_one(&format!("{AFTER_25}{mixed}")).unwrap_err();
+    assert!(
+        err.to_string().contains("move number 27, expected 2"),
+        "{err}"
+    );
+    // Without the count line, 26 is a missing move, as before.
+    let without = AFTER_25.replace("手数＝25 ▲３七銀 まで\n", "後手番\n");
+    let err = kif::read_one(&format!("{without}{moves}")).unwrap_err();
+    assert!(
+        err.to_string().contains("move number 26, expected 1"),
+        "{err}"
+    );
+    // Written back: the count line keeps the move number, and moves are numbered from 1.
+    let text = kif::to_string(&on).unwrap();
+    assert!(
+        text.contains("先手の持駒：なし\n手数＝25　まで\n後手番\n"),
+        "{text}"
+    );
+    assert!(text.contains("   1 ４二玉(41)\n"), "{text}");
+    assert!(text.contains("まで2手で先手の勝ち\n"), "{text}");
+    assert_eq!(kif::read_one(&text).unwrap(), on);
+    assert_eq!(ki2::read_one(&ki2::to_string(&on).unwrap()).unwrap(), on);
+    // A preset start with a move number keeps it too.
+    let later = usi::read_one(
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 12 moves 3c3d",
+    )
+    .unwrap();
+    let text = kif::to_string(&later).unwrap();
+    assert!(text.contains("手数＝11　まで\n"), "{text}");
+    assert_eq!(kif::read_one(&text).unwrap().start, later.start);
+}
+
+#[test]
+fn a_csa_v3_max_moves_ending_is_a_draw_kept_in_csa_and_jkf() {
+    let record = csa::read_one("V3.0\nPI\n+\n+7776FU\n%MAX_MOVES\n").unwrap();
+    let ending = record.ending.as_ref().unwrap();
+    assert_eq!(ending.kind, EndingKind::MaxMoves);
+    assert_eq!(
+        ending.kind.winner(record.end_position().side_to_move()),
+        None
+    );
+    assert!(csa::to_string(&record).unwrap().ends_with("%MAX_MOVES\n"));
+    let jkf = jkf::to_string(&record).unwrap();
+    assert!(jkf.contains(r#"{"special":"MAX_MOVES"}"#), "{jkf}");
+    assert_eq!(jkf::read_one(&jkf).unwrap(), record);
+    // KIF has no word for it: 持将棋, as tsshogi writes it.
+    let kif = kif::to_string(&record).unwrap();
+    assert!(kif.contains("   2 持将棋\nまで1手で持将棋\n"), "{kif}");
+    assert_eq!(
+        kif::read_one(&kif).unwrap().ending.unwrap().kind,
+        EndingKind::Impasse
+    );
+}
+
+#[test]
+fn a_move_count_header_is_written_back() {
+    // `手数：N`, a tsume record's header, is no `手数----` or `手数＝` line.
+    let text = format!("作品名：test\n手数：1\n{OPENING}   1 ７六歩(77)\n");
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(record.header_value("手数"), Some("1"));
+    assert_eq!(kif::to_string(&record).unwrap(), text);
+    assert_eq!(
+        ki2::read_one(&ki2::to_string(&record).unwrap()).unwrap(),
+        record
+    );
+}
+
+#[test]
+fn a_comment_that_reads_as_a_bookmark_is_said() {
+    let text = format!("{OPENING}   1 ７六歩(77)\n*&not a bookmark\n&bookmark\n");
+    let record = kif::read_one(&text).unwrap();
+    assert_eq!(record.moves[0].comments, ["&not a bookmark", "&bookmark"]);
+    assert_eq!(record.warnings.len(), 1);
+    let warning = record.warnings[0].to_string();
+    assert!(warning.starts_with("line 4, column 1"), "{warning}");
+    assert!(warning.contains("written back as a & line"), "{warning}");
+}

@@ -137,6 +137,17 @@ pub(super) enum Style {
     Ki2,
 }
 
+/// A board diagram's `手数＝N ▲７六歩 まで` line, as read.
+struct MovesBefore {
+    /// N: the moves played before the diagram.
+    count: u32,
+    /// The side that made the last of them, if the line shows it (`▲`, `△`).
+    last: Option<Color>,
+    /// The line's number and text.
+    line: usize,
+    text: String,
+}
+
 /// The state of a KIF or KI2 reader.
 pub(super) struct RecordReader {
     pub record: Record,
@@ -144,6 +155,14 @@ pub(super) struct RecordReader {
     bod_rows: Vec<[Option<Piece>; 9]>,
     bod_hands: [Option<[u8; 7]>; 2],
     bod_side: Option<Color>,
+    /// A diagram's `手数＝N ▲７六歩 まで` line: N, the moves played before the diagram, and
+    /// the side that made the last of them (the other one is to move).
+    bod_moves: Option<MovesBefore>,
+    /// What a KIF numbers moves from, less one: 0, or N when the first move after a
+    /// `手数＝N` diagram is numbered N + 1 (as some programs write a game's later part).
+    pub number_offset: u32,
+    /// Whether the offset is settled (at the first numbered line).
+    numbered: bool,
     started: bool,
     /// The line being read: 0 the main line, `i` the variation `i - 1`.
     line: usize,
@@ -199,6 +218,21 @@ impl RecordReader {
                 v.first_ply + v.moves.len() as u32
             }
         }
+    }
+
+    /// The ply a KIF move number `written` stands for. The first numbered line settles how
+    /// the record numbers its moves: from 1, or, after a `手数＝N` diagram, from N + 1 when
+    /// its first number is that. Numbers at or below the offset give 0 (no ply).
+    pub fn ply_of_number(&mut self, written: u32) -> u32 {
+        if !self.numbered {
+            self.numbered = true;
+            if let Some(&MovesBefore { count, .. }) = self.bod_moves.as_ref() {
+                if count > 0 && self.line == 0 && written == count.saturating_add(1) {
+                    self.number_offset = count;
+                }
+            }
+        }
+        written.saturating_sub(self.number_offset)
     }
 
     /// Adds a move to the current line after checking it.
@@ -268,12 +302,41 @@ impl RecordReader {
         }
     }
 
+    /// The side to move a diagram names: its `先手番`/`後手番` line, else the side that did not
+    /// make the last move of its `手数＝` line (Kifu for Windows writes `後手番` when it is
+    /// 後手's move, but diagrams copied from pages often keep only the `手数＝` line). When the
+    /// two disagree the side line is kept, and the disagreement said.
+    fn side_given(&mut self) -> Option<Color> {
+        let Some(before) = &self.bod_moves else {
+            return self.bod_side;
+        };
+        let after_last = before.last.map(Color::flip);
+        match (self.bod_side, after_last) {
+            (Some(side), Some(other)) if side != other => {
+                self.record.warnings.push(error::line(
+                    before.line,
+                    &before.text,
+                    0,
+                    format!(
+                        "the 手数＝ line's last move is {}'s, but the diagram says {} is to move: \
+                         the side line is kept",
+                        side_name(&self.record, other.flip()),
+                        side_name(&self.record, side)
+                    ),
+                ));
+                Some(side)
+            }
+            (side, other) => side.or(other),
+        }
+    }
+
     /// Settles the start position once the header is over.
     pub fn start(&mut self, number: usize, text: &str) -> Result<(), Error> {
         if self.started {
             return Ok(());
         }
         self.started = true;
+        let side = self.side_given();
         let mut start = if !self.bod_rows.is_empty() {
             if self.bod_rows.len() != 9 {
                 return Err(error::line(
@@ -289,7 +352,7 @@ impl RecordReader {
                     pos.set_piece(Square::from_index(row * 9 + col).expect("9×9"), *piece);
                 }
             }
-            pos.set_side_to_move(self.bod_side.unwrap_or(Color::Black));
+            pos.set_side_to_move(side.unwrap_or(Color::Black));
             pos
         } else {
             match self.record.header_value("手合割") {
@@ -312,9 +375,13 @@ impl RecordReader {
             }
         }
         if self.bod_rows.is_empty() {
-            if let Some(side) = self.bod_side {
+            if let Some(side) = side {
                 start.set_side_to_move(side);
             }
+        }
+        // SFEN's move number: the diagram's moves before it, plus one.
+        if let Some(before) = &self.bod_moves {
+            start.set_ply(before.count.saturating_add(1));
         }
         start
             .validate()
@@ -506,6 +573,9 @@ pub(super) fn read_japanese(
         bod_rows: Vec::new(),
         bod_hands: [None, None],
         bod_side: None,
+        bod_moves: None,
+        number_offset: 0,
+        numbered: false,
         started: false,
         line: 0,
         pos: Position::startpos(),
@@ -524,6 +594,15 @@ pub(super) fn read_japanese(
         let line = raw.trim_end_matches([' ', '\t', '　']);
         let trimmed = line.trim_start_matches([' ', '\t', '　']);
         if let Some(c) = raw.strip_prefix('*') {
+            if c.starts_with('&') {
+                // Bookmarks (`&` lines) are kept as comments that start with `&`, as
+                // json-kifu-format keeps them in JKF: this comment becomes one.
+                let message = "a comment starting with & is a bookmark to notate and JKF: \
+                               it is written back as a & line";
+                r.record
+                    .warnings
+                    .push(error::line(number, line, 0, message));
+            }
             r.comment(c.to_string());
             continue;
         }
@@ -540,17 +619,19 @@ pub(super) fn read_japanese(
                 .trim_start_matches([':', '：', ' ', '　'])
                 .trim_end_matches('手')
                 .trim();
-            let first_ply: u32 = n
+            let written: u32 = n
                 .parse()
                 .ok()
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| error::line(number, line, 0, "expected 変化：N手"))?;
+            // Numbered as the main line's moves are (from N + 1 after a `手数＝N` diagram).
+            let first_ply = written.saturating_sub(r.number_offset);
             let parent = r.branch_parent(first_ply).ok_or_else(|| {
                 error::line(
                     number,
                     line,
                     0,
-                    format!("no line has a move {first_ply} to branch from"),
+                    format!("no line has a move {written} to branch from"),
                 )
             })?;
             if r.record.depth_below(parent) > MAX_VARIATION_DEPTH {
@@ -606,9 +687,13 @@ pub(super) fn read_japanese(
             }
             continue;
         }
-        if trimmed.starts_with("手数----") || trimmed.starts_with("手数＝") {
-            if trimmed.starts_with("手数----") {
-                r.start(number, line)?;
+        if trimmed.starts_with("手数----") {
+            r.start(number, line)?;
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("手数＝") {
+            if !r.started {
+                read_moves_before(&mut r, rest, line, number);
             }
             continue;
         }
@@ -632,7 +717,10 @@ pub(super) fn read_japanese(
     // A summary that disagrees with the moves read means moves went missing.
     if let Some((number, text)) = summary {
         if let Some(n) = summary_plies(&text) {
-            if n != r.record.moves.len() {
+            // A summary may count the moves before a `手数＝N` diagram too.
+            let moves = r.record.moves.len();
+            let before = r.bod_moves.as_ref().map_or(0, |b| b.count as usize);
+            if n != moves && n != moves + before {
                 return Err(error::line(
                     number,
                     &text,
@@ -646,6 +734,45 @@ pub(super) fn read_japanese(
         }
     }
     Ok(r.record)
+}
+
+/// A diagram's `手数＝N ▲７六歩 まで` line (`rest` follows the `＝`): the moves played before
+/// the position, and who made the last. Digits may be full-width. A line without a number
+/// is said and left out.
+fn read_moves_before(r: &mut RecordReader, rest: &str, line: &str, number: usize) {
+    let rest = rest.trim_start_matches([' ', '\t', '　']);
+    let digit = |c: char| match c {
+        '0'..='9' => c.to_digit(10),
+        '０'..='９' => Some(c as u32 - '０' as u32),
+        _ => None,
+    };
+    let length: usize = rest
+        .chars()
+        .take_while(|&c| digit(c).is_some())
+        .map(char::len_utf8)
+        .sum();
+    let count = rest[..length]
+        .chars()
+        .try_fold(0u32, |n, c| n.checked_mul(10)?.checked_add(digit(c)?));
+    let Some(count) = count.filter(|_| length > 0) else {
+        let message = "expected 手数＝ and the number of moves before the diagram: line left out";
+        r.record
+            .warnings
+            .push(error::line(number, line, line.len() - rest.len(), message));
+        return;
+    };
+    let after = rest[length..].trim_start_matches([' ', '\t', '　']);
+    let last = match after.chars().next() {
+        Some('▲' | '☗') => Some(Color::Black),
+        Some('△' | '☖' | '▽') => Some(Color::White),
+        _ => None,
+    };
+    r.bod_moves = Some(MovesBefore {
+        count,
+        last,
+        line: number,
+        text: line.to_string(),
+    });
 }
 
 /// `key：value` (full-width or ASCII colon), on a line that is not indented. A key may hold
@@ -909,7 +1036,7 @@ fn summary_plies(text: &str) -> Option<usize> {
 
 /// `先手`/`後手`, or `下手`/`上手` in a handicap game.
 fn side_name(record: &Record, color: Color) -> &'static str {
-    match (record.white_starts(), color) {
+    match (record.uses_handicap_names(), color) {
         (false, Color::Black) => "先手",
         (false, Color::White) => "後手",
         (true, Color::Black) => "下手",
@@ -969,6 +1096,7 @@ pub(super) fn write_head(out: &mut String, record: &Record) {
         Some((name, _)) => {
             let value = had.filter(|v| v.trim() == name).unwrap_or(name);
             let _ = writeln!(out, "手合割：{value}");
+            write_moves_before(out, &record.start);
         }
         None => {
             if had.is_some() {
@@ -1015,7 +1143,9 @@ pub(super) fn write_comment(out: &mut String, comment: &str) {
 /// not read back.
 pub(super) fn check_writable(record: &Record, format: &str) -> Result<(), Error> {
     record.check_depth()?;
-    const OTHER_LINES: [&str; 7] = ["変化", "まで", "手数", "+", "|", "９", "#"];
+    // `手数：N` (a tsume record's move count, as tsshogi writes it) is a header; only the
+    // move section's `手数----` and a diagram's `手数＝N` lines are other lines.
+    const OTHER_LINES: [&str; 8] = ["変化", "まで", "手数----", "手数＝", "+", "|", "９", "#"];
     for (key, value) in &record.header {
         let misread = key.is_empty()
             || key.trim_matches([' ', '\t', '　']) != key
@@ -1071,8 +1201,17 @@ pub(super) fn write_diagram(out: &mut String, pos: &Position) {
     }
     out.push_str("+---------------------------+\n");
     hand(out, Color::Black, "先手");
+    write_moves_before(out, pos);
     if pos.side_to_move() == Color::White {
         out.push_str("後手番\n");
+    }
+}
+
+/// A start position's move number past 1 as the `手数＝N` line of a diagram: the moves played
+/// before it (the last one is not known: `まで` alone follows).
+fn write_moves_before(out: &mut String, pos: &Position) {
+    if pos.ply() > 1 {
+        let _ = writeln!(out, "手数＝{}　まで", pos.ply() - 1);
     }
 }
 

@@ -124,17 +124,20 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
         .parse()
         .map_err(|_| error::line(number, line, 0, "a move number too large"))?;
     let body = trimmed[digits..].trim_start_matches([' ', '\t', '　']);
+    let read = r.ply_of_number(ply);
+    // Messages name numbers as the file writes them.
     let expected = r.next_ply();
-    if ply > expected {
+    let written_expected = expected.saturating_add(r.number_offset);
+    if read > expected {
         // A move is missing: never skipped in silence.
         return Err(error::line(
             number,
             line,
             line.len() - trimmed.len(),
-            format!("move number {ply}, expected {expected}"),
+            format!("move number {ply}, expected {written_expected}"),
         ));
     }
-    if ply < expected {
+    if read < expected {
         // A number repeated (`5`, `5`): a slip of the writer, since the moves go on in
         // order. The move is read where it stands, as other KIF readers do, and the slip
         // is said.
@@ -142,7 +145,9 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
             number,
             line,
             line.len() - trimmed.len(),
-            format!("move number {ply}, expected {expected}: read as move {expected}"),
+            format!(
+                "move number {ply}, expected {written_expected}: read as move {written_expected}"
+            ),
         ));
     }
     let word_end = body.find([' ', '\t', '(', '　', '+']).unwrap_or(body.len());

@@ -151,6 +151,10 @@ pub enum EndingKind {
     /// The game was adjourned with a sealed move (封じ手; CSA and JKF have no word for it
     /// and write `CHUDAN`, as json-kifu-format reads it).
     Sealed,
+    /// A draw: the game reached the most moves its rules allow (CSA V3.0 `%MAX_MOVES`, which
+    /// floodgate writes; JKF `MAX_MOVES`, as tsshogi writes it). KIF and KI2 have no word for
+    /// it and write 持将棋, as tsshogi does, which reads back as [`EndingKind::Impasse`].
+    MaxMoves,
 }
 
 impl EndingKind {
@@ -174,6 +178,7 @@ impl EndingKind {
             DefaultLoss => "不戦敗",
             Error => "エラー",
             Sealed => "封じ手",
+            MaxMoves => "持将棋",
         }
     }
 
@@ -231,6 +236,7 @@ impl EndingKind {
             NoMate => "FUZUMI",
             Matta => "MATTA",
             Error => "ERROR",
+            MaxMoves => "MAX_MOVES",
             DefaultWin | DefaultLoss => return None,
         })
     }
@@ -255,6 +261,7 @@ impl EndingKind {
             "FUZUMI" => NoMate,
             "MATTA" => Matta,
             "ERROR" => Error,
+            "MAX_MOVES" => MaxMoves,
             _ => return None,
         })
     }
@@ -459,9 +466,19 @@ impl Record {
         (pos, last_to)
     }
 
-    /// Whether the side to move at the start is White (a handicap game: 上手 moves first).
-    pub fn white_starts(&self) -> bool {
-        self.start.side_to_move() == Color::White
+    /// Whether the sides are 上手 and 下手: the game starts with White to move and no moves
+    /// before (a handicap game, where 上手 moves first). A diagram of a later position with
+    /// 後手 to move (`手数＝25`, SFEN `w - 26`) is no handicap game.
+    ///
+    /// ```
+    /// use notate::shogi::usi;
+    /// let handicap = "position sfen lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    /// assert!(usi::read_one(handicap).unwrap().uses_handicap_names());
+    /// let later = "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
+    /// assert!(!usi::read_one(later).unwrap().uses_handicap_names());
+    /// ```
+    pub fn uses_handicap_names(&self) -> bool {
+        self.start.side_to_move() == Color::White && self.start.ply() <= 1
     }
 }
 
