@@ -503,17 +503,19 @@ fn threads(common: &Common) -> usize {
 
 /// Every named input must be a file; a usage error names the first that is not.
 fn check_inputs(inputs: &[InputName]) -> Result<(), ExitCode> {
-    match inputs
-        .iter()
-        .filter_map(|i| i.path.as_ref())
-        .find(|p| !p.is_file())
-    {
-        Some(path) => Err(usage(&format!(
-            "no such file: {} (give a file, or `-` to read stdin)",
+    // Anything that reads as a stream will do: a file, a named pipe, `<(zcat …)`.
+    for path in inputs.iter().filter_map(|i| i.path.as_ref()) {
+        let why = match path.metadata() {
+            Err(_) => "no such file",
+            Ok(m) if m.is_dir() => "a directory, not a file",
+            Ok(_) => continue,
+        };
+        return Err(usage(&format!(
+            "{why}: {} (give a file, or `-` to read stdin)",
             path.display()
-        ))),
-        None => Ok(()),
+        )));
     }
+    Ok(())
 }
 
 /// The output: the file `-o` names, or stdout, buffered.

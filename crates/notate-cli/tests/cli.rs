@@ -98,6 +98,32 @@ fn strict_stops_at_the_first_error() {
     assert!(text(&out.stderr).ends_with("converted 1 game, 1 failed\n"));
 }
 
+/// A named pipe or a device is an input as a file is (`notate load <(zcat …)`).
+#[cfg(unix)]
+#[test]
+fn inputs_that_are_not_regular_files_are_read() {
+    let dir = std::env::temp_dir().join(format!("notate-cli-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("games.pgn");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, "1. e4 e5 *\n\n1. d4 *\n").unwrap())
+    };
+    let out = notate(&["convert", "--to", "uci", fifo.to_str().unwrap()], "");
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "e2e4 e7e5\nd2d4\n");
+    let out = notate(&["check", "--from", "pgn", "/dev/null"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn usage_errors_exit_2_and_say_what_to_do() {
     let out = notate(&["convert", "--to", "nonsense"], "");
@@ -105,6 +131,9 @@ fn usage_errors_exit_2_and_say_what_to_do() {
     let out = notate(&["check", "/no/such/file.pgn"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("no such file"));
+    let out = notate(&["check", "--from", "pgn", "/"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("a directory, not a file"));
     let out = notate(&["position", "--ply", "x"], "");
     assert_eq!(out.status.code(), Some(2));
 }

@@ -382,8 +382,21 @@ pub fn query(path: &Path, sql: &str, to: &mut dyn AnswerSink) -> Result<(), Stor
             path.display()
         )));
     }
-    let connection = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)?;
+    // Opened for writing (SQLite falls back to reading a file it may not write), with SQL
+    // limited to reading: a load killed while committing leaves a hot journal, which only a
+    // connection that may write rolls back; a read-only one fails every query until then.
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let connection = Connection::open_with_flags(path, flags)?;
+    connection.pragma_update(None, "query_only", true)?;
     let mut statement = connection.prepare(sql)?;
+    // `query_only` stops writes to the store, not `VACUUM INTO 'copy.sqlite'`, which
+    // writes another file: SQLite says which statements write anything.
+    if !statement.readonly() {
+        return Err(StoreError::Target(
+            "this statement writes: a query only reads".into(),
+        ));
+    }
     let columns: Vec<String> = statement.column_names().map(|c| c.to_string()).collect();
     let n = columns.len();
     to.columns(columns)?;

@@ -148,7 +148,66 @@ fn sqlite_loads_once_and_answers_the_example_queries() {
         .query("SELECT count(*) FROM moves WHERE is_checkmate AND san NOT LIKE '%#'")
         .unwrap();
     assert_eq!(mates.rows, [[Value::Int(0)]]);
+    // A query only reads: not the store, nor another file.
+    let copy = dir.join("copy.sqlite");
+    for sql in [
+        "DELETE FROM games".to_string(),
+        format!("VACUUM INTO '{}'", copy.display()),
+    ] {
+        let e = target.query(&sql).unwrap_err().to_string();
+        assert!(e.contains("a query only reads"), "{sql}: {e}");
+    }
+    assert!(!copy.exists());
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn parquet_reads_the_ids_of_files_other_tools_rewrote_with_their_codecs() {
+    use arrow_array::RecordBatchReader;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    use parquet::arrow::ArrowWriter;
+    use parquet::basic::{Compression, GzipLevel};
+    use parquet::file::properties::WriterProperties;
+    let rows = &GENERATED.0;
+    for codec in [
+        Compression::SNAPPY,
+        Compression::LZ4_RAW,
+        Compression::GZIP(GzipLevel::default()),
+    ] {
+        let dir = temp_dir("parquet-codecs");
+        let target = Target::Parquet(dir.clone());
+        let mut store = target.open().unwrap();
+        store.insert(rows, 0..50).unwrap();
+        assert_eq!(store.finish().unwrap().games, 50);
+        drop(store);
+        // Each games file rewritten as pyarrow (Snappy) or Spark would.
+        for path in files_where(&dir.join("games"), &|n| n.ends_with(".parquet")) {
+            let reader =
+                ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&path).unwrap())
+                    .unwrap()
+                    .build()
+                    .unwrap();
+            let schema = reader.schema();
+            let batches: Vec<_> = reader.map(Result::unwrap).collect();
+            let properties = WriterProperties::builder().set_compression(codec).build();
+            let mut writer = ArrowWriter::try_new(
+                std::fs::File::create(&path).unwrap(),
+                schema,
+                Some(properties),
+            )
+            .unwrap();
+            for batch in &batches {
+                writer.write(batch).unwrap();
+            }
+            writer.close().unwrap();
+        }
+        let mut store = target.open().unwrap();
+        store.insert(rows, 0..60).unwrap();
+        let again = store.finish().unwrap();
+        assert_eq!((again.known, again.games), (50, 10), "{codec:?}");
+        drop(store);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
 }
 
 /// A cell as SQLite gives it back (a boolean as 0 or 1).

@@ -411,6 +411,25 @@ fn write_seconds(out: &mut Vec<u8>, ms: u64) {
 /// assert_eq!(back.moves.plies.len(), 7);
 /// assert_eq!(back.tags.get("Result"), Some("1-0"));
 /// ```
+/// The tags of an EGD line in the order of the PGN it was made from, as far as it shows:
+/// EGD writes `Result` first, then the PGN's tags in their order, so a `Result` first
+/// followed by the rest of the Seven Tag Roster in its order (`Event` … `Black`) goes back
+/// to its place after `Black`, where PGN puts it. A game's id hashes its tags in order: so
+/// a game loaded from a PGN and again from that PGN's EGD is the same game.
+fn in_pgn_order<'a>(mut tags: Vec<(&'a str, &'a str)>) -> Vec<(&'a str, &'a str)> {
+    const BEFORE_RESULT: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+    let roster_follows = tags.len() > BEFORE_RESULT.len()
+        && tags[0].0 == "Result"
+        && tags[1..=BEFORE_RESULT.len()]
+            .iter()
+            .map(|(name, _)| *name)
+            .eq(BEFORE_RESULT);
+    if roster_follows {
+        tags[..=BEFORE_RESULT.len()].rotate_left(1);
+    }
+    tags
+}
+
 pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
     use serde_json::Value;
     let fail = |what: String| Error::at(offset, what);
@@ -419,7 +438,7 @@ pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
     let Value::Object(top) = value else {
         return Err(fail("not an EGD object".into()));
     };
-    let mut tags = Tags::new();
+    let mut read = Vec::new();
     match top.get("game_tags") {
         Some(Value::Object(map)) => {
             for (name, value) in map {
@@ -427,13 +446,17 @@ pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
                     Value::String(v) => {
                         Tags::check_pgn_tag("game_tags", name, v)
                             .map_err(|e| e.with_place(crate::Place::at_offset(offset)))?;
-                        tags.push(name, v)
+                        read.push((name.as_str(), v.as_str()));
                     }
                     _ => return Err(fail(format!("game_tags.{name}: not a string"))),
                 }
             }
         }
         _ => return Err(fail("game_tags: missing or not an object".into())),
+    }
+    let mut tags = Tags::new();
+    for (name, value) in in_pgn_order(read) {
+        tags.push(name, value);
     }
     let moves = match top.get("moves") {
         Some(Value::Object(map)) => map,
@@ -581,5 +604,46 @@ mod tests {
             Comment::new("really  ".into()),
         ];
         assert_eq!(comment_text(&c), "good move really");
+    }
+
+    #[test]
+    fn result_goes_back_to_its_roster_place() {
+        use crate::chess::{pgn, rows::RowWriter};
+        let names = |game: &ChessGame| {
+            game.tags
+                .iter()
+                .map(|(n, _)| n.to_string())
+                .collect::<Vec<_>>()
+        };
+        let roster = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2020.01.01\"]\n[Round \"1\"]\n\
+                      [White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n1. e4 e5 1-0\n";
+        let game = pgn::read_one(roster).unwrap();
+        let line = to_string(&game).unwrap();
+        assert!(
+            line.starts_with(r#"{"game_tags":{"Result":"1-0","Event":"e","#),
+            "{line}"
+        );
+        let back = read_one(&line).unwrap();
+        assert_eq!(names(&back), names(&game));
+        // The same game to the stores: loading a PGN and then its EGD adds nothing.
+        let mut rows = RowWriter::new();
+        assert_eq!(rows.game_key(&back).unwrap(), rows.game_key(&game).unwrap());
+        // Without the roster after it, Result stays first.
+        let partial =
+            pgn::read_one("[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0")
+                .unwrap();
+        let back = read_one(&to_string(&partial).unwrap()).unwrap();
+        assert_eq!(names(&back), ["Result", "White", "Black"]);
+        // Nor does a roster out of its order move it.
+        let tags = vec![
+            ("Result", "*"),
+            ("Site", "s"),
+            ("Event", "e"),
+            ("Date", "d"),
+            ("Round", "r"),
+            ("White", "w"),
+            ("Black", "b"),
+        ];
+        assert_eq!(in_pgn_order(tags.clone()), tags);
     }
 }
