@@ -19,6 +19,8 @@ fn ending(record: &Record) -> Option<EndingKind> {
     record.ending.as_ref().map(|e| match e.kind {
         EndingKind::IllegalAction => EndingKind::IllegalLoss,
         EndingKind::Sealed => EndingKind::Abort,
+        // KIF and KI2 have no word for it and write 持将棋.
+        EndingKind::MaxMoves => EndingKind::Impasse,
         kind => kind,
     })
 }

@@ -109,6 +109,8 @@ impl Reporter {
                     i.path
                         .as_ref()
                         .and_then(|p| std::fs::metadata(p).ok())
+                        // A pipe's length is no length: no total then.
+                        .filter(|m| m.is_file())
                         .map(|m| m.len())
                 })
                 .sum();

@@ -246,6 +246,9 @@ impl FamilyStage<Vec<u8>> for ShogiStage {
                 if matches!(job, Job::Convert(to) if !holds_variations(to)) {
                     notes.extend(record.unwritten_variations());
                 }
+                if matches!(job, Job::Convert(OutputFormat::Csa | OutputFormat::Jkf)) {
+                    notes.extend(record.unwritten_move_number());
+                }
                 Ok(notes)
             };
             fates.push(Fate::of_game(record, out, write, players));

@@ -394,7 +394,7 @@ pub fn query(path: &Path, sql: &str, to: &mut dyn AnswerSink) -> Result<(), Stor
     // writes another file: SQLite says which statements write anything.
     if !statement.readonly() {
         return Err(StoreError::Target(
-            "this statement writes: a query only reads".into(),
+            "this statement may write: a query only reads".into(),
         ));
     }
     let columns: Vec<String> = statement.column_names().map(|c| c.to_string()).collect();

@@ -892,7 +892,7 @@ impl Converter {
     }
 
     /// What a game says without failing: a shogi record's warnings (a record that lies
-    /// about its encoding), and variations the output cannot hold.
+    /// about its encoding), and variations or a start's move number the output cannot hold.
     pub fn notes(&self, game: &AnyGame) -> Vec<Error> {
         match game {
             AnyGame::Shogi(record) => {
@@ -902,6 +902,9 @@ impl Converter {
                     Some(Format::Sfen | Format::Usi | Format::Csa | Format::Western)
                 ) {
                     notes.extend(record.unwritten_variations());
+                }
+                if matches!(self.to, Some(Format::Csa | Format::Jkf)) {
+                    notes.extend(record.unwritten_move_number());
                 }
                 notes
             }

@@ -654,8 +654,6 @@ fn a_diagram_s_move_count_line_gives_the_side_to_move_and_the_move_number() {
     let record = kif::read_one(AFTER_25).unwrap();
     assert_eq!(record.start.to_sfen(), format!("{AFTER_25_SFEN} w - 26"));
     assert!(record.warnings.is_empty(), "{:?}", record.warnings);
-    // Not a handicap game for all that: its sides are 先手 and 後手.
-    assert!(!record.uses_handicap_names());
     // Full-width digits, ☗, and the side line agreeing.
     let wide = AFTER_25.replace("手数＝25 ▲", "手数＝２５　☗") + "後手番\n";
     assert_eq!(kif::read_one(&wide).unwrap().start, record.start);
@@ -668,7 +666,10 @@ fn a_diagram_s_move_count_line_gives_the_side_to_move_and_the_move_number() {
         format!("{AFTER_25_SFEN} b - 26")
     );
     let warning = contradicted.warnings[0].to_string();
-    assert!(warning.contains("last move is 先手's"), "{warning}");
+    assert!(
+        warning.contains("is to move again by the side line"),
+        "{warning}"
+    );
     assert!(warning.starts_with("line 15, column 1"), "{warning}");
     // A count alone says nothing of the side.
     let count_only = AFTER_25.replace(" ▲３七銀 まで", "");
@@ -676,6 +677,19 @@ fn a_diagram_s_move_count_line_gives_the_side_to_move_and_the_move_number() {
         kif::read_one(&count_only).unwrap().start.to_sfen(),
         format!("{AFTER_25_SFEN} b - 26")
     );
+    // `手数＝25手` as some pages write it.
+    let with_te = AFTER_25.replace("手数＝25 ▲", "手数＝25手　▲");
+    assert_eq!(kif::read_one(&with_te).unwrap().start, record.start);
+    // A count whose next move number would not fit is said and left out.
+    let huge = kif::read_one(&AFTER_25.replace("手数＝25", "手数＝4294967295")).unwrap();
+    assert_eq!(huge.start.ply(), 1);
+    assert!(huge.warnings[0].to_string().contains("too large"));
+    // After a preset the line cannot describe the start: its last move names no side.
+    let preset =
+        "手合割：平手\n手数＝10 ▲７六歩 まで\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    let record = kif::read_one(preset).unwrap();
+    assert_eq!(usi_moves(&record), "7g7f");
+    assert_eq!(record.start.ply(), 11);
     // A line without a number is said and left out.
     let no_number = kif::read_one(&AFTER_25.replace("手数＝25", "手数＝")).unwrap();
     assert_eq!(no_number.start.to_sfen(), format!("{AFTER_25_SFEN} b - 1"));
@@ -734,6 +748,15 @@ fn moves_after_a_diagram_may_be_numbered_on_from_its_move_count() {
     assert!(text.contains("まで2手で先手の勝ち\n"), "{text}");
     assert_eq!(kif::read_one(&text).unwrap(), on);
     assert_eq!(ki2::read_one(&ki2::to_string(&on).unwrap()).unwrap(), on);
+    // KI2 numbers no moves: a variation may count from the diagram's moves or not.
+    let ki2_text =
+        format!("{AFTER_25}△４二玉 ▲５八玉\nまで27手で先手の勝ち\n\n変化：27手\n▲４八銀 △４一玉\n");
+    let ki2_record = ki2::read_one(&ki2_text).unwrap();
+    assert_eq!(ki2_record.variations[0].first_ply, 2);
+    assert_eq!(
+        ki2::read_one(&ki2_text.replace("変化：27手", "変化：2手")).unwrap(),
+        ki2_record
+    );
     // A preset start with a move number keeps it too.
     let later = usi::read_one(
         "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 12 moves 3c3d",
@@ -742,6 +765,57 @@ fn moves_after_a_diagram_may_be_numbered_on_from_its_move_count() {
     let text = kif::to_string(&later).unwrap();
     assert!(text.contains("手数＝11　まで\n"), "{text}");
     assert_eq!(kif::read_one(&text).unwrap().start, later.start);
+    // After a preset, its line follows the headers.
+    let mut named = usi::read_one(
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 5 moves 7g7f",
+    )
+    .unwrap();
+    named.header = vec![
+        ("手合割".into(), "平手".into()),
+        ("先手".into(), "A".into()),
+    ];
+    let text = kif::to_string(&named).unwrap();
+    assert!(
+        text.starts_with("手合割：平手\n先手：A\n手数＝4　まで\n手数----"),
+        "{text}"
+    );
+    assert_eq!(kif::read_one(&text).unwrap(), named);
+    // CSA and JKF have no place for the number: converting says so.
+    let note = later.unwritten_move_number().unwrap().to_string();
+    assert!(note.contains("move number 12 is not written"), "{note}");
+    assert!(on.unwritten_move_number().is_some());
+    assert!(kif::read_one(&format!("{OPENING}   1 ７六歩(77)\n"))
+        .unwrap()
+        .unwritten_move_number()
+        .is_none());
+}
+
+#[test]
+fn sides_are_named_for_a_handicap_game_only() {
+    let summary = |usi_text: &str| {
+        let record = usi::read_one(usi_text).unwrap();
+        let text = kif::to_string(&record).unwrap();
+        text.lines()
+            .find(|l| l.starts_with("まで"))
+            .unwrap()
+            .to_string()
+    };
+    // 香落ち, from its start or later: 上手 and 下手.
+    let lance = "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w -";
+    assert_eq!(
+        summary(&format!("position sfen {lance} 1 moves 3c3d 7g7f resign")),
+        "まで2手で下手の勝ち"
+    );
+    assert_eq!(
+        summary(&format!("position sfen {lance} 11 moves 3c3d 7g7f resign")),
+        "まで2手で下手の勝ち"
+    );
+    // Another game's later position with 後手 to move: 先手 and 後手.
+    let later = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w -";
+    assert_eq!(
+        summary(&format!("position sfen {later} 2 moves 3c3d 2g2f resign")),
+        "まで2手で先手の勝ち"
+    );
 }
 
 #[test]
@@ -758,6 +832,15 @@ fn a_csa_v3_max_moves_ending_is_a_draw_kept_in_csa_and_jkf() {
     assert!(jkf.contains(r#"{"special":"MAX_MOVES"}"#), "{jkf}");
     assert_eq!(jkf::read_one(&jkf).unwrap(), record);
     // KIF has no word for it: 持将棋, as tsshogi writes it.
+    // V2.2 predates it: the draw it is.
+    let v22 = csa::to_string_with(
+        &record,
+        csa::WriteOptions {
+            version: csa::CsaVersion::V22,
+        },
+    )
+    .unwrap();
+    assert!(v22.ends_with("%HIKIWAKE\n"), "{v22}");
     let kif = kif::to_string(&record).unwrap();
     assert!(kif.contains("   2 持将棋\nまで1手で持将棋\n"), "{kif}");
     assert_eq!(
@@ -787,5 +870,8 @@ fn a_comment_that_reads_as_a_bookmark_is_said() {
     assert_eq!(record.warnings.len(), 1);
     let warning = record.warnings[0].to_string();
     assert!(warning.starts_with("line 4, column 1"), "{warning}");
-    assert!(warning.contains("written back as a & line"), "{warning}");
+    assert!(
+        warning.contains("a bookmark to notate and JKF"),
+        "{warning}"
+    );
 }

@@ -400,6 +400,28 @@ fn write_seconds(out: &mut Vec<u8>, ms: u64) {
     }
 }
 
+/// The tags of an EGD line in the order of the PGN it was made from, as far as it shows:
+/// EGD writes `Result` first, then the PGN's tags in their order. PGN puts `Result` after
+/// the rest of the Seven Tag Roster, so it goes back after the tags that open the line in
+/// the roster's order (`Event`, `Site`, `Date`, `Round`, `White`, `Black`, any of them
+/// missing); with none of them first it stays first. A game's id in the stores hashes its
+/// tags in order: so a PGN and its EGD load as the same games (when the PGN has a `Result`
+/// tag, at its roster place).
+fn in_pgn_order<'a>(mut tags: Vec<(&'a str, &'a str)>) -> Vec<(&'a str, &'a str)> {
+    const BEFORE_RESULT: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+    if tags.first().map(|(name, _)| *name) != Some("Result") {
+        return tags;
+    }
+    // Each tag must come later in the roster than the one before it.
+    let mut roster = BEFORE_RESULT.iter();
+    let opening = tags[1..]
+        .iter()
+        .take_while(|(name, _)| roster.any(|r| r == name))
+        .count();
+    tags[..=opening].rotate_left(1);
+    tags
+}
+
 /// Reads one game from its EGD text; `offset` is where the text starts in its file. The
 /// moves are replayed from their `san` and checked against `to_square`; the game starts from
 /// the first move's `start_position.fen` (which must agree with a `FEN` tag).
@@ -411,25 +433,6 @@ fn write_seconds(out: &mut Vec<u8>, ms: u64) {
 /// assert_eq!(back.moves.plies.len(), 7);
 /// assert_eq!(back.tags.get("Result"), Some("1-0"));
 /// ```
-/// The tags of an EGD line in the order of the PGN it was made from, as far as it shows:
-/// EGD writes `Result` first, then the PGN's tags in their order, so a `Result` first
-/// followed by the rest of the Seven Tag Roster in its order (`Event` … `Black`) goes back
-/// to its place after `Black`, where PGN puts it. A game's id hashes its tags in order: so
-/// a game loaded from a PGN and again from that PGN's EGD is the same game.
-fn in_pgn_order<'a>(mut tags: Vec<(&'a str, &'a str)>) -> Vec<(&'a str, &'a str)> {
-    const BEFORE_RESULT: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
-    let roster_follows = tags.len() > BEFORE_RESULT.len()
-        && tags[0].0 == "Result"
-        && tags[1..=BEFORE_RESULT.len()]
-            .iter()
-            .map(|(name, _)| *name)
-            .eq(BEFORE_RESULT);
-    if roster_follows {
-        tags[..=BEFORE_RESULT.len()].rotate_left(1);
-    }
-    tags
-}
-
 pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
     use serde_json::Value;
     let fail = |what: String| Error::at(offset, what);
@@ -628,22 +631,18 @@ mod tests {
         // The same game to the stores: loading a PGN and then its EGD adds nothing.
         let mut rows = RowWriter::new();
         assert_eq!(rows.game_key(&back).unwrap(), rows.game_key(&game).unwrap());
-        // Without the roster after it, Result stays first.
+        // Part of the roster: after the part, as PGN puts it.
         let partial =
-            pgn::read_one("[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0")
-                .unwrap();
-        let back = read_one(&to_string(&partial).unwrap()).unwrap();
-        assert_eq!(names(&back), ["Result", "White", "Black"]);
-        // Nor does a roster out of its order move it.
-        let tags = vec![
-            ("Result", "*"),
-            ("Site", "s"),
-            ("Event", "e"),
-            ("Date", "d"),
-            ("Round", "r"),
-            ("White", "w"),
-            ("Black", "b"),
-        ];
+            "[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n1. e4 e5 1-0";
+        let back = read_one(&to_string(&pgn::read_one(partial).unwrap()).unwrap()).unwrap();
+        assert_eq!(names(&back), ["White", "Black", "Result", "ECO"]);
+        // A roster out of its order: after the part in order.
+        let tags = vec![("Result", "*"), ("Site", "s"), ("Event", "e"), ("ECO", "x")];
+        let moved = [("Site", "s"), ("Result", "*"), ("Event", "e"), ("ECO", "x")];
+        assert_eq!(in_pgn_order(tags), moved);
+        // No roster tag first: Result stays first.
+        let tags = vec![("Result", "*"), ("ECO", "x"), ("White", "w")];
         assert_eq!(in_pgn_order(tags.clone()), tags);
+        assert_eq!(in_pgn_order(vec![("Result", "*")]), [("Result", "*")]);
     }
 }

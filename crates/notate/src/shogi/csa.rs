@@ -693,7 +693,12 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
         pos.play_unchecked(m.mv);
     }
     if let Some(e) = &record.ending {
-        if let Some(word) = e.kind.csa(pos.side_to_move()) {
+        let word = match (options.version, e.kind) {
+            // V2.2 predates `%MAX_MOVES`: the draw it is.
+            (CsaVersion::V22, EndingKind::MaxMoves) => Some("HIKIWAKE"),
+            (_, kind) => kind.csa(pos.side_to_move()),
+        };
+        if let Some(word) = word {
             let _ = writeln!(out, "%{word}");
             if let Some(t) = e.time {
                 write_time(&mut out, t);

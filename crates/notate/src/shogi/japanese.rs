@@ -310,20 +310,18 @@ impl RecordReader {
         let Some(before) = &self.bod_moves else {
             return self.bod_side;
         };
-        let after_last = before.last.map(Color::flip);
+        // Only a diagram's: after a preset (`手合割：平手`) the line cannot describe the start.
+        let after_last = before
+            .last
+            .filter(|_| !self.bod_rows.is_empty())
+            .map(Color::flip);
         match (self.bod_side, after_last) {
             (Some(side), Some(other)) if side != other => {
-                self.record.warnings.push(error::line(
-                    before.line,
-                    &before.text,
-                    0,
-                    format!(
-                        "the 手数＝ line's last move is {}'s, but the diagram says {} is to move: \
-                         the side line is kept",
-                        side_name(&self.record, other.flip()),
-                        side_name(&self.record, side)
-                    ),
-                ));
+                let message = "the side that made the 手数＝ line's last move is to move again \
+                               by the side line: the side line is kept";
+                self.record
+                    .warnings
+                    .push(error::line(before.line, &before.text, 0, message));
                 Some(side)
             }
             (side, other) => side.or(other),
@@ -597,8 +595,8 @@ pub(super) fn read_japanese(
             if c.starts_with('&') {
                 // Bookmarks (`&` lines) are kept as comments that start with `&`, as
                 // json-kifu-format keeps them in JKF: this comment becomes one.
-                let message = "a comment starting with & is a bookmark to notate and JKF: \
-                               it is written back as a & line";
+                let message = "a comment starting with & is a bookmark to notate and JKF \
+                               (an & line in KIF and KI2)";
                 r.record
                     .warnings
                     .push(error::line(number, line, 0, message));
@@ -624,8 +622,16 @@ pub(super) fn read_japanese(
                 .ok()
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| error::line(number, line, 0, "expected 変化：N手"))?;
-            // Numbered as the main line's moves are (from N + 1 after a `手数＝N` diagram).
-            let first_ply = written.saturating_sub(r.number_offset);
+            // Numbered as the main line's moves are (from N + 1 after a `手数＝N` diagram);
+            // when they set no numbering (KI2 has none), either count will do, as in
+            // summaries.
+            let mut first_ply = written.saturating_sub(r.number_offset);
+            if let Some(before) = r.bod_moves.as_ref().filter(|_| r.number_offset == 0) {
+                let on = written.saturating_sub(before.count);
+                if r.branch_parent(first_ply).is_none() && r.branch_parent(on).is_some() {
+                    first_ply = on;
+                }
+            }
             let parent = r.branch_parent(first_ply).ok_or_else(|| {
                 error::line(
                     number,
@@ -751,17 +757,31 @@ fn read_moves_before(r: &mut RecordReader, rest: &str, line: &str, number: usize
         .take_while(|&c| digit(c).is_some())
         .map(char::len_utf8)
         .sum();
-    let count = rest[..length]
-        .chars()
-        .try_fold(0u32, |n, c| n.checked_mul(10)?.checked_add(digit(c)?));
-    let Some(count) = count.filter(|_| length > 0) else {
+    let at = line.len() - rest.len();
+    if length == 0 {
         let message = "expected 手数＝ and the number of moves before the diagram: line left out";
         r.record
             .warnings
-            .push(error::line(number, line, line.len() - rest.len(), message));
+            .push(error::line(number, line, at, message));
+        return;
+    }
+    // The move number after them (N + 1) must be one too.
+    let count = rest[..length]
+        .chars()
+        .try_fold(0u32, |n, c| n.checked_mul(10)?.checked_add(digit(c)?))
+        .filter(|&n| n < u32::MAX);
+    let Some(count) = count else {
+        let message = "a move count too large: line left out";
+        r.record
+            .warnings
+            .push(error::line(number, line, at, message));
         return;
     };
-    let after = rest[length..].trim_start_matches([' ', '\t', '　']);
+    // `手数＝25手 ▲３七銀 まで`, as some pages write it.
+    let after = rest[length..]
+        .strip_prefix('手')
+        .unwrap_or(&rest[length..])
+        .trim_start_matches([' ', '\t', '　']);
     let last = match after.chars().next() {
         Some('▲' | '☗') => Some(Color::Black),
         Some('△' | '☖' | '▽') => Some(Color::White),
@@ -1035,8 +1055,17 @@ fn summary_plies(text: &str) -> Option<usize> {
 }
 
 /// `先手`/`後手`, or `下手`/`上手` in a handicap game.
+/// Whether a record's sides are 上手 and 下手: a handicap game, where 上手 moves first, from
+/// its start or from a later position of it (a handicap preset, or a side line or SFEN with
+/// 上手 to move and no moves before). A diagram of a later position of another game with
+/// 後手 to move (`手数＝25`, SFEN `w - 26`) keeps 先手 and 後手.
+fn uses_handicap_names(record: &Record) -> bool {
+    let preset = preset_of(&record.start).is_some_and(|(name, _)| name != "平手");
+    record.white_starts() && (record.start.ply() <= 1 || preset)
+}
+
 fn side_name(record: &Record, color: Color) -> &'static str {
-    match (record.uses_handicap_names(), color) {
+    match (uses_handicap_names(record), color) {
         (false, Color::Black) => "先手",
         (false, Color::White) => "後手",
         (true, Color::Black) => "下手",
@@ -1096,7 +1125,6 @@ pub(super) fn write_head(out: &mut String, record: &Record) {
         Some((name, _)) => {
             let value = had.filter(|v| v.trim() == name).unwrap_or(name);
             let _ = writeln!(out, "手合割：{value}");
-            write_moves_before(out, &record.start);
         }
         None => {
             if had.is_some() {
@@ -1117,6 +1145,10 @@ pub(super) fn write_head(out: &mut String, record: &Record) {
     }
     if !placed {
         place(out, None);
+    }
+    // A diagram has the line in it; after a preset it follows the headers.
+    if preset.is_some() {
+        write_moves_before(out, &record.start);
     }
     for c in &record.comments {
         write_comment(out, c);

@@ -372,6 +372,27 @@ impl Record {
         })
     }
 
+    /// The warning for writing this record in a format with no place for the start's move
+    /// number (CSA, JKF): what a reader of the output would miss. `None` when it is 1.
+    ///
+    /// ```
+    /// use notate::shogi::usi;
+    /// let later = "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 5";
+    /// let note = usi::read_one(later).unwrap().unwritten_move_number().unwrap();
+    /// assert!(note.message.starts_with("the start's move number 5 is not written"));
+    /// ```
+    pub fn unwritten_move_number(&self) -> Option<crate::Error> {
+        (self.start.ply() > 1).then(|| {
+            crate::Error::new(
+                crate::ErrorKind::Unwritable,
+                format!(
+                    "the start's move number {} is not written: CSA and JKF have no place for it",
+                    self.start.ply()
+                ),
+            )
+        })
+    }
+
     /// The value of header `key`.
     pub fn header_value(&self, key: &str) -> Option<&str> {
         self.header
@@ -466,19 +487,9 @@ impl Record {
         (pos, last_to)
     }
 
-    /// Whether the sides are 上手 and 下手: the game starts with White to move and no moves
-    /// before (a handicap game, where 上手 moves first). A diagram of a later position with
-    /// 後手 to move (`手数＝25`, SFEN `w - 26`) is no handicap game.
-    ///
-    /// ```
-    /// use notate::shogi::usi;
-    /// let handicap = "position sfen lnsgkgsnl/1r7/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
-    /// assert!(usi::read_one(handicap).unwrap().uses_handicap_names());
-    /// let later = "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
-    /// assert!(!usi::read_one(later).unwrap().uses_handicap_names());
-    /// ```
-    pub fn uses_handicap_names(&self) -> bool {
-        self.start.side_to_move() == Color::White && self.start.ply() <= 1
+    /// Whether the side to move at the start is White (a handicap game: 上手 moves first).
+    pub fn white_starts(&self) -> bool {
+        self.start.side_to_move() == Color::White
     }
 }
 
