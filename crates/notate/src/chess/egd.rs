@@ -400,28 +400,6 @@ fn write_seconds(out: &mut Vec<u8>, ms: u64) {
     }
 }
 
-/// The tags of an EGD line in the order of the PGN it was made from, as far as it shows:
-/// EGD writes `Result` first, then the PGN's tags in their order. PGN puts `Result` after
-/// the rest of the Seven Tag Roster, so it goes back after the tags that open the line in
-/// the roster's order (`Event`, `Site`, `Date`, `Round`, `White`, `Black`, any of them
-/// missing); with none of them first it stays first. A game's id in the stores hashes its
-/// tags in order: so a PGN and its EGD load as the same games (when the PGN has a `Result`
-/// tag, at its roster place).
-fn in_pgn_order<'a>(mut tags: Vec<(&'a str, &'a str)>) -> Vec<(&'a str, &'a str)> {
-    const BEFORE_RESULT: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
-    if tags.first().map(|(name, _)| *name) != Some("Result") {
-        return tags;
-    }
-    // Each tag must come later in the roster than the one before it.
-    let mut roster = BEFORE_RESULT.iter();
-    let opening = tags[1..]
-        .iter()
-        .take_while(|(name, _)| roster.any(|r| r == name))
-        .count();
-    tags[..=opening].rotate_left(1);
-    tags
-}
-
 /// Reads one game from its EGD text; `offset` is where the text starts in its file. The
 /// moves are replayed from their `san` and checked against `to_square`; the game starts from
 /// the first move's `start_position.fen` (which must agree with a `FEN` tag).
@@ -441,7 +419,7 @@ pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
     let Value::Object(top) = value else {
         return Err(fail("not an EGD object".into()));
     };
-    let mut read = Vec::new();
+    let mut tags = Tags::new();
     match top.get("game_tags") {
         Some(Value::Object(map)) => {
             for (name, value) in map {
@@ -449,17 +427,13 @@ pub(crate) fn read_egd(text: &str, offset: usize) -> Result<ChessGame, Error> {
                     Value::String(v) => {
                         Tags::check_pgn_tag("game_tags", name, v)
                             .map_err(|e| e.with_place(crate::Place::at_offset(offset)))?;
-                        read.push((name.as_str(), v.as_str()));
+                        tags.push(name, v)
                     }
                     _ => return Err(fail(format!("game_tags.{name}: not a string"))),
                 }
             }
         }
         _ => return Err(fail("game_tags: missing or not an object".into())),
-    }
-    let mut tags = Tags::new();
-    for (name, value) in in_pgn_order(read) {
-        tags.push(name, value);
     }
     let moves = match top.get("moves") {
         Some(Value::Object(map)) => map,
@@ -607,42 +581,5 @@ mod tests {
             Comment::new("really  ".into()),
         ];
         assert_eq!(comment_text(&c), "good move really");
-    }
-
-    #[test]
-    fn result_goes_back_to_its_roster_place() {
-        use crate::chess::{pgn, rows::RowWriter};
-        let names = |game: &ChessGame| {
-            game.tags
-                .iter()
-                .map(|(n, _)| n.to_string())
-                .collect::<Vec<_>>()
-        };
-        let roster = "[Event \"e\"]\n[Site \"s\"]\n[Date \"2020.01.01\"]\n[Round \"1\"]\n\
-                      [White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n1. e4 e5 1-0\n";
-        let game = pgn::read_one(roster).unwrap();
-        let line = to_string(&game).unwrap();
-        assert!(
-            line.starts_with(r#"{"game_tags":{"Result":"1-0","Event":"e","#),
-            "{line}"
-        );
-        let back = read_one(&line).unwrap();
-        assert_eq!(names(&back), names(&game));
-        // The same game to the stores: loading a PGN and then its EGD adds nothing.
-        let mut rows = RowWriter::new();
-        assert_eq!(rows.game_key(&back).unwrap(), rows.game_key(&game).unwrap());
-        // Part of the roster: after the part, as PGN puts it.
-        let partial =
-            "[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n[ECO \"C20\"]\n\n1. e4 e5 1-0";
-        let back = read_one(&to_string(&pgn::read_one(partial).unwrap()).unwrap()).unwrap();
-        assert_eq!(names(&back), ["White", "Black", "Result", "ECO"]);
-        // A roster out of its order: after the part in order.
-        let tags = vec![("Result", "*"), ("Site", "s"), ("Event", "e"), ("ECO", "x")];
-        let moved = [("Site", "s"), ("Result", "*"), ("Event", "e"), ("ECO", "x")];
-        assert_eq!(in_pgn_order(tags), moved);
-        // No roster tag first: Result stays first.
-        let tags = vec![("Result", "*"), ("ECO", "x"), ("White", "w")];
-        assert_eq!(in_pgn_order(tags.clone()), tags);
-        assert_eq!(in_pgn_order(vec![("Result", "*")]), [("Result", "*")]);
     }
 }

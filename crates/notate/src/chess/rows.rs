@@ -333,11 +333,29 @@ impl RowWriter {
     pub fn game_key(&mut self, game: &ChessGame) -> Result<GameKey, Error> {
         let mode = game.start.castling;
         let mut hasher = Xxh3::new();
-        for (name, value) in game.tags.iter() {
+        let mut hash_tag = |name: &str, value: &str| {
             hasher.update(name.as_bytes());
             hasher.update(&[0]);
             hasher.update(value.as_bytes());
             hasher.update(&[0]);
+        };
+        // EGD writes `Result` first, then the PGN's tags in their order; PGN puts it after
+        // the rest of the Seven Tag Roster. A `Result` that opens the tags is hashed after
+        // the roster tags that follow it in the roster's order (any of them missing), so
+        // that a PGN and the EGD made from it load as the same games.
+        const BEFORE_RESULT: [&str; 6] = ["Event", "Site", "Date", "Round", "White", "Black"];
+        let mut tags = game.tags.iter().peekable();
+        let mut result = tags.next_if(|(name, _)| *name == "Result");
+        let mut roster = BEFORE_RESULT.iter();
+        for (name, value) in tags {
+            if let Some((r, v)) = result.filter(|_| !roster.any(|n| *n == name)) {
+                hash_tag(r, v);
+                result = None;
+            }
+            hash_tag(name, value);
+        }
+        if let Some((r, v)) = result {
+            hash_tag(r, v);
         }
         hasher.update(&[1]);
         for (i, ply) in game.moves.plies.iter().enumerate() {
@@ -672,6 +690,39 @@ mod tests {
         assert_eq!(
             (a.games[0].id, a.games[0].id_check),
             (-1280076881251292602, 3468725165094746557)
+        );
+    }
+
+    /// EGD writes `Result` first: a PGN and the EGD made from it are the same game.
+    #[test]
+    fn a_result_that_opens_the_tags_counts_at_its_roster_place() {
+        use crate::chess::egd;
+        let key = |game: &ChessGame| RowWriter::new().game_key(game).unwrap();
+        let pgn = |tags: &str| pgn::read_one(&format!("{tags}\n1. e4 e5 1-0")).unwrap();
+        let roster = "[Event \"e\"][Site \"s\"][Date \"d\"][Round \"1\"][White \"w\"][Black \"b\"]\
+                      [Result \"1-0\"][ECO \"C20\"]";
+        let part = "[White \"w\"][Black \"b\"][Result \"1-0\"][WhiteElo \"1500\"]";
+        for tags in [roster, part] {
+            let game = pgn(tags);
+            let line = egd::to_string(&game).unwrap();
+            assert!(
+                line.starts_with(r#"{"game_tags":{"Result":"1-0","#),
+                "{line}"
+            );
+            assert_eq!(key(&egd::read_one(&line).unwrap()), key(&game), "{tags}");
+        }
+        // Another order of the tags is another game, as before.
+        let moved = pgn("[White \"w\"][Result \"1-0\"][Black \"b\"][WhiteElo \"1500\"]");
+        assert_ne!(key(&moved), key(&pgn(part)));
+        // A Result with no roster tag after it stays where it is.
+        let alone = pgn("[Result \"1-0\"][ECO \"C20\"][White \"w\"]");
+        assert_ne!(
+            key(&alone),
+            key(&pgn("[ECO \"C20\"][Result \"1-0\"][White \"w\"]"))
+        );
+        assert_ne!(
+            key(&alone),
+            key(&pgn("[ECO \"C20\"][White \"w\"][Result \"1-0\"]"))
         );
     }
 

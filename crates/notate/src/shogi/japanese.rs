@@ -143,9 +143,8 @@ struct MovesBefore {
     count: u32,
     /// The side that made the last of them, if the line shows it (`▲`, `△`).
     last: Option<Color>,
-    /// The line's number and text.
+    /// The line's number.
     line: usize,
-    text: String,
 }
 
 /// The state of a KIF or KI2 reader.
@@ -317,11 +316,10 @@ impl RecordReader {
             .map(Color::flip);
         match (self.bod_side, after_last) {
             (Some(side), Some(other)) if side != other => {
-                let message = "the side that made the 手数＝ line's last move is to move again \
-                               by the side line: the side line is kept";
+                let message = "手数＝ and the side line disagree: the side line is kept";
                 self.record
                     .warnings
-                    .push(error::line(before.line, &before.text, 0, message));
+                    .push(error::line(before.line, "", 0, message));
                 Some(side)
             }
             (side, other) => side.or(other),
@@ -595,8 +593,7 @@ pub(super) fn read_japanese(
             if c.starts_with('&') {
                 // Bookmarks (`&` lines) are kept as comments that start with `&`, as
                 // json-kifu-format keeps them in JKF: this comment becomes one.
-                let message = "a comment starting with & is a bookmark to notate and JKF \
-                               (an & line in KIF and KI2)";
+                let message = "a comment starting with & is a bookmark (an & line)";
                 r.record
                     .warnings
                     .push(error::line(number, line, 0, message));
@@ -622,16 +619,8 @@ pub(super) fn read_japanese(
                 .ok()
                 .filter(|&n| n >= 1)
                 .ok_or_else(|| error::line(number, line, 0, "expected 変化：N手"))?;
-            // Numbered as the main line's moves are (from N + 1 after a `手数＝N` diagram);
-            // when they set no numbering (KI2 has none), either count will do, as in
-            // summaries.
-            let mut first_ply = written.saturating_sub(r.number_offset);
-            if let Some(before) = r.bod_moves.as_ref().filter(|_| r.number_offset == 0) {
-                let on = written.saturating_sub(before.count);
-                if r.branch_parent(first_ply).is_none() && r.branch_parent(on).is_some() {
-                    first_ply = on;
-                }
-            }
+            // Numbered as the main line's moves are (from N + 1 after a `手数＝N` diagram).
+            let first_ply = written.saturating_sub(r.number_offset);
             let parent = r.branch_parent(first_ply).ok_or_else(|| {
                 error::line(
                     number,
@@ -747,36 +736,25 @@ pub(super) fn read_japanese(
 /// is said and left out.
 fn read_moves_before(r: &mut RecordReader, rest: &str, line: &str, number: usize) {
     let rest = rest.trim_start_matches([' ', '\t', '　']);
-    let digit = |c: char| match c {
-        '0'..='9' => c.to_digit(10),
-        '０'..='９' => Some(c as u32 - '０' as u32),
-        _ => None,
-    };
-    let length: usize = rest
-        .chars()
-        .take_while(|&c| digit(c).is_some())
-        .map(char::len_utf8)
-        .sum();
-    let at = line.len() - rest.len();
-    if length == 0 {
-        let message = "expected 手数＝ and the number of moves before the diagram: line left out";
+    let (mut count, mut length) = (0u32, 0);
+    for c in rest.chars() {
+        let digit = match c {
+            '0'..='9' => c as u32 - '0' as u32,
+            '０'..='９' => c as u32 - '０' as u32,
+            _ => break,
+        };
+        count = count.saturating_mul(10).saturating_add(digit);
+        length += c.len_utf8();
+    }
+    // The move number after them (N + 1) must be one too.
+    if length == 0 || count == u32::MAX {
+        let at = line.len() - rest.len();
+        let message = "expected 手数＝N, a move count: line left out";
         r.record
             .warnings
             .push(error::line(number, line, at, message));
         return;
     }
-    // The move number after them (N + 1) must be one too.
-    let count = rest[..length]
-        .chars()
-        .try_fold(0u32, |n, c| n.checked_mul(10)?.checked_add(digit(c)?))
-        .filter(|&n| n < u32::MAX);
-    let Some(count) = count else {
-        let message = "a move count too large: line left out";
-        r.record
-            .warnings
-            .push(error::line(number, line, at, message));
-        return;
-    };
     // `手数＝25手 ▲３七銀 まで`, as some pages write it.
     let after = rest[length..]
         .strip_prefix('手')
@@ -791,7 +769,6 @@ fn read_moves_before(r: &mut RecordReader, rest: &str, line: &str, number: usize
         count,
         last,
         line: number,
-        text: line.to_string(),
     });
 }
 

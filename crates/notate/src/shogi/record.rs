@@ -386,7 +386,7 @@ impl Record {
             crate::Error::new(
                 crate::ErrorKind::Unwritable,
                 format!(
-                    "the start's move number {} is not written: CSA and JKF have no place for it",
+                    "the start's move number {} is not written (CSA, JKF)",
                     self.start.ply()
                 ),
             )
