@@ -1441,6 +1441,13 @@ impl Hub {
                 fail(self, "that game is not yours")
             };
         }
+        // The id goes into topics, the store and the PGN's `Site` tag: only ids of the
+        // server's own alphabet are taken (a `/` made a game no topic reaches, a quote or a
+        // line break broke its PGN and stopped the hub, a NUL stopped PostgreSQL's store).
+        let fits = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if id.is_empty() || id.len() > 64 || !id.chars().all(fits) {
+            return fail(self, "not a game id: 1 to 64 letters, digits, - or _");
+        }
         match self.stored(format!("(reading) game {id}"), |s| s.has_game(&id)) {
             Some(false) => {}
             Some(true) => return fail(self, "that game is over"),

@@ -663,6 +663,35 @@ fn restore(client: &mut Client, id: &str, history: &[String], start: u64, colour
     }}));
 }
 
+/// A backup's id reaches topics, the store and the PGN: ids outside the server's alphabet
+/// are refused before anything is looked up (one with a quote and a line break stopped the
+/// hub when its game ended; a NUL stopped it on PostgreSQL at once).
+#[test]
+fn a_backup_with_an_id_the_server_could_not_have_made_is_refused() {
+    let (addr, _) = server();
+    let start = hub_now() - 60_000;
+    let long = packed_history(&["e2e4", "e7e5", "g1f3", "b8c6"], start);
+    let mut white = Client::connect(addr, None);
+    let too_long = "a".repeat(65);
+    for id in [
+        "x\"]\n\n1. e4 *",
+        "a\u{0}b",
+        "a/b",
+        "a.b",
+        "",
+        too_long.as_str(),
+    ] {
+        restore(&mut white, id, &long, start, "w");
+        let failure = white.expect(&format!("/game/restore/{id}/failure"));
+        assert_eq!(
+            failure, "not a game id: 1 to 64 letters, digits, - or _",
+            "{id:?}"
+        );
+    }
+    restore(&mut white, "Ab-9_z", &long, start, "w");
+    white.expect("/game/restore/Ab-9_z/pending");
+}
+
 #[test]
 fn a_game_the_server_never_had_is_restored_from_both_players_backups() {
     let (addr, _) = server();
