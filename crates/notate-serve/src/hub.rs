@@ -1474,8 +1474,14 @@ impl Hub {
             details.start_time,
             &details.history,
         );
-        if let Err(reason) = checked {
-            return fail(self, &format!("the backup's moves do not replay: {reason}"));
+        match checked {
+            Err(reason) => {
+                return fail(self, &format!("the backup's moves do not replay: {reason}"));
+            }
+            // A mate or a draw by the rules on the backup's last move: a game over, which
+            // restored would never end (never stored, rated or taken off the lobby).
+            Ok(game) if !game.in_progress() => return fail(self, "that game is over"),
+            Ok(_) => {}
         }
         if let Some(reason) = game::backup_refusal(&details, now) {
             return fail(self, &reason);

@@ -692,6 +692,25 @@ fn a_backup_with_an_id_the_server_could_not_have_made_is_refused() {
     white.expect("/game/restore/Ab-9_z/pending");
 }
 
+/// A backup whose last move mates is a game over: restored, it would never end.
+#[test]
+fn a_backup_that_ends_in_mate_is_refused() {
+    let (addr, _) = server();
+    let start = hub_now() - 60_000;
+    let mated = packed_history(&["f2f3", "e7e5", "g2g4", "d8h4"], start);
+    let mut white = Client::connect(addr, None);
+    restore(&mut white, "m1", &mated, start, "w");
+    assert_eq!(
+        white.expect("/game/restore/m1/failure"),
+        "that game is over"
+    );
+    restore(&mut white, "m1", &mated[..3], start, "w");
+    assert_eq!(
+        white.expect("/game/restore/m1/failure"),
+        "a game of fewer than 4 plies is not restored"
+    );
+}
+
 #[test]
 fn a_game_the_server_never_had_is_restored_from_both_players_backups() {
     let (addr, _) = server();
