@@ -704,11 +704,6 @@ fn a_backup_that_ends_in_mate_is_refused() {
         white.expect("/game/restore/m1/failure"),
         "that game is over"
     );
-    restore(&mut white, "m1", &mated[..3], start, "w");
-    assert_eq!(
-        white.expect("/game/restore/m1/failure"),
-        "a game of fewer than 4 plies is not restored"
-    );
 }
 
 #[test]
