@@ -55,7 +55,6 @@ const CLUSTER: &str = "notate_cluster";
 enum ToHub {
     Open { conn: u64, token: Option<String> },
     Text { conn: u64, text: String },
-    Refused { conn: u64, reason: String },
     Close { conn: u64 },
 }
 
@@ -233,10 +232,9 @@ fn serve_hub(
             let mail: ToHub = serde_json::from_str(&payload)
                 .with_context(|| format!("mail to the hub: {payload:.80}"))?;
             let conn = match &mail {
-                ToHub::Open { conn, .. }
-                | ToHub::Text { conn, .. }
-                | ToHub::Refused { conn, .. }
-                | ToHub::Close { conn } => *conn,
+                ToHub::Open { conn, .. } | ToHub::Text { conn, .. } | ToHub::Close { conn } => {
+                    *conn
+                }
             };
             if conn >> NODE_SHIFT == number {
                 continue;
@@ -249,7 +247,6 @@ fn serve_hub(
                     Event::Open { conn, token, out }
                 }
                 ToHub::Text { conn, text } => Event::Text { conn, text },
-                ToHub::Refused { conn, reason } => Event::Refused { conn, reason },
                 ToHub::Close { conn } => Event::Close { conn },
             };
             if hub.send(event).is_err() {
@@ -457,7 +454,6 @@ impl Router {
         let mail = match event {
             Event::Open { conn, token, .. } => ToHub::Open { conn, token },
             Event::Text { conn, text } => ToHub::Text { conn, text },
-            Event::Refused { conn, reason } => ToHub::Refused { conn, reason },
             Event::Close { conn } => ToHub::Close { conn },
             _ => return,
         };

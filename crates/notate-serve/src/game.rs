@@ -79,12 +79,18 @@ fn king_destination(king: Square, rook: Square) -> Square {
 }
 
 /// The legal move a request names (from, to, and the promotion piece a promotion needs).
+/// A piece named for a move that promotes nothing is ignored, as the reference server's
+/// chess.js does: clients that always send one (most send a queen) play their moves.
 pub fn find_move(pos: &Chess, from: Square, to: Square, promote: Option<Role>) -> Option<Move> {
     pos.legal_moves().into_iter().find(|mv| match *mv {
         Move::Castle { king, rook } => {
             king == from && (king_destination(king, rook) == to || rook == to)
         }
-        _ => mv.from() == Some(from) && mv.to() == to && mv.promotion() == promote,
+        _ => {
+            mv.from() == Some(from)
+                && mv.to() == to
+                && (mv.promotion().is_none() || mv.promotion() == promote)
+        }
     })
 }
 
@@ -382,8 +388,9 @@ pub const BACKUP_MAX_AGE_MS: u64 = 24 * 3_600_000;
 
 /// Why a player's backup of a game (the protocol's restoration) cannot be restored at `now`:
 /// a time control a seek could not have, a start or move times (0: unknown) out of order or
-/// still to come, more added time than the game has lasted, or a game that stood still
-/// longer than [`BACKUP_MAX_AGE_MS`].
+/// still to come, a move after its side's time ran out (even with all the added time) or an
+/// opening move later than the protocol's 30 s, more added time than the game has lasted,
+/// or a game that stood still longer than [`BACKUP_MAX_AGE_MS`].
 pub fn backup_refusal(details: &GameDetails, now: u64) -> Option<String> {
     if let Some(reason) = time_control_refusal(&details.options) {
         return Some(reason.to_string());
@@ -391,6 +398,12 @@ pub fn backup_refusal(details: &GameDetails, now: u64) -> Option<String> {
     if details.start_time == 0 || details.start_time > now {
         return Some("the game's start is not a time past".into());
     }
+    // The clocks as the moves' times run them, with all the added time given from the
+    // start (when it was given is not known): a move after its side's flag fell, or an
+    // opening move after the game would have been aborted, never happened on a server.
+    let options = &details.options;
+    let mut clocks = [details.added_time.w, details.added_time.b]
+        .map(|added| options.initial_time.saturating_add(added));
     let mut last = details.start_time;
     for (ply, packed) in details.history.iter().enumerate() {
         if packed.time == 0 {
@@ -402,7 +415,30 @@ pub fn backup_refusal(details: &GameDetails, now: u64) -> Option<String> {
                 ply + 1
             ));
         }
+        // After a move of unknown time, what this one took is not known either.
+        let known = ply == 0 || details.history[ply - 1].time != 0;
+        let took = packed.time - last;
         last = packed.time;
+        if !known {
+            continue;
+        }
+        if ply < FIRST_TIMED_PLY {
+            if took > TIME_FOR_MOVES_BEFORE_CLOCK_START_MS {
+                return Some(format!(
+                    "ply {}: played after the game would have been aborted",
+                    ply + 1
+                ));
+            }
+        } else {
+            let clock = &mut clocks[ply % 2];
+            if took >= *clock {
+                return Some(format!(
+                    "ply {}: played after its side's time ran out",
+                    ply + 1
+                ));
+            }
+            *clock = (*clock - took).saturating_add(options.time_increment);
+        }
     }
     let lasted = now - details.start_time;
     if details.added_time.w > lasted || details.added_time.b > lasted {
@@ -581,6 +617,78 @@ mod tests {
             refusal(late),
             "ply 1: its time is before the one before it, or still to come"
         );
+    }
+
+    #[test]
+    fn backups_with_moves_after_an_abort_or_a_flag_are_refused() {
+        use notate::protocol::messages::AddedTime;
+        let now = 100 * 3_600_000;
+        let start = now - 600_000;
+        let mut g = game();
+        g.play_request(Color::White, &request(Square::E2, Square::E4), 11_000)
+            .unwrap();
+        // Only the moves' times count here: one packed move at each time (ms after start).
+        let backup = |times: &[u64], added_black: u64| GameDetails {
+            history: times
+                .iter()
+                .map(|&t| PackedMove {
+                    time: if t == 0 { 0 } else { start + t },
+                    ..g.history[0].clone()
+                })
+                .collect(),
+            start_time: start,
+            options: TimeOptions {
+                initial_time: 60_000,
+                time_increment: 1_000,
+            },
+            added_time: AddedTime {
+                w: 0,
+                b: added_black,
+                other: Default::default(),
+            },
+            id: "g".into(),
+        };
+        let refusal =
+            |times: &[u64], added_black: u64| backup_refusal(&backup(times, added_black), now);
+        assert_eq!(refusal(&[30_000, 60_000, 61_000, 120_999], 0), None);
+        assert_eq!(
+            refusal(&[30_001], 0).unwrap(),
+            "ply 1: played after the game would have been aborted"
+        );
+        assert_eq!(
+            refusal(&[1_000, 31_001], 0).unwrap(),
+            "ply 2: played after the game would have been aborted"
+        );
+        // Black's clock runs from white's second move: 60 s on it, and 1 s more from the
+        // increment after its move only.
+        assert_eq!(
+            refusal(&[1_000, 2_000, 3_000, 63_000], 0).unwrap(),
+            "ply 4: played after its side's time ran out"
+        );
+        // Added time, wherever it was given, may have kept the flag up.
+        assert_eq!(refusal(&[1_000, 2_000, 3_000, 63_000], 500), None);
+        // White's increment: 60 s, less 1 s, plus 1 s, then 60 s more is too much.
+        assert_eq!(
+            refusal(&[1_000, 2_000, 3_000, 4_000, 64_000], 0).unwrap(),
+            "ply 5: played after its side's time ran out"
+        );
+        assert_eq!(refusal(&[1_000, 2_000, 3_000, 4_000, 63_999], 0), None);
+        // Next to a move of unknown time (0), what a move took is not known: not refused.
+        assert_eq!(refusal(&[1_000, 0, 40_000], 0), None);
+    }
+
+    #[test]
+    fn a_promotion_needs_its_piece_and_other_moves_ignore_one() {
+        let pos: Chess = "8/P7/8/8/8/8/8/k6K w - - 0 1"
+            .parse::<notate::shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(notate::shakmaty::CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(find_move(&pos, Square::A7, Square::A8, None), None);
+        let knight = find_move(&pos, Square::A7, Square::A8, Some(Role::Knight)).unwrap();
+        assert_eq!(knight.promotion(), Some(Role::Knight));
+        let king = find_move(&pos, Square::H1, Square::G1, Some(Role::Queen)).unwrap();
+        assert_eq!((king.role(), king.promotion()), (Role::King, None));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use axum::Router;
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::hub::{Event, QUEUE};
+use crate::hub::{error_text, Event, QUEUE};
 
 /// The largest message a client may send (bytes): the biggest protocol message, a
 /// restoration request of a long game, is well under it.
@@ -87,6 +87,9 @@ async fn connection(socket: WebSocket, app: App, token: Option<String>) {
     let conn = app.next_conn.fetch_add(1, Ordering::Relaxed);
     let (out, mut queue) = mpsc::channel::<String>(QUEUE);
     let (mut sink, mut stream) = socket.split();
+    // Refusals of frames go straight to the connection's queue, never through the hub: a
+    // flood of frames must not fill the hub's channel (nor keep it busy).
+    let refusals = out.clone();
     if app.events.send(Event::Open { conn, token, out }).is_err() {
         return;
     }
@@ -98,6 +101,9 @@ async fn connection(socket: WebSocket, app: App, token: Option<String>) {
         }
         let _ = sink.close().await;
     });
+    // Whether the refusal was queued: a client that sends on without reading fills its
+    // queue, and is closed as the hub closes one that does not read its messages.
+    let refuse = |reason: &str| refusals.try_send(error_text("", "message", reason)).is_ok();
     let mut allowance = BURST;
     let mut last = Instant::now();
     while let Some(message) = stream.next().await {
@@ -107,45 +113,43 @@ async fn connection(socket: WebSocket, app: App, token: Option<String>) {
                 // The client hears why before the connection ends: mostly a message over
                 // MAX_MESSAGE. (No close frame: the socket cannot be read to its end after
                 // such an error, and closing it with bytes unread resets it.)
-                let _ = app.events.send(Event::Refused {
-                    conn,
-                    reason: format!("{e}: the connection is closed"),
-                });
+                refuse(&format!("{e}: the connection is closed"));
                 break;
             }
         };
-        match message {
-            Message::Text(text) => {
-                let now = Instant::now();
-                allowance = (allowance + now.duration_since(last).as_secs_f64() * RATE).min(BURST);
-                last = now;
-                let event = if allowance >= 1.0 {
-                    allowance -= 1.0;
-                    Event::Text {
+        let text = match message {
+            Message::Text(text) => Some(text),
+            Message::Binary(_) => None,
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        // Every data frame counts against the rate, binary ones too.
+        let now = Instant::now();
+        allowance = (allowance + now.duration_since(last).as_secs_f64() * RATE).min(BURST);
+        last = now;
+        let queued = if allowance < 1.0 {
+            refuse(&format!(
+                "more than {RATE} messages a second: this one was dropped"
+            ))
+        } else {
+            allowance -= 1.0;
+            match text {
+                Some(text) => app
+                    .events
+                    .send(Event::Text {
                         conn,
                         text: text.to_string(),
-                    }
-                } else {
-                    Event::Refused {
-                        conn,
-                        reason: format!("more than {RATE} messages a second: this one was dropped"),
-                    }
-                };
-                if app.events.send(event).is_err() {
-                    break;
-                }
+                    })
+                    .is_ok(),
+                None => refuse("jsonchess messages are text frames"),
             }
-            Message::Binary(_) => {
-                let _ = app.events.send(Event::Refused {
-                    conn,
-                    reason: "jsonchess messages are text frames".into(),
-                });
-            }
-            Message::Close(_) => break,
-            Message::Ping(_) | Message::Pong(_) => {}
+        };
+        if !queued {
+            break;
         }
     }
     let _ = app.events.send(Event::Close { conn });
+    drop(refusals);
     // The hub drops the connection's queue at `Close`: the writer sends what it still holds
     // and the close frame, unless the client does not read them.
     let mut writer = writer;

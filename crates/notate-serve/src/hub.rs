@@ -2,7 +2,7 @@
 //! events; it answers by putting JSON texts on each connection's queue. One owner means no
 //! lock and one order: every client sees a game's moves in the order they were stored.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
@@ -37,8 +37,6 @@ pub enum Event {
     },
     /// A text frame.
     Text { conn: u64, text: String },
-    /// A message the connection did not pass on (too many, or binary), and why.
-    Refused { conn: u64, reason: String },
     /// The WebSocket closed.
     Close { conn: u64 },
     /// A registration's password hashed (off the hub: argon2 takes tens of milliseconds).
@@ -71,6 +69,16 @@ const KEEP_FINISHED_MS: u64 = REMATCH_TIMEOUT_MS + 60_000;
 /// credited the time since the last note (so at most this much thinking before a stop goes
 /// uncharged).
 const ALIVE_EVERY_MS: u64 = 1_000;
+
+/// Password checks and hashes run at once: argon2 takes 19 MiB and tens of milliseconds each,
+/// so a burst of logins must wait its turn rather than take the machine's memory (60 at once
+/// took 1.15 GB). Two: the machine's cores.
+const PASSWORD_WORKERS: usize = 2;
+/// Password work that may wait for a worker; past it a login or registration is refused.
+const PASSWORD_QUEUE: usize = 64;
+
+/// Password work: argon2 run off the hub, its answer an event for the connection.
+type PasswordJob = Box<dyn FnOnce() -> Event + Send>;
 
 struct Conn {
     player: String,
@@ -130,6 +138,10 @@ pub struct Hub {
     lobby_moved: std::cell::RefCell<HashSet<String>>,
     /// When the hub last noted in the store that it runs (see [`Store::set_alive`]).
     alive_noted: u64,
+    /// Connections whose password work runs (one each at a time).
+    password_running: HashSet<u64>,
+    /// Password work waiting for a worker, oldest first.
+    password_waiting: VecDeque<(u64, PasswordJob)>,
 }
 
 pub fn now_ms() -> u64 {
@@ -143,6 +155,37 @@ pub fn random_id(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).expect("the operating system's random numbers");
     buf.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether a seek's options, of a player rated `own`, accept an opponent rated `other`.
+fn accepts(o: &SeekOptions, own: f64, other: f64) -> bool {
+    let bound = |b: RatingBound| match b {
+        RatingBound::Relative(n) => own + f64::from(n),
+        RatingBound::Absolute(n) => f64::from(n),
+    };
+    other >= bound(o.accept_rating_min) && other <= bound(o.accept_rating_max)
+}
+
+/// The hash a login of a name without an account is checked against (made once).
+fn unknown_account_hash() -> String {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| {
+        let salt = SaltString::encode_b64(&[0u8; 16]).expect("16 bytes of salt");
+        Argon2::default()
+            .hash_password(b"", &salt)
+            .expect("argon2 with its default parameters")
+            .to_string()
+    })
+    .clone()
+}
+
+/// The protocol's `/error` message: `field` of a message of `topic` refused for `reason`.
+pub fn error_text(topic: &str, field: &str, reason: &str) -> String {
+    let envelope = Envelope {
+        topic: "/error".into(),
+        data: Some(serde_json::json!({ "topic": topic, "field": field, "reason": reason })),
+    };
+    serde_json::to_string(&envelope).expect("JSON")
 }
 
 /// Starts a hub on a thread of its own over the store `open` makes there (a PostgreSQL
@@ -221,6 +264,8 @@ impl Hub {
             lobby: std::cell::RefCell::new(Vec::new()),
             lobby_moved: std::cell::RefCell::new(HashSet::new()),
             alive_noted: 0,
+            password_running: HashSet::new(),
+            password_waiting: VecDeque::new(),
         };
         let players = hub.store.get_mut().players()?;
         for p in players {
@@ -300,15 +345,20 @@ impl Hub {
         match event {
             Event::Open { conn, token, out } => self.open(conn, token, out),
             Event::Text { conn, text } => self.text(conn, &text),
-            Event::Refused { conn, reason } => self.error(conn, "", "message", &reason),
             Event::Close { conn } => self.close(conn),
             Event::Registered {
                 conn,
                 player,
                 username,
                 hash,
-            } => self.registered(conn, &player, username, hash),
-            Event::Verified { conn, player } => self.verified(conn, player),
+            } => {
+                self.password_done(conn);
+                self.registered(conn, &player, username, hash)
+            }
+            Event::Verified { conn, player } => {
+                self.password_done(conn);
+                self.verified(conn, player)
+            }
             Event::Pgn { game, reply } => {
                 let _ = reply.send(self.store.borrow_mut().pgn(&game).ok().flatten());
             }
@@ -425,6 +475,7 @@ impl Hub {
         for watchers in self.watchers.values_mut() {
             watchers.remove(&conn);
         }
+        self.password_waiting.retain(|(c, _)| *c != conn);
         self.detach(conn, &c.player);
     }
 
@@ -539,11 +590,7 @@ impl Hub {
     /// notate's error message: `{"topic":"/error","data":{"topic","field","reason"}}`, for a
     /// message that cannot be read or cannot be done; the connection stays open.
     fn error(&self, conn: u64, topic: &str, field: &str, reason: &str) {
-        let envelope = Envelope {
-            topic: "/error".into(),
-            data: Some(serde_json::json!({ "topic": topic, "field": field, "reason": reason })),
-        };
-        self.send_text(conn, serde_json::to_string(&envelope).expect("JSON"));
+        self.send_text(conn, error_text(topic, field, reason));
     }
 
     // ---- messages ----
@@ -829,6 +876,11 @@ impl Hub {
         let Some(mut game) = self.games.remove(id) else {
             return self.send(conn, &ServerMessage::GameNotFound(id.to_string()));
         };
+        // A flag that fell since the last tick falls now: no move, resignation or draw
+        // after it counts.
+        if game.check_time(now_ms()).is_some() {
+            self.game_over(&game);
+        }
         let was_over = !game.in_progress();
         match game.colour_of(player) {
             None => self.error(conn, topic, "topic", "you do not play in this game"),
@@ -856,6 +908,9 @@ impl Hub {
         let now = now_ms();
         self.with_game(conn, player, id, topic, |hub, game, color| {
             if premove && color != game.turn() {
+                if !game.in_progress() {
+                    return Err("the game is over".into());
+                }
                 let queued = game
                     .premoves
                     .queue(
@@ -1076,13 +1131,10 @@ impl Hub {
             state.pending.record(&mut rating, opponent, score);
             state.rating = rating;
             let pending = state.pending.clone();
-            let online = (!state.conns.is_empty()).then_some(rating.rating);
             self.stored(format!("the rating of {player}"), |s| {
                 s.rate(player, &rating, &pending)
             });
-            if let Some(rating) = online {
-                self.lobby_change(Op::Update, format!("users:{player}.rating"), rating.into());
-            }
+            self.lobby_player_changed(player, "rating", rating.rating.into());
         }
     }
 
@@ -1114,23 +1166,28 @@ impl Hub {
         {
             return fail(self, "that name is taken");
         }
-        let events = self.events.clone();
         let player = player.to_string();
-        self.runtime.spawn_blocking(move || {
-            let mut salt = [0u8; 16];
-            getrandom::fill(&mut salt).expect("the operating system's random numbers");
-            let salt = SaltString::encode_b64(&salt).expect("16 bytes of salt");
-            let hash = Argon2::default()
-                .hash_password(credentials.password.as_bytes(), &salt)
-                .expect("argon2 with its default parameters")
-                .to_string();
-            let _ = events.send(Event::Registered {
-                conn,
-                player,
-                username: name,
-                hash,
-            });
-        });
+        let queued = self.password_work(
+            conn,
+            Box::new(move || {
+                let mut salt = [0u8; 16];
+                getrandom::fill(&mut salt).expect("the operating system's random numbers");
+                let salt = SaltString::encode_b64(&salt).expect("16 bytes of salt");
+                let hash = Argon2::default()
+                    .hash_password(credentials.password.as_bytes(), &salt)
+                    .expect("argon2 with its default parameters")
+                    .to_string();
+                Event::Registered {
+                    conn,
+                    player,
+                    username: name,
+                    hash,
+                }
+            }),
+        );
+        if let Err(reason) = queued {
+            fail(self, reason);
+        }
     }
 
     fn registered(&mut self, conn: u64, player: &str, username: String, hash: String) {
@@ -1138,6 +1195,20 @@ impl Hub {
             return self.send(
                 conn,
                 &ServerMessage::RegisterFailure("that name is taken".into()),
+            );
+        }
+        // Two registrations of one player (from two connections) both checked before
+        // either's hash was made: the first made is the account.
+        if self
+            .players
+            .get(player)
+            .is_some_and(|state| state.password.is_some())
+        {
+            return self.send(
+                conn,
+                &ServerMessage::RegisterFailure(
+                    "you are logged in: log out to register another name".into(),
+                ),
             );
         }
         if self
@@ -1151,15 +1222,11 @@ impl Hub {
         }
         self.usernames
             .insert(username.to_lowercase(), player.to_string());
-        let mut online = false;
         if let Some(state) = self.players.get_mut(player) {
             state.name = username.clone();
             state.password = Some(hash);
-            online = !state.conns.is_empty();
         }
-        if online {
-            self.lobby_change(Op::Update, format!("users:{player}.name"), username.into());
-        }
+        self.lobby_player_changed(player, "name", username.into());
         self.send(
             conn,
             &ServerMessage::RegisterSuccess(Some(self.private_user(player))),
@@ -1172,17 +1239,63 @@ impl Hub {
             .usernames
             .get(&credentials.username.trim().to_lowercase())
             .and_then(|id| Some((id.clone(), self.players.get(id)?.password.clone()?)));
-        let events = self.events.clone();
-        self.runtime.spawn_blocking(move || {
-            let player = account.and_then(|(id, hash)| {
-                let parsed = PasswordHash::new(&hash).ok()?;
-                Argon2::default()
-                    .verify_password(credentials.password.as_bytes(), &parsed)
-                    .ok()
-                    .map(|()| id)
+        let queued = self.password_work(
+            conn,
+            Box::new(move || {
+                // A name without an account is checked against a hash of nothing, so that
+                // the answer takes as long as for a wrong password and tells nothing more.
+                let (id, hash) = account.map_or((None, unknown_account_hash()), |(id, hash)| {
+                    (Some(id), hash)
+                });
+                let matched = PasswordHash::new(&hash).is_ok_and(|parsed| {
+                    Argon2::default()
+                        .verify_password(credentials.password.as_bytes(), &parsed)
+                        .is_ok()
+                });
+                Event::Verified {
+                    conn,
+                    player: id.filter(|_| matched),
+                }
+            }),
+        );
+        if let Err(reason) = queued {
+            self.send(conn, &ServerMessage::LoginFailure(reason.into()));
+        }
+    }
+
+    /// Runs `job` off the hub when a worker is free, or queues it: refused when this
+    /// connection's last login or registration is still being checked, or too many wait.
+    fn password_work(&mut self, conn: u64, job: PasswordJob) -> Result<(), &'static str> {
+        if self.password_running.contains(&conn)
+            || self.password_waiting.iter().any(|(c, _)| *c == conn)
+        {
+            return Err("your last login or registration is still being checked");
+        }
+        if self.password_waiting.len() >= PASSWORD_QUEUE {
+            return Err("too many logins at once: try again in a moment");
+        }
+        self.password_waiting.push_back((conn, job));
+        self.start_password_work();
+        Ok(())
+    }
+
+    /// A connection's password work answered: the next waiting one starts.
+    fn password_done(&mut self, conn: u64) {
+        self.password_running.remove(&conn);
+        self.start_password_work();
+    }
+
+    fn start_password_work(&mut self) {
+        while self.password_running.len() < PASSWORD_WORKERS {
+            let Some((conn, job)) = self.password_waiting.pop_front() else {
+                return;
+            };
+            self.password_running.insert(conn);
+            let events = self.events.clone();
+            self.runtime.spawn_blocking(move || {
+                let _ = events.send(job());
             });
-            let _ = events.send(Event::Verified { conn, player });
-        });
+        }
     }
 
     fn verified(&mut self, conn: u64, player: Option<String>) {
@@ -1234,13 +1347,6 @@ impl Hub {
         if let Some(state) = self.players.get_mut(player) {
             state.last_seek = Some(options);
         }
-        let accepts = |o: &SeekOptions, own: f64, other: f64| {
-            let bound = |b: RatingBound| match b {
-                RatingBound::Relative(n) => own + f64::from(n),
-                RatingBound::Absolute(n) => f64::from(n),
-            };
-            other >= bound(o.accept_rating_min) && other <= bound(o.accept_rating_max)
-        };
         // The closest-rated seek with the same time control that both sides accept.
         let matched = self
             .seeks
@@ -1300,6 +1406,16 @@ impl Hub {
                 &ServerMessage::SeekError("that is your own seek".into()),
             );
         }
+        if !accepts(
+            &seek.options,
+            seek.owner.rating,
+            self.players[player].rating.rating,
+        ) {
+            return self.send(
+                conn,
+                &ServerMessage::SeekError("your rating is outside the seek's range".into()),
+            );
+        }
         self.cancel_seek(&owner, false);
         self.cancel_seek(player, false);
         let mut coin = [0u8; 1];
@@ -1333,7 +1449,20 @@ impl Hub {
         };
         self.stored(format!("game {}", game.id), |s| s.add_game(&game, &names));
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
+        self.feature_if_none(&game);
         game
+    }
+
+    /// A game that starts while the random-games feed shows none is shown at once: its
+    /// subscribers would otherwise hear nothing until they subscribed again.
+    fn feature_if_none(&mut self, game: &Game) {
+        if self.featured.is_none() {
+            self.featured = Some(game.id.clone());
+            self.send_feed(
+                Feed::RandomGames,
+                &ServerMessage::RandomGame(self.random_game(game)),
+            );
+        }
     }
 
     fn rematch(&mut self, conn: u64, player: &str, id: &str, topic: &str, now: u64) {
@@ -1521,6 +1650,13 @@ impl Hub {
             .zip(&b.history)
             .take_while(|(x, y)| x == y)
             .count();
+        if common < MIN_PLIES_TO_RESTORE {
+            self.restorations.insert(id.clone(), theirs);
+            return fail(
+                self,
+                &format!("the backups share fewer than {MIN_PLIES_TO_RESTORE} plies"),
+            );
+        }
         let players = if mine.colour == Color::White {
             ByColour {
                 w: mine.player.clone(),
@@ -1556,6 +1692,7 @@ impl Hub {
                 .try_for_each(|(ply, packed)| store.add_move(&game.id, ply, packed))
         });
         self.lobby_change(Op::Add, "games", self.lobby_game(&game));
+        self.feature_if_none(&game);
         let json = Box::new(self.game_json(&game));
         for p in [&game.players.w, &game.players.b] {
             self.send_player(
@@ -1603,6 +1740,28 @@ impl Hub {
         games.sort_by_key(|g| g.start_time);
         let games: Vec<serde_json::Value> = games.into_iter().map(|g| self.lobby_game(g)).collect();
         serde_json::json!({"seeks": seeks, "users": self.users_online(), "games": games})
+    }
+
+    /// A player's `field` (name or rating) is now `value`: in the lobby's users when online,
+    /// and in each of the lobby's games the player plays.
+    fn lobby_player_changed(&self, player: &str, field: &str, value: serde_json::Value) {
+        let online = self
+            .players
+            .get(player)
+            .is_some_and(|state| !state.conns.is_empty());
+        if online {
+            self.lobby_change(Op::Update, format!("users:{player}.{field}"), value.clone());
+        }
+        let mut games: Vec<&Game> = self.games.values().filter(|g| g.in_progress()).collect();
+        games.sort_by(|a, b| a.id.cmp(&b.id));
+        for game in games {
+            for (side, id) in [("white", &game.players.w), ("black", &game.players.b)] {
+                if id == player {
+                    let key = format!("games:{}.{side}.{field}", game.id);
+                    self.lobby_change(Op::Update, key, value.clone());
+                }
+            }
+        }
     }
 
     fn lobby_change(&self, op: Op, key: impl Into<String>, value: serde_json::Value) {

@@ -265,6 +265,20 @@ fn accounts_register_log_in_and_out_with_hashed_passwords() {
         other.expect("/user/login/failure"),
         "wrong name or password"
     );
+    // One password check at a time per connection (argon2 takes 19 MiB each): a second
+    // login sent before the first is answered is refused at once, the first still answered.
+    let wrong =
+        json!({"topic": "/user/login", "data": {"username": "morphy", "password": "wrong-again"}});
+    other.send(wrong.clone());
+    other.send(wrong);
+    assert_eq!(
+        other.expect("/user/login/failure"),
+        "your last login or registration is still being checked"
+    );
+    assert_eq!(
+        other.expect("/user/login/failure"),
+        "wrong name or password"
+    );
     // Logging in makes the connection the account's player, with the account's session.
     other.send(json!({"topic": "/user/login", "data": creds}));
     let session = other.expect("/session");
@@ -404,6 +418,9 @@ fn feeds_of_seeks_users_online_and_a_random_game() {
     drop(white);
     // The player is still online through nothing: removed.
     assert_eq!(watcher.expect("/list/users_online/remove"), player.as_str());
+    // With no game left to show, the next game to start is shown at once.
+    let (_white, _black, next) = matched(addr);
+    assert_eq!(watcher.expect("/random_game")["id"], next.as_str());
 }
 
 /// Square number (0 = a1 … 63 = h8) of `e4`.
@@ -445,13 +462,12 @@ fn en_passant_promotion_and_castling_both_ways_through_the_protocol() {
     // the reference wrote `A` for any king move.
     assert_eq!(without_time(11), "6,11,O-O-O,e8,c8,Q,N,c,a8,d8");
     assert_eq!(without_time(14), "8,14,O-O,e1,g1,A,N,c,h1,f1");
-    // A promotion without its piece is refused.
+    // A piece named for a move that promotes nothing is ignored, as the reference's
+    // chess.js ignores it (a promotion without its piece is refused: game.rs's tests).
     let (mut w2, _b2, g2) = matched(addr);
     w2.send(json!({"topic": format!("/game/{g2}/move"), "data": {"from": 12, "to": 28, "promoteTo": "Q"}}));
-    assert_eq!(
-        w2.expect("/error")["reason"],
-        "e2e4q is not a legal move here"
-    );
+    let packed = w2.expect(&format!("/game/{g2}/move"));
+    assert!(packed.as_str().unwrap().starts_with("1,0,e4,"), "{packed}");
 }
 
 /// The lobby document of a fresh `/lobby` subscriber.
@@ -518,6 +534,17 @@ fn the_lobby_channel_of_generic_updates_follows_seeks_users_and_games() {
         assert!(updates
             .iter()
             .all(|u| u.key == format!("games:{game}.plies")));
+    }
+    assert_eq!(
+        without_connection_flags(doc.clone()),
+        without_connection_flags(lobby_snapshot(addr))
+    );
+    // A player who takes a name is shown by it in the lobby's game as among its users.
+    white.send(json!({"topic": "/user/register",
+        "data": {"username": "lasker", "password": "berlin-1894"}}));
+    white.expect("/user/register/success");
+    while doc["games"][0]["white"]["name"] != "lasker" {
+        apply(&mut doc, &mut watcher);
     }
     assert_eq!(
         without_connection_flags(doc.clone()),
@@ -743,6 +770,15 @@ fn a_game_the_server_never_had_is_restored_from_both_players_backups() {
         "both backups play the same colour"
     );
 
+    // A black backup that went another way at the second ply shares too little with
+    // white's, which goes on waiting.
+    let other_way = packed_history(&["e2e4", "c7c5", "g1f3", "d7d6"], start);
+    restore(&mut black, "r1", &other_way, start, "b");
+    assert_eq!(
+        black.expect(&format!("{prefix}/failure")),
+        "the backups share fewer than 4 plies"
+    );
+
     // Black's backup lacks white's last move: the game goes on from the 4 plies both share,
     // white (to move) credited the time since the last of them.
     restore(&mut black, "r1", &long[..4], start, "b");
@@ -962,4 +998,74 @@ fn a_message_over_64_kib_is_answered_with_an_error_before_the_connection_ends() 
     assert!(reason.ends_with(": the connection is closed"), "{reason}");
     assert!(reason.contains("too long"), "{reason}");
     client.closed();
+}
+
+/// Frames over the rate (binary ones too) are refused by the connection itself, never
+/// queued for the hub: a flood neither grows the server's memory nor delays other players.
+#[test]
+fn a_flood_of_frames_is_refused_past_the_rate_and_the_hub_stays_quick() {
+    let (addr, _) = server();
+    let mut flooder = Client::connect(addr, None);
+    let mut other = Client::connect(addr, None);
+    for _ in 0..200 {
+        flooder.ws.send(Message::binary(vec![0u8])).unwrap();
+    }
+    // Answered while the flood is read: the hub had none of it.
+    other.send(json!({"topic": "/request/user"}));
+    other.expect("/user");
+    let reasons: Vec<String> = (0..200)
+        .map(|_| {
+            let msg = flooder.next();
+            assert_eq!(msg["topic"], "/error", "{msg}");
+            msg["data"]["reason"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let binary = reasons
+        .iter()
+        .filter(|r| *r == "jsonchess messages are text frames")
+        .count();
+    let over = reasons
+        .iter()
+        .filter(|r| *r == "more than 20 messages a second: this one was dropped")
+        .count();
+    // The burst of 60, and 20 a second more while the 200 were sent.
+    assert!((60..=80).contains(&binary), "{binary} {reasons:?}");
+    assert_eq!(binary + over, 200, "{reasons:?}");
+    // Once the rate allows it again, messages go through.
+    std::thread::sleep(Duration::from_millis(200));
+    flooder.send(json!({"topic": "/request/user"}));
+    assert_eq!(flooder.expect("/user")["playerId"], flooder.player);
+}
+
+/// Accepting a seek honours the seeker's rating range, as matching seeks does.
+#[test]
+fn a_seek_is_accepted_only_by_players_in_its_rating_range() {
+    let (addr, _) = server();
+    let mut seeker = Client::connect(addr, None);
+    let mut taker = Client::connect(addr, None);
+    // New players are rated 1500: a seek of players from 1800 up is not theirs to take.
+    seeker.send(
+        json!({"topic": "/seek", "data": {"initialTime": 60000, "timeIncrement": 0,
+        "acceptRatingMin": "1800", "acceptRatingMax": "+500"}}),
+    );
+    let id = seeker.expect("/seek/waiting")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    taker.send(json!({"topic": "/seek/accept", "data": id}));
+    assert_eq!(
+        taker.expect("/seek/error"),
+        "your rating is outside the seek's range"
+    );
+    seeker.send(
+        json!({"topic": "/seek", "data": {"initialTime": 60000, "timeIncrement": 0,
+        "acceptRatingMin": "-100", "acceptRatingMax": "+100"}}),
+    );
+    let id = seeker.expect("/seek/waiting")["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    taker.send(json!({"topic": "/seek/accept", "data": id}));
+    let game = taker.expect("/seek/matched");
+    assert_eq!(seeker.expect("/seek/matched"), game);
 }
