@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
-use notate::convert::Format;
+use notate::convert::{Compression, Format};
 
 use crate::formats::InputFormat;
 
@@ -38,19 +38,6 @@ impl<R: Read> Read for Counting<R> {
         let n = self.inner.read(buf)?;
         self.count.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
-    }
-}
-
-/// The compression of a stream, told by its first bytes.
-fn compression(head: &[u8]) -> Option<&'static str> {
-    if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
-        Some("zst")
-    } else if head.starts_with(&[0x1F, 0x8B]) {
-        Some("gz")
-    } else if head.starts_with(b"BZh") {
-        Some("bz2")
-    } else {
-        None
     }
 }
 
@@ -92,12 +79,20 @@ pub fn open(
         },
     );
     let head = raw.fill_buf().context("cannot read input")?;
-    let decoded: Box<dyn Read + Send> = match compression(head) {
-        Some("zst") => Box::new(zstd::Decoder::with_buffer(raw).context("bad zstd stream")?),
-        Some("gz") => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
-        Some("bz2") => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
-        // Not compressed: the raw buffer serves as the reader's.
-        _ => {
+    let decoded: Box<dyn Read + Send> = match Compression::detect(head) {
+        Some(Compression::Zstd) => {
+            Box::new(zstd::Decoder::with_buffer(raw).context("bad zstd stream")?)
+        }
+        Some(Compression::Gzip) => Box::new(flate2::bufread::MultiGzDecoder::new(raw)),
+        Some(Compression::Bzip2) => Box::new(bzip2::bufread::MultiBzDecoder::new(raw)),
+        // Not compressed: the raw buffer serves as the reader's (unless its name says it is).
+        None => {
+            if let Some(named) = name.path.as_deref().and_then(Compression::from_path) {
+                bail!(
+                    "{}: not {named} data (its first bytes are no {named} header)",
+                    name.display()
+                );
+            }
             let mut reader: Box<dyn BufRead + Send> = Box::new(raw);
             let format = match from {
                 Some(f) => f,

@@ -186,6 +186,20 @@ fn compressed_input_is_read_on_the_fly() {
     std::fs::write(&path, gz.finish().unwrap()).unwrap();
     let out = notate(&["convert", path.to_str().unwrap(), "--to", "uci"], "");
     assert_eq!(text(&out.stdout), "e2e4 e7e5 g1f3 b8c6\n");
+    // Told by the bytes, not the name: gzip in a `.pgn` reads; a `.gz` that is not, fails.
+    let misnamed = dir.join("gzip-inside.pgn");
+    std::fs::rename(&path, &misnamed).unwrap();
+    let out = notate(&["convert", misnamed.to_str().unwrap(), "--to", "uci"], "");
+    assert_eq!(text(&out.stdout), "e2e4 e7e5 g1f3 b8c6\n");
+    let plain = dir.join("plain.pgn.gz");
+    std::fs::write(&plain, TWO_GAMES).unwrap();
+    let out = notate(&["convert", plain.to_str().unwrap(), "--to", "uci"], "");
+    assert_ne!(out.status.code(), Some(0));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("plain.pgn.gz: not gzip data (its first bytes are no gzip header)"),
+        "{err}"
+    );
 }
 
 #[test]

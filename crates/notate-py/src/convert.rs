@@ -141,8 +141,14 @@ pub fn convert(
         } else if value.is_instance_of::<PyString>() {
             OptionValue::Text(text(&value, &name)?)
         } else if value.is_instance(&py.import("numbers")?.getattr("Number")?)? {
-            // A number such as csa_version=2.2, as its text.
-            OptionValue::Text(value.str()?.to_cow()?.into_owned())
+            // A number such as csa_version=2.2, as its text; a whole number for a version
+            // (csa_version=3) as the version's name ("3.0").
+            let number = value.str()?.to_cow()?.into_owned();
+            if name.ends_with("_version") && !number.contains('.') {
+                OptionValue::Text(format!("{number}.0"))
+            } else {
+                OptionValue::Text(number)
+            }
         } else {
             return Err(usage(format!(
                 "{name}: a str, a bool or a number, not {}",

@@ -270,14 +270,18 @@ impl Game {
         Ok(tags)
     }
 
-    /// The moves of the main line (a list, built on first use).
+    /// The moves of the main line: a new list each time (what a caller does to it is its
+    /// own), of `Move` objects made on first use and shared by every list.
     #[getter]
-    fn moves(&self, py: Python<'_>) -> PyResult<Py<PyList>> {
-        if let Some(moves) = self.moves.get() {
-            return Ok(moves.clone_ref(py));
-        }
-        let list = line_list(py, &self.data, Arc::from([]), &self.game().start.position)?;
-        Ok(self.moves.get_or_init(|| list).clone_ref(py))
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let made = match self.moves.get() {
+            Some(moves) => moves,
+            None => {
+                let list = line_list(py, &self.data, Arc::from([]), &self.game().start.position)?;
+                self.moves.get_or_init(|| list)
+            }
+        };
+        PyList::new(py, made.bind(py).iter())
     }
 
     /// The UCI of every move of the main line, built at once (no `Move` objects).

@@ -1,12 +1,13 @@
 //! What `read_pgn` reads, as one `Read`: text, bytes, a binary file object (read in pieces,
-//! the GIL taken only for each `read` call), or a path, decompressed by its extension
-//! (`.zst`, `.gz`, `.bz2`).
+//! the GIL taken only for each `read` call), or a path; bytes, files and file objects
+//! decompressed when their first bytes are zstd, gzip or bzip2, whatever their names say.
 
 use std::fs::File;
-use std::io::{self, BufReader, Cursor, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use notate::convert::Compression;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
 
@@ -61,17 +62,26 @@ impl Raised {
 /// object with a `read` method (a binary file: `open(path, "rb")`, `io.BytesIO`, a socket's
 /// file, a decompressor's stream), with its path, its length and what its `read()` raises.
 pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
-    let in_memory = |bytes: Vec<u8>| Opened {
-        length: Some(bytes.len() as u64),
-        input: Box::new(Cursor::new(bytes)),
-        path: None,
-        raised: Raised::default(),
+    let in_memory = |bytes: Vec<u8>| match Compression::detect(&bytes) {
+        Some(compression) => Ok(Opened {
+            input: decompressed(Some(compression), Cursor::new(bytes))
+                .map_err(|e| usage(format!("the {compression} data cannot be read: {e}")))?,
+            length: None,
+            path: None,
+            raised: Raised::default(),
+        }),
+        None => Ok(Opened {
+            length: Some(bytes.len() as u64),
+            input: Box::new(Cursor::new(bytes)),
+            path: None,
+            raised: Raised::default(),
+        }),
     };
     if let Ok(bytes) = source.cast::<PyBytes>() {
-        return Ok(in_memory(bytes.as_bytes().to_vec()));
+        return in_memory(bytes.as_bytes().to_vec());
     }
     if let Ok(bytes) = source.cast::<PyByteArray>() {
-        return Ok(in_memory(bytes.to_vec()));
+        return in_memory(bytes.to_vec());
     }
     if source.is_instance_of::<pyo3::types::PyMemoryView>() {
         let py = source.py();
@@ -79,7 +89,7 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
             .get_type::<PyBytes>()
             .call1((source,))
             .map_err(|e| caused(py, e, "the memoryview could not be read"))?;
-        return Ok(in_memory(bytes.cast::<PyBytes>()?.as_bytes().to_vec()));
+        return in_memory(bytes.cast::<PyBytes>()?.as_bytes().to_vec());
     }
     if let Ok(text) = source.cast::<PyString>() {
         // A lone surrogate (`"\ud800"`) is no Unicode text: refused as notate's error, not
@@ -87,9 +97,15 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
         let text = text.to_cow().map_err(|_| {
             usage("the text holds a lone surrogate (U+D800 to U+DFFF): it is not Unicode text")
         })?;
+        // Text is never compressed: no bytes to look at.
         return match path_in(&text) {
             Some(path) => open_path(path),
-            None => Ok(in_memory(text.as_bytes().to_vec())),
+            None => Ok(Opened {
+                length: Some(text.len() as u64),
+                input: Box::new(Cursor::new(text.into_owned().into_bytes())),
+                path: None,
+                raised: Raised::default(),
+            }),
         };
     }
     let os = source.py().import("os")?;
@@ -103,11 +119,12 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
         .map_err(|e| caused(source.py(), e, "the source could not be read"))?;
     if readable {
         let raised = Raised::default();
+        let file = PyFile {
+            file: source.clone().unbind(),
+            raised: raised.clone(),
+        };
         return Ok(Opened {
-            input: Box::new(PyFile {
-                file: source.clone().unbind(),
-                raised: raised.clone(),
-            }),
+            input: Box::new(Sniffed::Unread(Some(Box::new(file)))),
             path: None,
             length: None,
             raised,
@@ -119,8 +136,9 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
     )))
 }
 
-/// The path a string names, when it is one: a single line that is an existing file or ends
-/// in a PGN or compressed file's extension (so that a missing file is an error, not a text).
+/// The path a string names, when it is one: a single line that is an existing file (or
+/// directory, refused as one) or ends in a PGN or compressed file's extension (so that a
+/// missing file is an error, not a text).
 fn path_in(text: &str) -> Option<PathBuf> {
     if text.contains('\n') || text.is_empty() {
         return None;
@@ -130,11 +148,11 @@ fn path_in(text: &str) -> Option<PathBuf> {
     let named = [".pgn", ".zst", ".gz", ".bz2"]
         .iter()
         .any(|ext| lower.ends_with(ext));
-    (named || path.is_file()).then(|| path.to_path_buf())
+    (named || path.exists()).then(|| path.to_path_buf())
 }
 
-/// Opens a file, decompressed by its extension; its length is known when it is not
-/// compressed.
+/// Opens a file, decompressed when its first bytes say so (and refused when its name says a
+/// compression its bytes do not have); its length is known when it is not compressed.
 fn open_path(path: PathBuf) -> PyResult<Opened> {
     let file = File::open(&path).map_err(|e| {
         pyo3::exceptions::PyOSError::new_err(format!("cannot open {}: {e}", path.display()))
@@ -151,27 +169,75 @@ fn open_path(path: PathBuf) -> PyResult<Opened> {
         .ok()
         .filter(|m| m.is_file())
         .map(|m| m.len());
-    let file = BufReader::with_capacity(256 << 10, file);
-    let name = path.to_string_lossy().to_ascii_lowercase();
+    let mut file = BufReader::with_capacity(256 << 10, file);
     let cannot = |e: io::Error| {
         pyo3::exceptions::PyOSError::new_err(format!("cannot read {}: {e}", path.display()))
     };
-    let (input, length): (Input, _) = if name.ends_with(".zst") {
-        let decoder = zstd::Decoder::with_buffer(file).map_err(cannot)?;
-        (Box::new(decoder), None)
-    } else if name.ends_with(".gz") {
-        (Box::new(flate2::bufread::MultiGzDecoder::new(file)), None)
-    } else if name.ends_with(".bz2") {
-        (Box::new(bzip2::bufread::MultiBzDecoder::new(file)), None)
-    } else {
-        (Box::new(file), length)
-    };
+    let compression = Compression::detect(file.fill_buf().map_err(cannot)?);
+    if let (None, Some(named)) = (compression, Compression::from_path(&path)) {
+        return Err(cannot(io::Error::other(format!(
+            "not {named} data (its first bytes are no {named} header)"
+        ))));
+    }
+    let length = length.filter(|_| compression.is_none());
+    let input = decompressed(compression, file).map_err(cannot)?;
     Ok(Opened {
         input,
         path: Some(path),
         length,
         raised: Raised::default(),
     })
+}
+
+/// `input` decompressed as `compression` says (`input` itself when it says none).
+fn decompressed(
+    compression: Option<Compression>,
+    input: impl BufRead + Send + 'static,
+) -> io::Result<Input> {
+    Ok(match compression {
+        Some(Compression::Zstd) => Box::new(zstd::Decoder::with_buffer(input)?),
+        Some(Compression::Gzip) => Box::new(flate2::bufread::MultiGzDecoder::new(input)),
+        Some(Compression::Bzip2) => Box::new(bzip2::bufread::MultiBzDecoder::new(input)),
+        None => Box::new(input),
+    })
+}
+
+/// A stream whose compression is told by its first bytes, read at its first `read` (on the
+/// reading thread, where a file object's errors are met as any read's).
+enum Sniffed {
+    Unread(Option<Input>),
+    Reading(Input),
+}
+
+impl Read for Sniffed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Sniffed::Unread(unread) = self {
+            let mut input = unread.take().unwrap_or_else(|| Box::new(io::empty()));
+            // At least the 4 bytes a magic number takes, however few each read gives; each
+            // read asks for as much as the caller's (file objects may give what they hold
+            // whatever they are asked, and more than asked is refused).
+            let mut head = Vec::new();
+            let mut piece = vec![0u8; buf.len().max(4)];
+            while head.len() < 4 {
+                match input.read(&mut piece) {
+                    Ok(0) => break,
+                    Ok(n) => head.extend_from_slice(&piece[..n]),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => {
+                        *self = Sniffed::Reading(Box::new(io::empty()));
+                        return Err(e);
+                    }
+                }
+            }
+            let compression = Compression::detect(&head);
+            let whole = BufReader::new(Cursor::new(head).chain(input));
+            *self = Sniffed::Reading(decompressed(compression, whole)?);
+        }
+        match self {
+            Sniffed::Reading(input) => input.read(buf),
+            Sniffed::Unread(_) => Ok(0),
+        }
+    }
 }
 
 /// A Python binary file object as a `Read`: each `read` takes the GIL for one `read(n)` call.

@@ -11,7 +11,6 @@ use arrow_array::RecordBatch;
 use arrow_pyarrow::ToPyArrow;
 use notate::chess::pgn::{GameSplitter, Keep, Pgn, ReadOptions};
 use notate::chess::rows::{RowBatch, RowWriter, Tables};
-use notate::chess::ChessGame;
 use notate::chunk::Chunk;
 use notate::format::{ChunkMap, ReadFormat, StillWaiting};
 use notate::{Error, ErrorKind};
@@ -21,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::{
-    fs_decoded, game_error, text, type_name, usage, warn, OnError, WarningCap, MAX_WARNINGS,
+    caused, fs_decoded, game_error, text, type_name, usage, warn, OnError, WarningCap, MAX_WARNINGS,
 };
 use crate::source::{self, Input};
 use crate::{run_interruptibly, SIGNALS_EVERY};
@@ -39,35 +38,41 @@ fn read_options() -> ReadOptions {
 /// (the next game of the chunk's rows), or why it has none.
 type Outcomes = Vec<Result<(), Error>>;
 
-/// The games of a chunk as the tables read them, and each game's warnings (what reading
-/// skipped without failing it, placed in the source; numbered when the game is given).
-fn read_chunk(chunk: &Chunk) -> (Vec<Result<ChessGame, Error>>, Vec<Vec<Error>>) {
-    let (mut games, mut warnings) = (Vec::new(), Vec::new());
+/// Reads a chunk's games as the tables read them and writes their rows into `rows`
+/// (cleared first): each game's outcome, and its warnings (what reading skipped without
+/// failing it, placed in the source; numbered when the game is given). A game the rows
+/// cannot hold (a null move) is placed in the source as a game that does not read is.
+fn chunk_rows(
+    writer: &mut RowWriter,
+    chunk: &Chunk,
+    rows: &mut RowBatch,
+) -> (Outcomes, Vec<Vec<Error>>) {
+    let (mut games, mut origins, mut warnings) = (Vec::new(), Vec::new(), Vec::new());
     Pgn::read_chunk_with_warnings(
         chunk,
         &read_options(),
         &mut games,
-        &mut Vec::new(),
+        &mut origins,
         &mut warnings,
     );
-    (games, warnings)
-}
-
-/// Writes the rows of a chunk's games into `rows` (cleared first).
-fn write_rows(
-    writer: &mut RowWriter,
-    games: Vec<Result<ChessGame, Error>>,
-    rows: &mut RowBatch,
-) -> Outcomes {
     rows.clear();
-    games
+    let mut locator = chunk.locator();
+    let outcomes = games
         .into_iter()
-        .map(|game| {
+        .zip(origins)
+        .map(|(game, origin)| {
             let mark = rows.len();
-            game.and_then(|game| writer.write(&game, rows))
-                .inspect_err(|_| rows.truncate(mark))
+            let game = game?;
+            writer.write(&game, rows).map_err(|mut error| {
+                rows.truncate(mark);
+                if let Some(origin) = origin {
+                    origin.in_chunk(chunk).place(&mut error, &mut locator);
+                }
+                error
+            })
         })
-        .collect()
+        .collect();
+    (outcomes, warnings)
 }
 
 /// A chunk's games as one record batch, and each game's end among its rows.
@@ -271,8 +276,7 @@ pub fn _arrow_batches(
         let mut rows = RowBatch::new();
         let mut builder = None::<BatchBuilder>;
         move |chunk: &Chunk| {
-            let (games, warnings) = read_chunk(chunk);
-            let outcomes = write_rows(&mut writer, games, &mut rows);
+            let (outcomes, warnings) = chunk_rows(&mut writer, chunk, &mut rows);
             let builder = builder.get_or_insert_with(|| {
                 let names: Option<Vec<&str>> = names
                     .as_ref()
@@ -331,7 +335,11 @@ fn column_names(columns: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<Strin
     let names = columns
         .try_iter()
         .map_err(|_| list())?
-        .map(|name| text(&name?, "columns"))
+        .map(|name| {
+            // What the iterable raises is said as notate's error, caused by it.
+            let name = name.map_err(|e| caused(columns.py(), e, "columns could not be read"))?;
+            text(&name, "columns")
+        })
         .collect::<PyResult<Vec<String>>>()?;
     // A column given twice would be two columns of one name: pandas and DuckDB take one of
     // them, or refuse the table.
@@ -391,6 +399,12 @@ pub fn load<'py>(
         )));
     };
     let db = db.as_str();
+    // Said with the argument's name here (the store's parser names the command line's --db).
+    if db.trim().is_empty() {
+        return Err(usage(
+            "db is empty: a SQLite path, postgres://… or parquet:DIR",
+        ));
+    }
     let collect = OnError::parse(errors, OnError::Collect)? == OnError::Collect;
     let threads = crate::threads(threads)?;
     let target = Target::parse(db).map_err(|e| usage(e.to_string()))?;
@@ -525,9 +539,8 @@ fn run_load(
         let mut writer = RowWriter::new();
         let mut preparer = target.preparer().expect("made once before reading");
         move |chunk: &Chunk| {
-            let (games, warnings) = read_chunk(chunk);
             let mut rows = Rows::default();
-            let outcomes = write_rows(&mut writer, games, &mut rows.batch);
+            let (outcomes, warnings) = chunk_rows(&mut writer, chunk, &mut rows.batch);
             // A failure here comes again from the store's thread, which then does the work.
             let _ = preparer.prepare(&mut rows);
             (rows, outcomes, warnings)

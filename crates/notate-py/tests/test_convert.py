@@ -133,6 +133,9 @@ def test_options_by_name_and_json_outputs_as_dicts():
     assert "5,1>5,2" in icn
     kif = notate.convert("position startpos moves 7g7f 3c3d", to="csa", csa_version=2.2)
     assert kif.startswith("V2.2")
+    for three in (3, 3.0, "3.0"):
+        csa = notate.convert("position startpos moves 7g7f 3c3d", to="csa", csa_version=three)
+        assert "\nV3.0\n" in csa, three
     for bad in [dict(to="mp3"), dict(to="kif"), dict(to="uci", from_="tracks"), dict(to="uci", colour=True),
                 dict(to="icn", moves="tiny"), dict(to="uci", errors="ignore")]:
         with pytest.raises(notate.NotateError):

@@ -160,9 +160,21 @@ def test_every_kind_of_source_gives_the_same_games(tmp_path):
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
         sources += [tmp_path / name, str(tmp_path / name)]
+        # Compressed bytes, file objects and misnamed files are told by their first bytes.
+        if content != data:
+            misnamed = tmp_path / f"{name.split('.')[-1]}-inside.pgn"
+            misnamed.write_bytes(content)
+            sources += [content, io.BytesIO(content), misnamed]
     for source in sources:
         got = [[m.uci for m in g.moves] for g in notate.read_pgn(source)]
         assert got == want, source
+
+
+def test_a_file_named_compressed_that_is_not_is_refused(tmp_path):
+    plain = tmp_path / "games.pgn.gz"
+    plain.write_bytes(TWO_GAMES.encode())
+    with pytest.raises(OSError, match="not gzip data"):
+        notate.read_pgn(plain)
 
 
 def test_a_file_object_is_read_in_pieces():
@@ -189,6 +201,8 @@ def test_bad_sources_and_arguments_raise_notate_errors(tmp_path):
         notate.read_pgn("missing.pgn.zst")
     with pytest.raises(IsADirectoryError):
         notate.read_pgn(tmp_path)
+    with pytest.raises(IsADirectoryError):
+        notate.read_pgn(str(tmp_path))
     with pytest.raises(notate.NotateError):
         notate.read_pgn(42)
     with pytest.raises(notate.NotateError):
@@ -440,11 +454,14 @@ def test_a_forked_child_reads_after_its_parent_has_read():
     assert child.exitcode == 0 and queue.get(timeout=5) == 3000
 
 
-def test_moves_are_cached_and_repr_is_useful():
+def test_moves_are_made_once_and_repr_is_useful():
     (game,) = notate.read_pgn('[White "W"]\n[Black "B"]\n\n1. e4 e5 1-0')
-    assert game.moves is game.moves
+    assert game.moves == game.moves and game.moves[1] is game.moves[1]
     assert repr(game) == "<notate.Game W - B 1-0, 2 plies>"
     assert repr(game.moves[1]) == "<notate.Move 2 e5>" and str(game.moves[0]) == "e4"
+    # Each call's list is the caller's own: changing one changes no other.
+    game.moves.clear()
+    assert len(game.moves) == 2
 
 
 def test_any_number_of_threads_gives_the_same_games_in_order():

@@ -123,6 +123,19 @@ def test_a_bad_game_raises_after_the_rows_before_it_and_warn_leaves_it_out():
     assert "game 2, line 3, column 7" in str(caught[0].message)
 
 
+def test_a_game_the_tables_cannot_hold_is_placed_in_the_source(tmp_path):
+    # A null move reads, but no row can hold it: placed at its move, as a bad move is.
+    text = "1. e4 e5 *\n\n1. e4 -- 2. d4 *\n"
+    for make in (
+        lambda: notate.to_arrow(text, columns=["san"]).read_all(),
+        lambda: notate.load(text, str(tmp_path / "games.sqlite")),
+    ):
+        with pytest.raises(notate.GameError) as raised:
+            make()
+        error = raised.value
+        assert (error.game, error.line, error.column, error.ply) == (2, 3, 7, 2), error
+
+
 def test_a_source_that_cannot_be_read_on_is_raised_even_when_bad_games_are_warned(tmp_path):
     import zstandard
 
@@ -153,6 +166,14 @@ def test_columns_threads_and_bad_arguments():
         with pytest.raises(notate.NotateError):
             notate.to_arrow(text, **bad)
 
+    def failing():
+        yield "san"
+        raise ValueError("no more names")
+
+    with pytest.raises(notate.NotateError, match="columns could not be read") as raised:
+        notate.to_arrow(text, columns=failing())
+    assert isinstance(raised.value.__cause__, ValueError)
+
 
 def test_load_adds_once_commits_before_a_bad_game_and_collects_errors(tmp_path):
     db = tmp_path / "games.sqlite"
@@ -180,6 +201,8 @@ def test_load_adds_once_commits_before_a_bad_game_and_collects_errors(tmp_path):
     assert notate.load(BAD_IN_THE_MIDDLE, db, errors="collect")["known"] == 2
     with pytest.raises(notate.NotateError, match="db: a SQLite path"):
         notate.load("1. e4 *", 42)
+    with pytest.raises(notate.NotateError, match="^db is empty"):
+        notate.load("1. e4 *", " ")
 
 
 def test_a_game_whose_id_a_different_stored_game_has_is_an_error(tmp_path):

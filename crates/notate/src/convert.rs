@@ -329,6 +329,72 @@ impl Format {
     }
 }
 
+/// A compression a stream of games may come in, told by its first bytes (the decoders are
+/// the callers': the command line and the Python wheel have them, the WebAssembly package
+/// does not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compression {
+    /// Zstandard (`.zst`, as the lichess database ships).
+    Zstd,
+    /// gzip (`.gz`).
+    Gzip,
+    /// bzip2 (`.bz2`).
+    Bzip2,
+}
+
+impl Compression {
+    /// The compression whose magic number `head` starts with (4 bytes suffice), whatever the
+    /// file's name says.
+    ///
+    /// ```
+    /// use notate::convert::Compression;
+    /// assert_eq!(Compression::detect(&[0x1F, 0x8B, 8, 0]), Some(Compression::Gzip));
+    /// assert_eq!(Compression::detect(b"[Event \"?\"]"), None);
+    /// ```
+    pub fn detect(head: &[u8]) -> Option<Compression> {
+        if head.starts_with(&[0x28, 0xB5, 0x2F, 0xFD]) {
+            Some(Compression::Zstd)
+        } else if head.starts_with(&[0x1F, 0x8B]) {
+            Some(Compression::Gzip)
+        } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+            // With its block size digit: "BZh" alone may start a text.
+            Some(Compression::Bzip2)
+        } else {
+            None
+        }
+    }
+
+    /// The compression a file name's extension says (`.zst`, `.gz`, `.bz2`), if any: a file
+    /// so named whose bytes do not start as [`Compression::detect`] knows it is corrupt.
+    ///
+    /// ```
+    /// use notate::convert::Compression;
+    /// assert_eq!(Compression::from_path("2016-05.pgn.zst".as_ref()), Some(Compression::Zstd));
+    /// assert_eq!(Compression::from_path("games.pgn".as_ref()), None);
+    /// ```
+    pub fn from_path(path: &Path) -> Option<Compression> {
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        [
+            (".zst", Compression::Zstd),
+            (".gz", Compression::Gzip),
+            (".bz2", Compression::Bzip2),
+        ]
+        .into_iter()
+        .find(|(ext, _)| name.ends_with(ext))
+        .map(|(_, compression)| compression)
+    }
+}
+
+impl std::fmt::Display for Compression {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Compression::Zstd => "zstd",
+            Compression::Gzip => "gzip",
+            Compression::Bzip2 => "bzip2",
+        })
+    }
+}
+
 impl std::fmt::Display for Format {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
