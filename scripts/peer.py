@@ -20,6 +20,7 @@ import csv
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -404,4 +405,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        status = main()
+    finally:
+        shutil.rmtree(SCRATCH, ignore_errors=True)
+    sys.exit(status)

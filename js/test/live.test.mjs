@@ -9,7 +9,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -23,10 +23,11 @@ const TIMEOUT = 10000;
 let server;
 let origin;
 let browser;
+let dir;
 const problems = [];
 
 before(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'notate-live-'));
+  dir = mkdtempSync(join(tmpdir(), 'notate-live-'));
   server = spawn(cliPath(), ['serve', '--listen', '127.0.0.1:0', '--db', join(dir, 'games.sqlite')], { stdio: ['ignore', 'pipe', 'inherit'] });
   origin = await new Promise((resolve, reject) => {
     let out = '';
@@ -44,6 +45,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   server?.kill();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A person's page at `/`, with console errors collected. */

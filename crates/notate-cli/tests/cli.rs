@@ -41,8 +41,8 @@ fn a_bad_game_is_reported_and_the_rest_converted() {
 
 #[test]
 fn illegal_moves_name_file_line_column_game_and_ply() {
-    let dir = std::env::temp_dir().join(format!("notate-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-cli");
+    let dir = scratch.path().to_path_buf();
     let path = dir.join("g.pgn");
     std::fs::write(&path, "[White \"X\"]\n\n1. e4 e5\n2. Ke3 *\n").unwrap();
     let out = notate(&["check", path.to_str().unwrap()], "");
@@ -102,9 +102,8 @@ fn strict_stops_at_the_first_error() {
 #[cfg(unix)]
 #[test]
 fn inputs_that_are_not_regular_files_are_read() {
-    let dir = std::env::temp_dir().join(format!("notate-cli-fifo-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-cli-fifo");
+    let dir = scratch.path().to_path_buf();
     let fifo = dir.join("games.pgn");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -121,7 +120,6 @@ fn inputs_that_are_not_regular_files_are_read() {
     assert_eq!(text(&out.stdout), "e2e4 e7e5\nd2d4\n");
     let out = notate(&["check", "--from", "pgn", "/dev/null"], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -180,8 +178,8 @@ fn positions_fen_and_epd() {
 fn compressed_input_is_read_on_the_fly() {
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gz.write_all(TWO_GAMES.as_bytes()).unwrap();
-    let dir = std::env::temp_dir().join(format!("notate-gz-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-gz");
+    let dir = scratch.path().to_path_buf();
     let path = dir.join("games.pgn.gz");
     std::fs::write(&path, gz.finish().unwrap()).unwrap();
     let out = notate(&["convert", path.to_str().unwrap(), "--to", "uci"], "");
@@ -430,8 +428,8 @@ fn icn_converts_both_ways_and_replays() {
 
 #[test]
 fn icn_errors_name_file_line_and_column() {
-    let dir = std::env::temp_dir().join(format!("notate-icn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-icn");
+    let dir = scratch.path().to_path_buf();
     let bad = dir.join("bad.icn");
     std::fs::write(&bad, "w K1,1|XX2,2").unwrap();
     let out = notate(&["convert", bad.to_str().unwrap(), "--to", "icn-json"], "");
@@ -471,7 +469,6 @@ fn icn_errors_name_file_line_and_column() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains(r#""moves":["1,1>1,2"]"#));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn shogi_vector(name: &str) -> String {
@@ -570,8 +567,8 @@ fn shogi_positions_and_sfen_per_ply() {
 
 #[test]
 fn shogi_errors_name_file_line_and_text_and_the_run_goes_on() {
-    let dir = std::env::temp_dir().join(format!("notate-shogi-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-shogi");
+    let dir = scratch.path().to_path_buf();
     let bad = dir.join("bad.kifu");
     std::fs::write(&bad, "手合割：平手\n   1 ７六歩(77)\n   2 ３五歩(33)\n").unwrap();
     let out = notate(
@@ -641,9 +638,8 @@ fn shogi_opening_book_converts_to_move_lists() {
 
 #[test]
 fn load_is_idempotent_and_query_prints_table_csv_and_json() {
-    let dir = std::env::temp_dir().join(format!("notate-cli-load-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-cli-load");
+    let dir = scratch.path().to_path_buf();
     let db = dir.join("games.sqlite");
     let db = db.to_str().unwrap();
     let input = "[White \"A\"]\n[Black \"B\"]\n[Date \"2016.05.01\"]\n\n1. e4 { [%clk 0:03:00] } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n1. d4 Ke7 *\n\n[White \"C\"]\n\n1. d4 *\n";
@@ -734,7 +730,6 @@ fn load_is_idempotent_and_query_prints_table_csv_and_json() {
         err.ends_with(": 0 new games with 0 moves, 1 already there, 1 not stored (a different game has the id: see above)\n"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Runs notate, reads a little of its output and closes the pipe, as `| head` does.
@@ -754,8 +749,8 @@ fn stopped_reader(args: &[&str]) -> Output {
 
 #[test]
 fn a_reader_that_stops_is_no_error() {
-    let dir = std::env::temp_dir().join(format!("notate-head-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-head");
+    let dir = scratch.path().to_path_buf();
     // Far more output than a pipe holds, for every kind of job.
     let pgn = dir.join("long.pgn");
     std::fs::write(&pgn, TWO_GAMES.replace("Nf9", "Nf3").repeat(20_000)).unwrap();
@@ -798,8 +793,8 @@ fn a_reader_that_stops_is_no_error() {
 /// behave the same for all.
 #[test]
 fn every_family_runs_through_one_pipeline() {
-    let dir = std::env::temp_dir().join(format!("notate-families-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-families");
+    let dir = scratch.path().to_path_buf();
     let icn = dir.join("game.icn");
     std::fs::write(&icn, "w K5,1|k5,8 5,1>5,2|5,8>5,7").unwrap();
     let illegal = dir.join("illegal.icn");
@@ -916,7 +911,6 @@ fn every_family_runs_through_one_pipeline() {
         "{}",
         text(&out.stderr)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -1064,8 +1058,8 @@ fn view_documents_hold_the_tracks_and_every_position_for_every_family() {
 
 #[test]
 fn render_writes_one_self_contained_page() {
-    let dir = std::env::temp_dir().join(format!("notate-render-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = notate_testdata::scratch_dir("notate-render");
+    let dir = scratch.path().to_path_buf();
     let input = dir.join("two.games.pgn");
     std::fs::write(
         &input,
@@ -1150,5 +1144,4 @@ fn render_writes_one_self_contained_page() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains(r#"{"family":"shogi","tracks":{"header":{},"#));
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -192,8 +192,8 @@ fn every_shell_session_of_the_readme_prints_what_it_shows() {
         run.len()
     );
 
-    let dir = std::env::temp_dir().join(format!("notate-readme-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = notate_testdata::scratch_dir("notate-readme");
+    let dir = scratch.path().to_path_buf();
     copy_dir(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples"),
         &dir.join("examples"),
@@ -223,7 +223,6 @@ fn every_shell_session_of_the_readme_prints_what_it_shows() {
             ));
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

@@ -9,6 +9,7 @@ made by the crate's small command, built here with cargo.
 """
 
 import decimal
+import gzip
 import json
 import os
 import sqlite3
@@ -94,6 +95,12 @@ def test_ranges_hold_every_byte_once(games_pgn, newline):
             pieces.append(piece)
         assert b"".join(pieces) == data, split
     assert notate_spark.split_ranges(["x.pgn.zst"], 3, sizes={"x.pgn.zst": 10}) == [("x.pgn.zst", 0, -1)]
+    # gzip named .pgn is read whole (its byte ranges would be no text), all of its games.
+    misnamed = games_pgn.with_name("misnamed.pgn")
+    misnamed.write_bytes(gzip.compress(data))
+    assert notate_spark.split_ranges([str(misnamed)], 50) == [(str(misnamed), 0, -1)]
+    whole = [repr(g) for g in notate.read_pgn(str(misnamed), errors="collect")]
+    assert whole == [repr(g) for g in notate.read_pgn(data, errors="collect")] and len(whole) > 40
 
 
 def test_convert_writes_what_notate_load_writes_and_spark_sql_answers_as_sqlite(spark, games_pgn, tmp_path):

@@ -70,6 +70,17 @@ const KEEP_FINISHED_MS: u64 = REMATCH_TIMEOUT_MS + 60_000;
 /// uncharged).
 const ALIVE_EVERY_MS: u64 = 1_000;
 
+/// How long a guest no connection speaks for is kept, and a registered player's session
+/// lasts with no connection: the protocol's server drops idle users after 24 hours
+/// (anonymous) and 30 days (logged in). Without it a guest made for every visit without a
+/// token (a crawler's, a private window's) would stay in memory and in the store for good.
+const GUEST_IDLE_MS: u64 = 24 * 3_600_000;
+const SESSION_IDLE_MS: u64 = 30 * 24 * 3_600_000;
+/// How often idle players are looked for, and how many guests one look forgets at most (in
+/// one transaction: the hub waits for it).
+const IDLE_SWEEP_MS: u64 = 60_000;
+const GUESTS_PER_SWEEP: usize = 1_000;
+
 /// Password checks and hashes run at once: argon2 takes 19 MiB and tens of milliseconds each,
 /// so a burst of logins must wait its turn rather than take the machine's memory (60 at once
 /// took 1.15 GB). Two: the machine's cores.
@@ -95,6 +106,9 @@ struct PlayerState {
     rating: Rating,
     pending: PendingResults,
     conns: Vec<u64>,
+    /// Since when no connection speaks for the player (when its last one closed, or the hub
+    /// started); meaningless while `conns` has one.
+    idle_since: u64,
     seek: Option<String>,
     last_seek: Option<SeekOptions>,
     prefs: Prefs,
@@ -138,6 +152,8 @@ pub struct Hub {
     lobby_moved: std::cell::RefCell<HashSet<String>>,
     /// When the hub last noted in the store that it runs (see [`Store::set_alive`]).
     alive_noted: u64,
+    /// When the hub last looked for idle players (see [`Hub::forget_idle`]).
+    idle_swept: u64,
     /// Connections whose password work runs (one each at a time).
     password_running: HashSet<u64>,
     /// Password work waiting for a worker, oldest first.
@@ -264,6 +280,7 @@ impl Hub {
             lobby: std::cell::RefCell::new(Vec::new()),
             lobby_moved: std::cell::RefCell::new(HashSet::new()),
             alive_noted: 0,
+            idle_swept: 0,
             password_running: HashSet::new(),
             password_waiting: VecDeque::new(),
         };
@@ -461,6 +478,9 @@ impl Hub {
             None => false,
         };
         if last {
+            if let Some(state) = self.players.get_mut(player) {
+                state.idle_since = now_ms();
+            }
             self.cancel_seek(player, false);
             // A backup waits for the other player's only while its player is here.
             self.restorations.retain(|_, r| r.player != player);
@@ -1191,6 +1211,11 @@ impl Hub {
     }
 
     fn registered(&mut self, conn: u64, player: &str, username: String, hash: String) {
+        // A guest forgotten while its hash was made (idle: see `forget_idle`) has no account
+        // to make.
+        if !self.players.contains_key(player) {
+            return;
+        }
         if self.usernames.contains_key(&username.to_lowercase()) {
             return self.send(
                 conn,
@@ -1220,12 +1245,12 @@ impl Hub {
                 &ServerMessage::RegisterFailure("the account could not be stored".into()),
             );
         }
-        self.usernames
-            .insert(username.to_lowercase(), player.to_string());
         if let Some(state) = self.players.get_mut(player) {
             state.name = username.clone();
             state.password = Some(hash);
         }
+        self.usernames
+            .insert(username.to_lowercase(), player.to_string());
         self.lobby_player_changed(player, "name", username.into());
         self.send(
             conn,
@@ -1810,6 +1835,10 @@ impl Hub {
         for owner in expired {
             self.cancel_seek(&owner, true);
         }
+        if now >= self.idle_swept + IDLE_SWEEP_MS {
+            self.idle_swept = now;
+            self.forget_idle(now);
+        }
         let ids: Vec<String> = self.games.keys().cloned().collect();
         for id in ids {
             let Some(mut game) = self.games.remove(&id) else {
@@ -1834,6 +1863,65 @@ impl Hub {
             }
         }
     }
+
+    /// Forgets the guests no connection has spoken for in [`GUEST_IDLE_MS`] (their rating
+    /// with them, as the protocol's server never keeps a guest's), and gives the registered
+    /// players idle for [`SESSION_IDLE_MS`] a new token, so that the old one signs in no
+    /// more (the account stays: a login gives the new one). A player of a game the hub still
+    /// holds (in progress, or finished a moment ago) is kept.
+    fn forget_idle(&mut self, now: u64) {
+        let playing: HashSet<&str> = self
+            .games
+            .values()
+            .flat_map(|g| [g.players.w.as_str(), g.players.b.as_str()])
+            .collect();
+        let idle = |state: &PlayerState, limit: u64| {
+            state.conns.is_empty() && now.saturating_sub(state.idle_since) >= limit
+        };
+        let mut guests = Vec::new();
+        let mut sessions = Vec::new();
+        for (id, state) in &self.players {
+            if playing.contains(id.as_str()) {
+                continue;
+            }
+            if state.password.is_none() {
+                if idle(state, GUEST_IDLE_MS) && guests.len() < GUESTS_PER_SWEEP {
+                    guests.push(id.clone());
+                }
+            } else if idle(state, SESSION_IDLE_MS) {
+                sessions.push(id.clone());
+            }
+        }
+        if !guests.is_empty() {
+            if self
+                .stored("that guests left", |s| s.remove_guests(&guests))
+                .is_none()
+            {
+                return;
+            }
+            for id in &guests {
+                if let Some(state) = self.players.remove(id) {
+                    self.tokens.remove(&state.token);
+                }
+            }
+        }
+        for id in sessions {
+            let token = random_id(16);
+            if self
+                .stored("a new session", |s| s.set_token(&id, &token))
+                .is_none()
+            {
+                return;
+            }
+            if let Some(state) = self.players.get_mut(&id) {
+                let old = std::mem::replace(&mut state.token, token.clone());
+                // The session starts again at the next login, not idle at once.
+                state.idle_since = now;
+                self.tokens.remove(&old);
+                self.tokens.insert(token, id);
+            }
+        }
+    }
 }
 
 impl PlayerState {
@@ -1845,6 +1933,7 @@ impl PlayerState {
             rating,
             pending: PendingResults::default(),
             conns: Vec::new(),
+            idle_since: now_ms(),
             seek: None,
             last_seek: None,
             prefs: Prefs::default(),
@@ -1876,6 +1965,101 @@ mod tests {
         assert_eq!(civil_date(0), (1970, 1, 1));
         assert_eq!(civil_date(1_407_781_768_400), (2014, 8, 11));
         assert_eq!(civil_date(1_795_564_800_000), (2026, 11, 25));
+    }
+
+    /// A hub over `db`, and its runtime.
+    fn hub_on(db: &crate::Database) -> (Hub, tokio::runtime::Runtime) {
+        let store = crate::store::open(db).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let (events, _) = mpsc::unbounded_channel();
+        let hub = Hub::new(store, events, runtime.handle().clone()).unwrap();
+        (hub, runtime)
+    }
+
+    /// Opens connection `conn` (with `token`, if any): the player it speaks for.
+    fn open(hub: &mut Hub, conn: u64, token: Option<&str>) -> String {
+        let (out, _) = mpsc::channel(QUEUE);
+        let token = token.map(str::to_string);
+        hub.handle(Event::Open { conn, token, out });
+        hub.conns[&conn].player.clone()
+    }
+
+    fn stored_ids(hub: &mut Hub) -> Vec<String> {
+        let mut ids: Vec<String> = hub
+            .store
+            .get_mut()
+            .players()
+            .unwrap()
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    #[test]
+    fn idle_guests_are_forgotten_and_idle_sessions_end() {
+        let dir = notate_testdata::scratch_dir("notate-hub");
+        idle_players_on(&crate::Database::Sqlite(dir.path().join("games.sqlite")));
+        let postgres = notate_testdata::postgres::Server::start();
+        idle_players_on(&crate::Database::Postgres(postgres.url.clone()));
+    }
+
+    fn idle_players_on(db: &crate::Database) {
+        let (mut hub, _runtime) = hub_on(db);
+        let left = open(&mut hub, 1, None);
+        let stays = open(&mut hub, 2, None);
+        let plays = open(&mut hub, 3, None);
+        let registers = open(&mut hub, 4, None);
+        hub.registered(4, &registers, "Ada".into(), "not a real hash".into());
+        let left_token = hub.players[&left].token.clone();
+        let session = hub.players[&registers].token.clone();
+        let players = ByColour {
+            w: plays.clone(),
+            b: stays.clone(),
+        };
+        let options = TimeOptions {
+            initial_time: 600_000,
+            time_increment: 0,
+        };
+        hub.games.insert(
+            "g1".into(),
+            Game::new("g1".into(), players, options, now_ms()),
+        );
+        for conn in [1, 3, 4] {
+            hub.handle(Event::Close { conn });
+        }
+
+        // A day less a minute: everyone is kept.
+        hub.tick(now_ms() + GUEST_IDLE_MS - 60_000);
+        assert_eq!(hub.players.len(), 4);
+        // A day on: the guest that left is forgotten, in memory and in the store; the one
+        // still connected and the one in a game the hub holds are kept, as is the account.
+        hub.tick(now_ms() + GUEST_IDLE_MS + 1);
+        assert!(!hub.players.contains_key(&left));
+        assert!(!hub.tokens.contains_key(&left_token));
+        let mut kept = vec![stays.clone(), plays.clone(), registers.clone()];
+        kept.sort();
+        assert_eq!(stored_ids(&mut hub), kept);
+        // Its token now opens a new guest.
+        let again = open(&mut hub, 5, Some(&left_token));
+        assert_ne!(again, left);
+        hub.handle(Event::Close { conn: 5 });
+
+        // 30 days on, the account's session ends: its old token opens a guest, the account
+        // stays with a new token, stored.
+        hub.tick(now_ms() + SESSION_IDLE_MS + 1);
+        assert_eq!(hub.usernames["ada"], registers);
+        let new_session = hub.players[&registers].token.clone();
+        assert_ne!(new_session, session);
+        assert_eq!(hub.tokens[&new_session], registers);
+        let stored = hub.store.get_mut().players().unwrap();
+        let account = stored.iter().find(|p| p.id == registers).unwrap();
+        assert_eq!(account.token, new_session);
+        assert_ne!(open(&mut hub, 6, Some(&session)), registers);
+        assert_eq!(open(&mut hub, 7, Some(&new_session)), registers);
     }
 
     #[test]

@@ -12,15 +12,12 @@ use serde_json::{json, Value};
 use support::{http_get, matched_with, Client};
 use tungstenite::Message;
 
-/// A server on a free port, over a fresh database, on a thread of its own.
-fn server() -> (SocketAddr, PathBuf) {
-    let dir = std::env::temp_dir().join(format!(
-        "notate-serve-test-{}-{}",
-        std::process::id(),
-        notate_serve_test_counter()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("games.sqlite");
+/// A server on a free port, over a fresh database, on a thread of its own; the database's
+/// directory goes when the guard (the third) is dropped, at the end of the test (the server
+/// thread, never stopped, then works on files already unlinked until the process ends).
+fn server() -> (SocketAddr, PathBuf, notate_testdata::TempDir) {
+    let dir = notate_testdata::scratch_dir("notate-serve-test");
+    let db = dir.path().join("games.sqlite");
     let config = notate_serve::Config {
         listen: "127.0.0.1:0".parse().unwrap(),
         db: notate_serve::Database::Sqlite(db.clone()),
@@ -29,13 +26,7 @@ fn server() -> (SocketAddr, PathBuf) {
     std::thread::spawn(move || {
         notate_serve::run(&config, |addr| tx.send(addr).unwrap()).unwrap();
     });
-    (rx.recv_timeout(Duration::from_secs(20)).unwrap(), db)
-}
-
-fn notate_serve_test_counter() -> usize {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    N.fetch_add(1, Ordering::Relaxed)
+    (rx.recv_timeout(Duration::from_secs(20)).unwrap(), db, dir)
 }
 
 const SEEK: &str = r#"{"initialTime": 60000, "timeIncrement": 1000, "acceptRatingMin": "-500", "acceptRatingMax": "+500"}"#;
@@ -62,7 +53,7 @@ fn mv(client: &mut Client, game: &str, from: u8, to: u8) {
 
 #[test]
 fn a_game_to_mate_with_refusals_spectators_and_a_reconnect() {
-    let (addr, db) = server();
+    let (addr, db, _dir) = server();
     let (mut white, mut black, game) = matched(addr);
     let topic = format!("/game/{game}/move");
     let mut spectator = Client::connect(addr, None);
@@ -151,7 +142,7 @@ fn a_game_to_mate_with_refusals_spectators_and_a_reconnect() {
 
 #[test]
 fn premoves_draws_claims_and_resignation() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let (mut white, mut black, game) = matched(addr);
     let topic = format!("/game/{game}/move");
     // Black premoves e5 while white thinks; it is played the moment white moves.
@@ -233,7 +224,7 @@ fn premoves_draws_claims_and_resignation() {
 
 #[test]
 fn accounts_register_log_in_and_out_with_hashed_passwords() {
-    let (addr, db) = server();
+    let (addr, db, _dir) = server();
     let mut guest = Client::connect(addr, None);
     let creds = json!({"username": "morphy", "password": "opera-1858"});
     guest.send(
@@ -305,7 +296,7 @@ fn accounts_register_log_in_and_out_with_hashed_passwords() {
 
 #[test]
 fn a_player_in_a_game_cannot_log_in_as_another_and_the_hub_notes_that_it_runs() {
-    let (addr, db) = server();
+    let (addr, db, _dir) = server();
     let mut account = Client::connect(addr, None);
     let creds = json!({"username": "anderssen", "password": "immortal-1851"});
     account.send(json!({"topic": "/user/register", "data": creds}));
@@ -339,7 +330,7 @@ fn a_player_in_a_game_cannot_log_in_as_another_and_the_hub_notes_that_it_runs() 
 
 #[test]
 fn ratings_change_when_a_period_of_ten_games_closes() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let mut winner = Client::connect(addr, None);
     let mut loser = Client::connect(addr, None);
     let rating = |client: &mut Client| {
@@ -369,7 +360,7 @@ fn ratings_change_when_a_period_of_ten_games_closes() {
 
 #[test]
 fn feeds_of_seeks_users_online_and_a_random_game() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let mut watcher = Client::connect(addr, None);
     watcher.send(json!({"topic": "/feed/activate", "data": "/list/seeks"}));
     assert_eq!(watcher.expect("/list/seeks"), json!([]));
@@ -431,7 +422,7 @@ fn square(name: &str) -> u8 {
 
 #[test]
 fn en_passant_promotion_and_castling_both_ways_through_the_protocol() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let (mut white, mut black, game) = matched(addr);
     let topic = format!("/game/{game}/move");
     let moves = [
@@ -501,7 +492,7 @@ fn without_connection_flags(mut doc: Value) -> Value {
 
 #[test]
 fn the_lobby_channel_of_generic_updates_follows_seeks_users_and_games() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let mut watcher = Client::connect(addr, None);
     watcher.send(json!({"topic": "/feed/activate", "data": "/lobby"}));
     let mut doc = watcher.expect("/lobby");
@@ -571,7 +562,7 @@ fn the_lobby_channel_of_generic_updates_follows_seeks_users_and_games() {
 
 #[test]
 fn a_flag_when_time_runs_out_and_a_draw_when_the_winner_cannot_mate() {
-    let (addr, db) = server();
+    let (addr, db, _dir) = server();
     let options = json!({"initialTime": 1000, "timeIncrement": 0,
         "acceptRatingMin": "-500", "acceptRatingMax": "+500"});
     let (mut white, mut black, game) = matched_with(addr, options);
@@ -606,7 +597,7 @@ fn a_flag_when_time_runs_out_and_a_draw_when_the_winner_cannot_mate() {
 
 #[test]
 fn a_game_without_its_first_moves_is_aborted_after_the_protocols_30_seconds() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     // Timed from before the match: the server's 30 s start when it matches the players, so
     // the abort cannot come sooner than this measures.
     let started = std::time::Instant::now();
@@ -649,7 +640,7 @@ fn a_game_without_its_first_moves_is_aborted_after_the_protocols_30_seconds() {
 
 #[test]
 fn signing_out_resigns_the_players_games() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let (mut white, mut black, game) = matched(addr);
     mv(&mut white, &game, 12, 28);
     black.expect(&format!("/game/{game}/move"));
@@ -695,7 +686,7 @@ fn restore(client: &mut Client, id: &str, history: &[String], start: u64, colour
 /// hub when its game ended; a NUL stopped it on PostgreSQL at once).
 #[test]
 fn a_backup_with_an_id_the_server_could_not_have_made_is_refused() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let start = hub_now() - 60_000;
     let long = packed_history(&["e2e4", "e7e5", "g1f3", "b8c6"], start);
     let mut white = Client::connect(addr, None);
@@ -722,7 +713,7 @@ fn a_backup_with_an_id_the_server_could_not_have_made_is_refused() {
 /// A backup whose last move mates is a game over: restored, it would never end.
 #[test]
 fn a_backup_that_ends_in_mate_is_refused() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let start = hub_now() - 60_000;
     let mated = packed_history(&["f2f3", "e7e5", "g2g4", "d8h4"], start);
     let mut white = Client::connect(addr, None);
@@ -735,7 +726,7 @@ fn a_backup_that_ends_in_mate_is_refused() {
 
 #[test]
 fn a_game_the_server_never_had_is_restored_from_both_players_backups() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let start = hub_now() - 60_000;
     let long = packed_history(&["e2e4", "e7e5", "g1f3", "b8c6", "f1c4"], start);
     let mut white = Client::connect(addr, None);
@@ -824,7 +815,7 @@ fn hub_now() -> u64 {
 
 #[test]
 fn game_chat_reaches_players_and_spectators_and_a_spectators_only_spectators() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let (mut white, mut black, game) = matched(addr);
     let mut spectator = Client::connect(addr, None);
     spectator.send(json!({"topic": "/request/game", "data": game}));
@@ -932,7 +923,7 @@ fn knight_walk() -> Vec<notate::shakmaty::Move> {
 
 #[test]
 fn each_draw_by_the_protocol_agreement_fifty_moves_and_stalemate() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
 
     // Agreement: black offers after its move, white accepts.
     let (mut white, mut black, game) = matched(addr);
@@ -990,7 +981,7 @@ fn each_draw_by_the_protocol_agreement_fifty_moves_and_stalemate() {
 
 #[test]
 fn a_message_over_64_kib_is_answered_with_an_error_before_the_connection_ends() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let mut client = Client::connect(addr, None);
     client.send(json!({"topic": "/chat", "data": "x".repeat(70_000)}));
     let error = client.expect("/error");
@@ -1004,7 +995,7 @@ fn a_message_over_64_kib_is_answered_with_an_error_before_the_connection_ends() 
 /// queued for the hub: a flood neither grows the server's memory nor delays other players.
 #[test]
 fn a_flood_of_frames_is_refused_past_the_rate_and_the_hub_stays_quick() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let mut flooder = Client::connect(addr, None);
     let mut other = Client::connect(addr, None);
     for _ in 0..200 {
@@ -1040,7 +1031,7 @@ fn a_flood_of_frames_is_refused_past_the_rate_and_the_hub_stays_quick() {
 /// Accepting a seek honours the seeker's rating range, as matching seeks does.
 #[test]
 fn a_seek_is_accepted_only_by_players_in_its_rating_range() {
-    let (addr, _) = server();
+    let (addr, _, _dir) = server();
     let mut seeker = Client::connect(addr, None);
     let mut taker = Client::connect(addr, None);
     // New players are rated 1500: a seek of players from 1800 up is not theirs to take.

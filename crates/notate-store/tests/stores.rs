@@ -158,7 +158,6 @@ fn sqlite_loads_once_and_answers_the_example_queries() {
         assert!(e.contains("a query only reads"), "{sql}: {e}");
     }
     assert!(!copy.exists());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -175,7 +174,7 @@ fn parquet_reads_the_ids_of_files_other_tools_rewrote_with_their_codecs() {
         Compression::GZIP(GzipLevel::default()),
     ] {
         let dir = temp_dir("parquet-codecs");
-        let target = Target::Parquet(dir.clone());
+        let target = Target::Parquet(dir.to_path_buf());
         let mut store = target.open().unwrap();
         store.insert(rows, 0..50).unwrap();
         assert_eq!(store.finish().unwrap().games, 50);
@@ -206,7 +205,6 @@ fn parquet_reads_the_ids_of_files_other_tools_rewrote_with_their_codecs() {
         let again = store.finish().unwrap();
         assert_eq!((again.known, again.games), (50, 10), "{codec:?}");
         drop(store);
-        std::fs::remove_dir_all(dir).unwrap();
     }
 }
 
@@ -279,7 +277,6 @@ fn sqlite_stores_every_cell_of_every_row() {
     for (got, want) in got_moves.rows.iter().zip(&moves) {
         assert_eq!(got, want, "a move row");
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// A move that breaks the table's key (its game's row deleted by hand, the moves left) fails
@@ -334,7 +331,6 @@ fn sqlite_a_batch_that_breaks_the_key_is_taken_back_whole() {
     };
     assert_eq!(count("games"), plus(&games_before, 50));
     assert_eq!(count("moves"), plus(&moves_before, moves_added));
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -373,7 +369,6 @@ fn parquet_loads_once_and_duckdb_answers_as_sqlite_does() {
             Value::Int(expected.moves as i64)
         ]]
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -381,7 +376,7 @@ fn parquet_row_groups_have_statistics_where_a_reader_can_skip_by_them() {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let rows = &GENERATED.0;
     let dir = temp_dir("parquet-statistics");
-    let mut store = Target::Parquet(dir.clone()).open().unwrap();
+    let mut store = Target::Parquet(dir.to_path_buf()).open().unwrap();
     store.insert(rows, 0..rows.games.len()).unwrap();
     store.finish().unwrap();
     drop(store);
@@ -415,14 +410,13 @@ fn parquet_row_groups_have_statistics_where_a_reader_can_skip_by_them() {
             }
         }
     }
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn parquet_takes_row_groups_encoded_by_workers_and_re_encodes_around_known_games() {
     let (rows, expected) = &*GENERATED;
     let dir = temp_dir("parquet-prepared");
-    let target = Target::Parquet(dir.clone());
+    let target = Target::Parquet(dir.to_path_buf());
     // 100 games stored before: the first text's batch then holds known games.
     let mut store = target.open().unwrap();
     store.insert(rows, 0..100).unwrap();
@@ -472,7 +466,6 @@ fn parquet_takes_row_groups_encoded_by_workers_and_re_encodes_around_known_games
         true,
         &assert_expected,
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// Files under `dir` whose names satisfy `f`, walked recursively.
@@ -493,7 +486,7 @@ fn files_where(dir: &Path, f: &dyn Fn(&str) -> bool) -> Vec<std::path::PathBuf> 
 fn an_interrupted_parquet_load_leaves_whole_files_only() {
     let rows = &GENERATED.0;
     let dir = temp_dir("parquet-interrupted");
-    let target = Target::Parquet(dir.clone());
+    let target = Target::Parquet(dir.to_path_buf());
     {
         // Dropped without `finish`: the open files stay temporary.
         let mut store = target.open().unwrap();
@@ -512,7 +505,6 @@ fn an_interrupted_parquet_load_leaves_whole_files_only() {
     assert!(!orphan.exists());
     store.insert(rows, 0..100).unwrap();
     assert_eq!(store.finish().unwrap().games, 100);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -520,7 +512,7 @@ fn a_finished_parquet_load_frees_the_directory_while_a_process_starts_elsewhere(
     use std::io::{Read, Write};
     use std::os::unix::process::CommandExt;
     let dir = temp_dir("parquet-lock");
-    let target = Target::Parquet(dir.clone());
+    let target = Target::Parquet(dir.to_path_buf());
     let store = target.open().unwrap();
     // Another thread starts a process: between its `fork` and its `exec` the child holds a
     // copy of every open file, the lock's too. Here that moment lasts two seconds, and the
@@ -547,7 +539,6 @@ fn a_finished_parquet_load_frees_the_directory_while_a_process_starts_elsewhere(
     assert!(again.is_ok(), "{:?}", again.err());
     drop(again);
     assert!(child.join().unwrap().success());
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -771,14 +762,16 @@ fn holds_the_first_game_only(query: &dyn Fn(&str) -> QueryResult) {
 
 #[test]
 fn sqlite_reports_a_different_game_with_a_stored_id() {
-    let target = Target::Sqlite(temp_dir("sqlite-clash").join("games.sqlite"));
+    let dir = temp_dir("sqlite-clash");
+    let target = Target::Sqlite(dir.join("games.sqlite"));
     check_id_clashes(&target);
     holds_the_first_game_only(&|sql| target.query(sql).unwrap());
 }
 
 #[test]
 fn parquet_reports_a_different_game_with_a_stored_id() {
-    let out = temp_dir("parquet-clash").join("out");
+    let dir = temp_dir("parquet-clash");
+    let out = dir.join("out");
     check_id_clashes(&Target::Parquet(out.clone()));
     holds_the_first_game_only(&|sql| duckdb(&out, sql));
 }
@@ -837,7 +830,8 @@ fn sqlite_and_postgres_stores_made_before_checks_get_the_column() {
 fn parquet_files_made_before_checks_are_read_by_their_ids() {
     use std::sync::Arc;
     let rows = clashing_rows();
-    let dir = temp_dir("parquet-old").join("out");
+    let scratch = temp_dir("parquet-old");
+    let dir = scratch.join("out");
     let games = dir.join("games/year=2016/month=05");
     std::fs::create_dir_all(&games).unwrap();
     let schema = Arc::new(arrow_schema::Schema::new(vec![arrow_schema::Field::new(
@@ -851,7 +845,7 @@ fn parquet_files_made_before_checks_are_read_by_their_ids() {
     let mut writer = parquet::arrow::ArrowWriter::try_new(file, schema, None).unwrap();
     writer.write(&batch).unwrap();
     writer.close().unwrap();
-    let mut store = Target::Parquet(dir.clone()).open().unwrap();
+    let mut store = Target::Parquet(dir.to_path_buf()).open().unwrap();
     store.insert(&rows, 0..3).unwrap();
     let again = store.finish().unwrap();
     assert_eq!((again.games, again.known, again.clashes), (0, 3, vec![]));

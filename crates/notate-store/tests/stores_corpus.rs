@@ -134,7 +134,7 @@ fn assert_expected(name: &str, answer: &QueryResult) {
 #[test]
 fn sqlite_loads_once_and_answers_the_example_queries() {
     let rows = corpus_rows();
-    let (target, dir) = sqlite_loaded(&rows, GAMES, MOVES, &assert_expected);
+    let (target, _dir) = sqlite_loaded(&rows, GAMES, MOVES, &assert_expected);
     // Spot checks against the PGN: the first move of the corpus and a checkmate.
     let first = target
         .query("SELECT san, lran, uci, piece, move_type, player, move_key FROM moves WHERE ply = 1 ORDER BY game_id LIMIT 1")
@@ -144,7 +144,6 @@ fn sqlite_loads_once_and_answers_the_example_queries() {
         .query("SELECT count(*) FROM moves WHERE is_checkmate AND san NOT LIKE '%#'")
         .unwrap();
     assert_eq!(mates.rows, [[Value::Int(0)]]);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -176,7 +175,6 @@ fn parquet_loads_once_and_duckdb_answers_as_sqlite_does() {
         counts.rows,
         [[Value::Int(GAMES as i64), Value::Int(MOVES as i64)]]
     );
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -20,6 +20,25 @@
 
 pub mod postgres;
 
+pub use tempfile::TempDir;
+
+/// A new empty directory of the test's own (`$TMPDIR/PREFIX-XXXXXX`), removed with
+/// everything in it when dropped, even when the test fails: test runs leave nothing behind.
+///
+/// ```
+/// let dir = notate_testdata::scratch_dir("notate-doc");
+/// let path = dir.path().to_path_buf();
+/// std::fs::write(path.join("a.pgn"), "1. e4 *").unwrap();
+/// drop(dir);
+/// assert!(!path.exists());
+/// ```
+pub fn scratch_dir(prefix: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("{prefix}-"))
+        .tempdir()
+        .expect("a directory in the system's temporary directory")
+}
+
 use std::fmt::Write;
 
 use shakmaty::fen::Fen;

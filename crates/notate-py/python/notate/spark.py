@@ -12,7 +12,8 @@ Two ways in:
   .parquet("s3://...")``).
 
 Both spread the inputs over the executors: a compressed file (``.zst``, ``.gz``,
-``.bz2``) is read whole by one task, since its stream cannot be entered in the middle; a plain
+``.bz2``, or one whose first bytes say so) is read whole by one task, since its stream cannot
+be entered in the middle; a plain
 ``.pgn`` is cut into byte ranges of about ``split_bytes``, each read by its own task, so one
 big file uses the whole cluster. A range starts at the first game that starts at or after
 its first byte and ends where the next range starts (see :func:`game_start`), so every game
@@ -64,18 +65,34 @@ STAGING = "_notate_staging"
 
 def split_ranges(paths: Iterable[str], split_bytes: int = SPLIT_BYTES, sizes=None):
     """The byte ranges ``(path, start, end)`` the inputs are read in: one ``(path, 0, -1)``
-    (the whole file) per compressed input, ranges of ``split_bytes`` for a plain one."""
+    (the whole file) per compressed input (by its name, or by its first bytes: gzip named
+    ``.pgn``), ranges of ``split_bytes`` for a plain one."""
     if split_bytes < 1:
         raise ValueError(f"split_bytes must be positive, not {split_bytes}")
     ranges = []
     for path in paths:
-        if path.lower().endswith(COMPRESSED):
+        if path.lower().endswith(COMPRESSED) or _compressed_bytes(path):
             ranges.append((path, 0, -1))
             continue
         size = sizes[path] if sizes is not None else os.path.getsize(path)
         starts = range(0, max(size, 1), split_bytes)
         ranges.extend((path, s, min(s + split_bytes, size)) for s in starts)
     return ranges
+
+
+def _compressed_bytes(path: str) -> bool:
+    """Whether a file named as plain PGN starts as zstd, gzip or bzip2 data (the magic
+    numbers notate's readers go by): its byte ranges would be no text, so it is read whole.
+    A file that cannot be opened is not (reading it will say why)."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4)
+    except OSError:
+        return False
+    return (
+        head.startswith((b"\x28\xb5\x2f\xfd", b"\x1f\x8b"))
+        or (head[:3] == b"BZh" and head[3:4] in tuple(b"%d" % n for n in range(1, 10)))
+    )
 
 
 # A game starts with a tag line after a blank line: `\n\n[` (or `\n\r\n[`). Only the start of

@@ -80,6 +80,11 @@ pub trait Store: Send {
     fn add_player(&mut self, player: &StoredPlayer) -> Result<()>;
     /// Makes a guest a registered player (fails if the name is taken).
     fn register(&mut self, player: &str, username: &str, password_hash: &str) -> Result<()>;
+    /// Forgets guests (players without a password; a registered player named is kept), all
+    /// in one transaction: the games they played keep their ids and names.
+    fn remove_guests(&mut self, players: &[String]) -> Result<()>;
+    /// Gives a player a new session token (the old one no longer names it).
+    fn set_token(&mut self, player: &str, token: &str) -> Result<()>;
     /// A player's rating after a game.
     fn rate(&mut self, player: &str, rating: &Rating, pending: &PendingResults) -> Result<()>;
     fn add_game(&mut self, game: &Game, names: &ByColour<String>) -> Result<()>;

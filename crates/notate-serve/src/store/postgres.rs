@@ -191,6 +191,22 @@ impl Store for PostgresStore {
         Ok(())
     }
 
+    fn remove_guests(&mut self, players: &[String]) -> Result<()> {
+        self.client.execute(
+            "DELETE FROM serve_players WHERE id = ANY($1) AND password IS NULL",
+            &[&players],
+        )?;
+        Ok(())
+    }
+
+    fn set_token(&mut self, player: &str, token: &str) -> Result<()> {
+        self.client.execute(
+            "UPDATE serve_players SET token = $2 WHERE id = $1",
+            &[&player, &token],
+        )?;
+        Ok(())
+    }
+
     fn rate(&mut self, player: &str, rating: &Rating, pending: &PendingResults) -> Result<()> {
         self.client.execute(
             "UPDATE serve_players SET rating = $2, rd = $3, vol = $4, pending = $5 WHERE id = $1",

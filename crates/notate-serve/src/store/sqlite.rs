@@ -141,6 +141,27 @@ impl Store for SqliteStore {
         Ok(())
     }
 
+    fn remove_guests(&mut self, players: &[String]) -> Result<()> {
+        let transaction = self.db.transaction()?;
+        {
+            let mut delete = transaction
+                .prepare("DELETE FROM serve_players WHERE id = ?1 AND password IS NULL")?;
+            for player in players {
+                delete.execute([player])?;
+            }
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    fn set_token(&mut self, player: &str, token: &str) -> Result<()> {
+        self.db.execute(
+            "UPDATE serve_players SET token = ?2 WHERE id = ?1",
+            params![player, token],
+        )?;
+        Ok(())
+    }
+
     fn rate(&mut self, player: &str, rating: &Rating, pending: &PendingResults) -> Result<()> {
         self.db.execute(
             "UPDATE serve_players SET rating = ?2, rd = ?3, vol = ?4, pending = ?5 WHERE id = ?1",

@@ -118,15 +118,22 @@ pub fn check_loads(first: Inserted, again: Inserted, games: u64, moves: u64) {
 }
 
 /// A new empty directory, its own for each call (tests run in parallel: two PostgreSQL
-/// servers of one test process must not share one).
-pub fn temp_dir(name: &str) -> PathBuf {
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir =
-        std::env::temp_dir().join(format!("notate-store-{name}-{}-{call}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// servers of one test process must not share one), removed when dropped.
+pub fn temp_dir(name: &str) -> Scratch {
+    Scratch(notate_testdata::scratch_dir(&format!(
+        "notate-store-{name}"
+    )))
+}
+
+/// A test's directory: a path, removed with what it holds when dropped (a failed test
+/// leaves nothing behind either).
+pub struct Scratch(notate_testdata::TempDir);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
 }
 
 pub fn queries() -> Vec<(String, String)> {
@@ -237,7 +244,7 @@ pub fn sqlite_loaded(
     games: u64,
     moves: u64,
     expect: &dyn Fn(&str, &QueryResult),
-) -> (Target, PathBuf) {
+) -> (Target, Scratch) {
     let dir = temp_dir("sqlite");
     let target = Target::Sqlite(dir.join("games.sqlite"));
     let (first, again) = load_twice(&target, rows);
@@ -289,5 +296,4 @@ pub fn answers_as_sqlite(
         &sqlite.query(digest).unwrap(),
         &query(digest),
     );
-    std::fs::remove_dir_all(sqlite_dir).unwrap();
 }
