@@ -142,8 +142,12 @@ export function tracks(input: Input, options: { from: 'icn' | 'icn-json'; errors
 
 /** Chunks of bytes (or of text): a web ReadableStream, a node stream, any async iterable, or an array (not a string: `readPgn` takes text). */
 export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string> | Iterable<Uint8Array> | ReadonlyArray<Uint8Array | string>;
-export function streamGames(stream: ByteStream, options?: ReadOptions & { errors?: 'throw' } | null): AsyncGenerator<Game>;
-export function streamGames(stream: ByteStream, options: ReadOptions & { errors: 'collect' }): AsyncGenerator<Game | NotateError>;
+/** `live`: a PGN game is given as soon as a chunk ends it with its result and a line break, not when the next game starts (a broadcast); a comment after the result in a later chunk then goes with the next game. */
+export interface StreamOptions extends ReadOptions {
+  live?: boolean;
+}
+export function streamGames(stream: ByteStream, options?: StreamOptions & { errors?: 'throw' } | null): AsyncGenerator<Game>;
+export function streamGames(stream: ByteStream, options: StreamOptions & { errors: 'collect' }): AsyncGenerator<Game | NotateError>;
 
 export class Tracker {
   constructor(fen?: string);

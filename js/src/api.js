@@ -230,7 +230,7 @@ export async function* streamGames(stream, options) {
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
   if (!CHESS_STREAMS.includes(from)) throw usage(`streams read ${CHESS_STREAMS.join(', ')}, not ${shown(from)}`);
-  const { object: feed, instance } = track(call(() => new wasm.GameFeed(from)));
+  const { object: feed, instance } = track(call(() => new wasm.GameFeed(from, options.live === true)));
   const live = () => {
     if (instance !== instanceNumber()) throw usage('notate was started again (see the error before): read the stream again');
     return feed;

@@ -44,7 +44,11 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  server?.kill();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill();
+    await exited;
+  }
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

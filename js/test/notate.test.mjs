@@ -257,6 +257,32 @@ test('streams give what the whole text gives, in any pieces', async () => {
   }, NotateError);
 });
 
+test('a stream\'s games come with the chunk that completes them; live, with the one that ends them', async () => {
+  // Each chunk is given only once the games it completed came out (a broadcast that waits).
+  const given = async (chunks, options) => {
+    const counts = [];
+    let seen = 0;
+    async function* source() {
+      for (const chunk of chunks) {
+        yield new TextEncoder().encode(chunk);
+        counts.push(seen);
+      }
+    }
+    for await (const game of streamGames(source(), options)) {
+      assert.equal(typeof game.moves.length, 'number');
+      seen += 1;
+    }
+    counts.push(seen);
+    return counts;
+  };
+  const chunks = ['[Event "a"]\n\n1. e4 e5 *\n', '\n[Event "b"]\n\n1. d4', ' d5 *\n', '\n1. c4 1-0\n'];
+  // (A count is read when the next chunk is asked for: after the games the last one gave.)
+  assert.deepEqual(await given(chunks), [0, 1, 1, 2, 3]);
+  assert.deepEqual(await given(chunks, { live: true }), [1, 1, 2, 3, 3]);
+  const game = convert('1. d4 d5 *', { from: 'pgn', to: 'json' });
+  assert.deepEqual(await given([game.slice(0, 9), game.slice(9)], { from: 'json' }), [0, 1, 1]);
+});
+
 /** A game or error, comparable across the two ways. */
 function simple(item) {
   return item instanceof NotateError ? { error: item.message } : item;

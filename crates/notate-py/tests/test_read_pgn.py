@@ -240,7 +240,9 @@ def test_a_file_object_with_no_data_yet_is_an_error_not_the_end():
             self.calls += 1
             return b"1. e4 e5 *\n\n" if self.calls == 1 else None
 
-    (error,) = list(notate.read_pgn(NonBlocking(), errors="collect"))
+    # The game read before it ended with its result and a line break: whole, given first.
+    game, error = list(notate.read_pgn(NonBlocking(), errors="collect"))
+    assert [m.san for m in game.moves] == ["e4", "e5"]
     assert isinstance(error, notate.GameError)
     assert "gave None" in str(error) and "non-blocking" in str(error)
 

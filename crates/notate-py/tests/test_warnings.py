@@ -147,9 +147,14 @@ def test_a_bad_game_of_a_load_is_not_caused_by_a_later_failing_read(tmp_path):
 
 def test_collected_the_failed_read_is_the_last_item_with_its_cause():
     read = list(notate.read_pgn(RaisingAfter(ValueError("disk gone")), errors="collect"))
-    # The last game may go on past what was read: only the whole ones come.
-    assert [isinstance(g, notate.Game) for g in read] == [True] * 9 + [False]
+    # Every game ended with its result and a line break: whole, all ten come.
+    assert [isinstance(g, notate.Game) for g in read] == [True] * 10 + [False]
     assert isinstance(read[-1], notate.GameError) and isinstance(read[-1].__cause__, ValueError)
+    # A last game that may go on past what was read does not: only the whole ones come.
+    source = RaisingAfter(ValueError("disk gone"))
+    source.data += b"1. d4 d5"
+    read = list(notate.read_pgn(source, errors="collect"))
+    assert [isinstance(g, notate.Game) for g in read] == [True] * 10 + [False]
     with pytest.raises(SystemExit):
         list(notate.read_pgn(RaisingAfter(SystemExit(3)), errors="collect"))
 

@@ -76,10 +76,11 @@ const ALIVE_EVERY_MS: u64 = 1_000;
 /// token (a crawler's, a private window's) would stay in memory and in the store for good.
 const GUEST_IDLE_MS: u64 = 24 * 3_600_000;
 const SESSION_IDLE_MS: u64 = 30 * 24 * 3_600_000;
-/// How often idle players are looked for, and how many guests one look forgets at most (in
-/// one transaction: the hub waits for it).
+/// How often idle players are looked for, and how many one look forgets or signs out at
+/// most (in one transaction each: the hub waits for them); a look that finds more looks
+/// again at the next tick, so that guests made faster than that still go.
 const IDLE_SWEEP_MS: u64 = 60_000;
-const GUESTS_PER_SWEEP: usize = 1_000;
+const IDLE_PER_SWEEP: usize = 2_000;
 
 /// Password checks and hashes run at once: argon2 takes 19 MiB and tens of milliseconds each,
 /// so a burst of logins must wait its turn rather than take the machine's memory (60 at once
@@ -106,9 +107,12 @@ struct PlayerState {
     rating: Rating,
     pending: PendingResults,
     conns: Vec<u64>,
-    /// Since when no connection speaks for the player (when its last one closed, or the hub
-    /// started); meaningless while `conns` has one.
+    /// Since when no connection speaks for the player (when its last one closed: kept in the
+    /// store, so that restarts do not start it again; when the hub stopped, for a player
+    /// connected then); meaningless while `conns` has one.
     idle_since: u64,
+    /// Whether the store holds `idle_since` (it holds none while the player is connected).
+    idle_stored: bool,
     seek: Option<String>,
     last_seek: Option<SeekOptions>,
     prefs: Prefs,
@@ -284,6 +288,8 @@ impl Hub {
             password_running: HashSet::new(),
             password_waiting: VecDeque::new(),
         };
+        let now = now_ms();
+        let stopped = hub.store.get_mut().alive_at()?;
         let players = hub.store.get_mut().players()?;
         for p in players {
             hub.tokens.insert(p.token.clone(), p.id.clone());
@@ -293,10 +299,10 @@ impl Hub {
             let mut state = PlayerState::new(p.name, p.token, p.rating);
             state.password = p.password;
             state.pending = p.pending;
+            state.idle_stored = p.last_seen.is_some();
+            state.idle_since = p.last_seen.or(stopped).unwrap_or(now);
             hub.players.insert(p.id, state);
         }
-        let now = now_ms();
-        let stopped = hub.store.get_mut().alive_at()?;
         let games = hub.store.get_mut().games_in_progress()?;
         for stored in games {
             let id = stored.id.clone();
@@ -424,6 +430,7 @@ impl Hub {
             password: None,
             rating: Rating::default(),
             pending: PendingResults::default(),
+            last_seen: None,
         };
         self.stored("a player", |s| s.add_player(&stored));
         self.tokens.insert(stored.token.clone(), stored.id.clone());
@@ -447,14 +454,18 @@ impl Hub {
         if !previous.is_empty() {
             self.detach(conn, &previous);
         }
-        let first = {
+        let (first, idle_stored) = {
             let state = self
                 .players
                 .get_mut(player)
                 .expect("every token has a player");
             state.conns.push(conn);
-            state.conns.len() == 1
+            let idle_stored = std::mem::take(&mut state.idle_stored);
+            (state.conns.len() == 1, idle_stored)
         };
+        if idle_stored {
+            self.stored("that a player is here", |s| s.set_last_seen(player, None));
+        }
         // notate's one addition to the protocol: the session token, to give back as
         // `/ws?token=…` on reconnecting (it is never logged).
         let session = Envelope {
@@ -478,9 +489,12 @@ impl Hub {
             None => false,
         };
         if last {
+            let now = now_ms();
             if let Some(state) = self.players.get_mut(player) {
-                state.idle_since = now_ms();
+                state.idle_since = now;
+                state.idle_stored = true;
             }
+            self.stored("when a player left", |s| s.set_last_seen(player, Some(now)));
             self.cancel_seek(player, false);
             // A backup waits for the other player's only while its player is here.
             self.restorations.retain(|_, r| r.player != player);
@@ -1835,9 +1849,8 @@ impl Hub {
         for owner in expired {
             self.cancel_seek(&owner, true);
         }
-        if now >= self.idle_swept + IDLE_SWEEP_MS {
+        if now >= self.idle_swept + IDLE_SWEEP_MS && self.forget_idle(now) {
             self.idle_swept = now;
-            self.forget_idle(now);
         }
         let ids: Vec<String> = self.games.keys().cloned().collect();
         for id in ids {
@@ -1868,8 +1881,9 @@ impl Hub {
     /// with them, as the protocol's server never keeps a guest's), and gives the registered
     /// players idle for [`SESSION_IDLE_MS`] a new token, so that the old one signs in no
     /// more (the account stays: a login gives the new one). A player of a game the hub still
-    /// holds (in progress, or finished a moment ago) is kept.
-    fn forget_idle(&mut self, now: u64) {
+    /// holds (in progress, or finished a moment ago) is kept. At most [`IDLE_PER_SWEEP`] of
+    /// each: whether all were done.
+    fn forget_idle(&mut self, now: u64) -> bool {
         let playing: HashSet<&str> = self
             .games
             .values()
@@ -1880,16 +1894,18 @@ impl Hub {
         };
         let mut guests = Vec::new();
         let mut sessions = Vec::new();
+        let mut all = true;
         for (id, state) in &self.players {
-            if playing.contains(id.as_str()) {
-                continue;
-            }
-            if state.password.is_none() {
-                if idle(state, GUEST_IDLE_MS) && guests.len() < GUESTS_PER_SWEEP {
-                    guests.push(id.clone());
+            let (due, limit) = match state.password {
+                None => (&mut guests, GUEST_IDLE_MS),
+                Some(_) => (&mut sessions, SESSION_IDLE_MS),
+            };
+            if idle(state, limit) && !playing.contains(id.as_str()) {
+                if due.len() == IDLE_PER_SWEEP {
+                    all = false;
+                } else {
+                    due.push(id.clone());
                 }
-            } else if idle(state, SESSION_IDLE_MS) {
-                sessions.push(id.clone());
             }
         }
         if !guests.is_empty() {
@@ -1897,7 +1913,7 @@ impl Hub {
                 .stored("that guests left", |s| s.remove_guests(&guests))
                 .is_none()
             {
-                return;
+                return true;
             }
             for id in &guests {
                 if let Some(state) = self.players.remove(id) {
@@ -1905,22 +1921,26 @@ impl Hub {
                 }
             }
         }
-        for id in sessions {
-            let token = random_id(16);
+        if !sessions.is_empty() {
+            let tokens: Vec<(String, String)> =
+                sessions.into_iter().map(|id| (id, random_id(16))).collect();
             if self
-                .stored("a new session", |s| s.set_token(&id, &token))
+                .stored("new sessions", |s| s.set_tokens(&tokens, now))
                 .is_none()
             {
-                return;
+                return true;
             }
-            if let Some(state) = self.players.get_mut(&id) {
-                let old = std::mem::replace(&mut state.token, token.clone());
-                // The session starts again at the next login, not idle at once.
-                state.idle_since = now;
-                self.tokens.remove(&old);
-                self.tokens.insert(token, id);
+            for (id, token) in tokens {
+                if let Some(state) = self.players.get_mut(&id) {
+                    let old = std::mem::replace(&mut state.token, token.clone());
+                    // Idle again from now: not signed out again at every look.
+                    state.idle_since = now;
+                    self.tokens.remove(&old);
+                    self.tokens.insert(token, id);
+                }
             }
         }
+        all
     }
 }
 
@@ -1934,6 +1954,7 @@ impl PlayerState {
             pending: PendingResults::default(),
             conns: Vec::new(),
             idle_since: now_ms(),
+            idle_stored: false,
             seek: None,
             last_seek: None,
             prefs: Prefs::default(),
@@ -2060,6 +2081,45 @@ mod tests {
         assert_eq!(account.token, new_session);
         assert_ne!(open(&mut hub, 6, Some(&session)), registers);
         assert_eq!(open(&mut hub, 7, Some(&new_session)), registers);
+
+        // A restart goes on from the store: a guest that left 23 hours ago goes an hour
+        // later; one connected when the hub stopped is idle from then.
+        let left = open(&mut hub, 8, None);
+        hub.handle(Event::Close { conn: 8 });
+        let connected = hub.conns[&2].player.clone();
+        let an_hour = 3_600_000;
+        let store = hub.store.get_mut();
+        store
+            .set_last_seen(&left, Some(now_ms() - GUEST_IDLE_MS + an_hour))
+            .unwrap();
+        // (The ticks above, a month ahead, noted the hub running then.)
+        store.set_alive(now_ms()).unwrap();
+        drop(hub);
+        let (mut hub, _runtime) = hub_on(db);
+        hub.tick(now_ms() + an_hour - 60_000);
+        assert!(hub.players.contains_key(&left));
+        hub.tick(now_ms() + an_hour + 1);
+        assert!(!hub.players.contains_key(&left));
+        assert!(hub.players.contains_key(&connected));
+        hub.tick(now_ms() + GUEST_IDLE_MS + 1);
+        assert!(!hub.players.contains_key(&connected));
+        // The store says when a player left, and nothing while one is here.
+        let last_seen = |hub: &mut Hub| {
+            let stored = hub.store.get_mut().players().unwrap();
+            stored
+                .into_iter()
+                .find(|p| p.id == registers)
+                .unwrap()
+                .last_seen
+        };
+        assert_eq!(last_seen(&mut hub), None); // connected when the first hub stopped
+        let before = now_ms();
+        let token = hub.players[&registers].token.clone();
+        open(&mut hub, 9, Some(&token));
+        hub.handle(Event::Close { conn: 9 });
+        assert!(last_seen(&mut hub).is_some_and(|at| at >= before && at <= now_ms()));
+        open(&mut hub, 10, Some(&token));
+        assert_eq!(last_seen(&mut hub), None);
     }
 
     #[test]

@@ -508,10 +508,12 @@ pub struct GameFeed {
 
 #[wasm_bindgen]
 impl GameFeed {
-    /// A feed of `from` (pgn, json, egd or jsonchess) games.
+    /// A feed of `from` (pgn, json, egd or jsonchess) games; `live`: a PGN game goes out at
+    /// the end of the push that ends it with its result (see [`Feed::live`]).
     #[wasm_bindgen(constructor)]
-    pub fn new(from: &str) -> Result<GameFeed, JsValue> {
+    pub fn new(from: &str, live: bool) -> Result<GameFeed, JsValue> {
         let feed = match from {
+            "pgn" if live => ChessFeed::Pgn(Box::new(Feed::new().live())),
             "pgn" => ChessFeed::Pgn(Box::new(Feed::new())),
             "json" => ChessFeed::Json(Feed::new()),
             "egd" => ChessFeed::Egd(Feed::new()),

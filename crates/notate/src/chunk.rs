@@ -42,6 +42,14 @@ pub trait Split: Send {
     fn recycle(&mut self, bytes: Vec<u8>) {
         drop(bytes);
     }
+
+    /// From now on, at each pause of the input (a read that "would block": a
+    /// [`Feed`](crate::format::Feed)'s with no more bytes yet), ends the record its bytes so
+    /// far end where the format can tell one that would end no earlier (a PGN game's
+    /// result and a line break), rather than wait for the next (see
+    /// [`Feed::live`](crate::format::Feed::live)). A format whose records end where they
+    /// can be seen to (a line) has nothing to do.
+    fn cut_at_pauses(&mut self) {}
 }
 
 impl<R: Read + Send> Split for LineSplitter<R> {
@@ -170,14 +178,16 @@ impl<R: Read> LineSplitter<R> {
                     Err(e) => {
                         self.buf.truncate(old);
                         // The whole lines read before the failure go out first, and the
-                        // error with the next call.
-                        // "Would block" is no failure (a `Feed`'s input has no more yet).
-                        if memchr::memrchr(b'\n', &self.buf).is_none()
-                            || e.kind() == io::ErrorKind::WouldBlock
-                        {
+                        // error with the next call. "Would block" is no failure (a `Feed`'s
+                        // input has no more yet): the whole lines go out at once (a live
+                        // stream's last record is not held for a chunk's worth more), and
+                        // the next call reads on.
+                        if memchr::memrchr(b'\n', &self.buf).is_none() {
                             return Err(e);
                         }
-                        self.failed = Some(e);
+                        if e.kind() != io::ErrorKind::WouldBlock {
+                            self.failed = Some(e);
+                        }
                         break 'fill;
                     }
                 }

@@ -842,20 +842,22 @@ impl<T> ChunkMap<T> {
 
 /// Reads games from bytes handed over as they arrive, for callers that are given bytes
 /// rather than asking for them (a browser's `ReadableStream`, a socket's messages): each
-/// [`Feed::push`] gives back the games completed so far, [`Feed::finish`] the rest. Games,
-/// numbers and error places are those a [`Reader`] gives over the same bytes, and memory holds
-/// about one chunk of the format, however much is pushed.
+/// [`Feed::push`] gives back at once the games its bytes completed (a line of a JSON Lines
+/// format; a PGN game once the next one starts), [`Feed::finish`] the rest. Games, numbers
+/// and error places are those a [`Reader`] gives over the same bytes, and memory holds
+/// about one chunk of the format, however much is pushed. (For a live stream, whose last
+/// game must not wait for the next one, see [`Feed::live`].)
 ///
 /// ```
 /// use notate::chess::pgn::Pgn;
 /// use notate::format::Feed;
 /// let mut feed = Feed::<Pgn>::new();
-/// assert!(feed.push(b"[White \"a\"]\n\n1. e4 *\n\n[Whi").is_empty());
+/// let games = feed.push(b"[White \"a\"]\n\n1. e4 *\n\n[Whi");
+/// assert_eq!(games.len(), 1); // the next game's tags have begun
 /// let games = feed.push(b"te \"b\"]\n\n1. d4 Nf6 *\n");
-/// assert!(games.is_empty()); // the second game may go on: only the end tells
+/// assert!(games.is_empty()); // the second game may go on (`{won}` ⏎ …): only the end tells
 /// let games = feed.finish();
-/// assert_eq!(games.len(), 2);
-/// assert_eq!(games[1].as_ref().unwrap().moves.plies.len(), 2);
+/// assert_eq!(games[0].as_ref().unwrap().moves.plies.len(), 2);
 /// assert!(feed.take_warnings().is_empty());
 /// ```
 pub struct Feed<F: ReadFormat> {
@@ -920,6 +922,27 @@ impl<F: ReadFormat> Feed<F> {
         Self::with_options(F::ReadOptions::default())
     }
 
+    /// A feed for a live stream (a broadcast that sends each game as it changes, and waits):
+    /// at the end of each push, a PGN game whose result and a line break came is given at
+    /// once, not when the next game starts. This is the one place where a feed may give
+    /// other games than a [`Reader`]: a comment pushed after such a push (a note after the
+    /// result, on a line of its own) goes with the next game, where the same bytes read at
+    /// once would end the first game with it.
+    ///
+    /// ```
+    /// use notate::chess::pgn::Pgn;
+    /// use notate::format::Feed;
+    /// let mut feed = Feed::<Pgn>::new().live();
+    /// assert_eq!(feed.push(b"[White \"a\"]\n\n1. e4 *\n").len(), 1);
+    /// assert!(feed.push(b"\n[White \"a\"]\n\n1. e4 e5").is_empty()); // it may go on
+    /// assert_eq!(feed.push(b" *\n").len(), 1);
+    /// assert!(feed.finish().is_empty());
+    /// ```
+    pub fn live(mut self) -> Self {
+        self.splitter.cut_at_pauses();
+        self
+    }
+
     /// A feed with these options.
     pub fn with_options(options: F::ReadOptions) -> Self {
         let queue = std::sync::Arc::new(std::sync::Mutex::new(FeedQueue::default()));
@@ -941,18 +964,18 @@ impl<F: ReadFormat> Feed<F> {
     /// use notate::chess::pgn::Pgn;
     /// use notate::format::Feed;
     /// let mut feed = Feed::<Pgn>::new();
-    /// assert!(feed.push(b"1. e4 e5 *\n\n1. d4 hello d5 *\n\n").is_empty());
+    /// assert_eq!(feed.push(b"1. e4 e5 *\n\n1. d4 hello d5 *\n").len(), 1);
     /// assert!(feed.take_warnings().is_empty());
-    /// assert_eq!(feed.finish().len(), 2);
+    /// assert_eq!(feed.finish().len(), 1);
     /// let warnings = feed.take_warnings();
     /// assert_eq!((warnings.len(), warnings[0].game), (1, Some(2)));
     /// assert_eq!(warnings[0].token.as_deref(), Some("hello"));
     /// // Numbered in the stream: the games of earlier pushes count.
     /// let mut feed = Feed::<Pgn>::new();
-    /// assert!(!feed.push("1. e4 e5 *\n\n".repeat(2000).as_bytes()).is_empty());
+    /// assert_eq!(feed.push("1. e4 e5 *\n\n".repeat(2000).as_bytes()).len(), 1999);
     /// assert!(feed.take_warnings().is_empty());
-    /// feed.push(b"1. d4 hello d5 *\n");
-    /// feed.finish();
+    /// assert_eq!(feed.push(b"1. d4 hello d5 *\n").len(), 1);
+    /// assert_eq!(feed.finish().len(), 1);
     /// assert_eq!(feed.take_warnings()[0].game, Some(2001));
     /// ```
     pub fn take_warnings(&mut self) -> Vec<Error> {
@@ -979,19 +1002,20 @@ impl<F: ReadFormat> Feed<F> {
     }
 
     /// Says the source of the stream failed (a network stream broke, a file could not be
-    /// read); gives back the games known to be whole, read before the failure: those another
-    /// game had started after (the last game may have been cut, and is not given). The feed
-    /// then has ended; the caller reports the source's own error.
+    /// read); gives back the games known to be whole not given yet (the pushes gave those
+    /// they completed): the last game may have been cut, and is not given. The feed then
+    /// has ended; the caller reports the source's own error.
     ///
     /// ```
     /// use notate::chess::pgn::Pgn;
     /// use notate::format::Feed;
     /// let mut feed = Feed::<Pgn>::new();
-    /// assert!(feed.push(b"1. e4 e5 *\n\n1. d4 d5 *\n\n1. c4").is_empty());
-    /// let whole = feed.fail();
-    /// assert_eq!(whole.len(), 2);
-    /// assert!(whole.iter().all(|game| game.is_ok()));
+    /// assert_eq!(feed.push(b"1. e4 e5 *\n\n1. d4 d5 *\n\n1. c4").len(), 2);
+    /// assert!(feed.fail().is_empty()); // `1. c4` may have gone on
     /// assert!(feed.finish().is_empty());
+    /// let mut feed = Feed::<Pgn>::new();
+    /// assert!(feed.push(b"1. e4 e5 *\n").is_empty());
+    /// assert_eq!(feed.fail().len(), 1); // its result ends it
     /// ```
     pub fn fail(&mut self) -> Vec<Result<F::Game, Error>> {
         self.lock().failed = true;

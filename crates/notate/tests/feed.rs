@@ -69,6 +69,94 @@ fn whole_texts_pushed_in_pieces_read_as_pulled() {
 }
 
 #[test]
+fn generated_games_pushed_in_pieces_read_as_pulled() {
+    // Tags, comments, variations, NAGs, clocks, null moves: pauses after every piece.
+    same_in_any_pieces::<Pgn>(&notate_testdata::pgn(11, 300));
+}
+
+/// A stream's games go out with the push that completes them, not a chunk's worth later: a
+/// PGN game once the next one starts (or, live, once its result and a line break came), a
+/// JSON line once its line break came. The places of what follows stay the stream's.
+#[test]
+fn games_go_out_with_the_push_that_completes_them() {
+    let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 d4 *\n\n1. c4 1-0 {won}\n";
+    let pulled = pulled::<Pgn>(text);
+    let error = pulled[1].as_ref().unwrap_err();
+    assert_eq!((error.game, error.ply), (Some(2), Some(2)));
+    assert_eq!(error.place.map(|p| (p.line, p.column)), Some((7, 7)));
+    let pieces = |feed: &mut Feed<Pgn>| -> Vec<usize> {
+        let mut counts = Vec::new();
+        let mut out = Vec::new();
+        for piece in [
+            "[Event \"a\"]\n\n1. e4 e5 *\n",
+            "\n[Event \"b\"]\n\n1. d4 d4",
+            " *\n",
+            "\n1. c4",
+            " 1-0 {won}\n",
+        ] {
+            let games = feed.push(piece.as_bytes());
+            counts.push(games.len());
+            out.extend(games);
+        }
+        let rest = feed.finish();
+        counts.push(rest.len());
+        out.extend(rest);
+        assert_eq!(out, pulled);
+        counts
+    };
+    assert_eq!(pieces(&mut Feed::<Pgn>::new()), [0, 1, 0, 1, 0, 1]);
+    assert_eq!(pieces(&mut Feed::<Pgn>::new().live()), [1, 0, 1, 0, 1, 0]);
+
+    let game = notate::chess::pgn::read_one("1. d4 d5 *").unwrap();
+    let line = notate::chess::json::to_string(&game).unwrap();
+    let mut feed = Feed::<Json>::new();
+    assert!(feed.push(&line.as_bytes()[..10]).is_empty());
+    assert_eq!(feed.push(format!("{}\n", &line[10..]).as_bytes()).len(), 1);
+    assert!(feed.finish().is_empty());
+}
+
+/// Live, pushes in pieces give what reading at once gives when no comment follows a result
+/// on a line of its own; one that does, pushed after a pause there, goes with the next game.
+#[test]
+fn a_comment_after_a_live_pause_goes_with_the_next_game() {
+    let mut text = String::new();
+    for i in 0..200 {
+        text.push_str(&format!("[Event \"{i}\"]\n\n1. e4 {{c}} e5 2. Nf3 *\n\n"));
+    }
+    let want = pulled::<Pgn>(&text);
+    for size in [1, 3, 64, 4096] {
+        let mut feed = Feed::<Pgn>::new().live();
+        let mut out = Vec::new();
+        for piece in text.as_bytes().chunks(size) {
+            out.extend(feed.push(piece));
+        }
+        out.extend(feed.finish());
+        assert_eq!(out, want, "pieces of {size} bytes");
+    }
+
+    let text = "1. e4 *\n{a note}\n\n[Event \"b\"]\n\n1. d4 *\n";
+    let pulled = pulled::<Pgn>(text);
+    assert_eq!(pulled[0].as_ref().unwrap().final_comments.len(), 1);
+    let mut feed = Feed::<Pgn>::new().live();
+    let mut games = feed.push(&text.as_bytes()[..8]);
+    games.extend(feed.push(&text.as_bytes()[8..]));
+    games.extend(feed.finish());
+    assert_eq!(games.len(), 2);
+    assert!(games[0].as_ref().unwrap().final_comments.is_empty());
+    let second = games[1].as_ref().unwrap();
+    assert_eq!(
+        (second.moves.comments.len(), second.moves.plies.len()),
+        (1, 1)
+    );
+    // Not live, the note stays with its game.
+    let mut feed = Feed::<Pgn>::new();
+    let mut games = feed.push(&text.as_bytes()[..8]);
+    games.extend(feed.push(&text.as_bytes()[8..]));
+    games.extend(feed.finish());
+    assert_eq!(games, pulled);
+}
+
+#[test]
 fn a_push_after_the_end_is_an_error() {
     let mut feed = Feed::<Pgn>::new();
     assert_eq!(feed.push(b"1. e4 *").len(), 0);
@@ -124,7 +212,8 @@ impl Read for FailingAfter<'_> {
 }
 
 /// `Feed::fail` gives what a `Reader` whose source fails at the same byte gives before its
-/// error: the whole games (another had started after them), whatever the pieces.
+/// error: the whole games (another had started after them, or their result and a line break
+/// were read), whatever the pieces.
 #[test]
 fn a_failed_feed_gives_the_whole_games_a_failed_reader_gives() {
     let text = "[Event \"a\"]\n\n1. e4 e5 *\n\n1. d4 d5 *\n\n".repeat(400);

@@ -164,8 +164,9 @@ class Range(io.RawIOBase):
 
 def _source(path: str, start: int, end: int):
     """What a task reads: a compressed file by its path (notate decompresses it), a plain
-    one's range as a :class:`Range`; and where it begins in the file."""
-    if end < 0 and path.lower().endswith(COMPRESSED):
+    one's range as a :class:`Range`; and where it begins in the file. (Only a compressed
+    file, by its name or its first bytes, is read whole: see :func:`split_ranges`.)"""
+    if end < 0:
         return path, 0
     source = Range(path, start, end)
     return source, source.offset
@@ -214,7 +215,7 @@ def _convert_range(path: str, start: int, end: int, staging: str) -> dict:
 
     status = {"input": path, "start": start, "staging": staging, "games": 0, "known": 0, "moves": 0, "errors": "[]", "failure": None}
     base = 0
-    compressed = end < 0 and path.lower().endswith(COMPRESSED)
+    compressed = end < 0
     try:
         source, base = _source(path, start, end)
         try:

@@ -60,6 +60,9 @@ pub struct StoredPlayer {
     pub password: Option<String>,
     pub rating: Rating,
     pub pending: PendingResults,
+    /// When its last connection closed (ms since the epoch); `None` while one was open (or
+    /// for a player stored before this was kept).
+    pub last_seen: Option<u64>,
 }
 
 /// A game in progress as stored: enough to replay it.
@@ -83,8 +86,12 @@ pub trait Store: Send {
     /// Forgets guests (players without a password; a registered player named is kept), all
     /// in one transaction: the games they played keep their ids and names.
     fn remove_guests(&mut self, players: &[String]) -> Result<()>;
-    /// Gives a player a new session token (the old one no longer names it).
-    fn set_token(&mut self, player: &str, token: &str) -> Result<()>;
+    /// Gives players new session tokens (the old ones no longer name them), all in one
+    /// transaction, noting them idle from `now`.
+    fn set_tokens(&mut self, tokens: &[(String, String)], now: u64) -> Result<()>;
+    /// Notes when a player's last connection closed (ms since the epoch), or that one is
+    /// open (`None`).
+    fn set_last_seen(&mut self, player: &str, at: Option<u64>) -> Result<()>;
     /// A player's rating after a game.
     fn rate(&mut self, player: &str, rating: &Rating, pending: &PendingResults) -> Result<()>;
     fn add_game(&mut self, game: &Game, names: &ByColour<String>) -> Result<()>;

@@ -25,8 +25,12 @@ CREATE TABLE IF NOT EXISTS serve_players (
     rating DOUBLE PRECISION NOT NULL,
     rd DOUBLE PRECISION NOT NULL,
     vol DOUBLE PRECISION NOT NULL,
-    pending TEXT NOT NULL DEFAULT '{\"results\":[]}'
+    pending TEXT NOT NULL DEFAULT '{\"results\":[]}',
+    -- When the player's last connection closed (ms since the epoch); NULL while one is open.
+    last_seen BIGINT
 );
+-- A database made before idle players were forgotten.
+ALTER TABLE serve_players ADD COLUMN IF NOT EXISTS last_seen BIGINT;
 CREATE TABLE IF NOT EXISTS serve_games (
     id TEXT PRIMARY KEY,
     white TEXT NOT NULL,
@@ -147,7 +151,7 @@ impl PostgresStore {
 impl Store for PostgresStore {
     fn players(&mut self) -> Result<Vec<StoredPlayer>> {
         let rows = self.client.query(
-            "SELECT id, token, name, password, rating, rd, vol, pending FROM serve_players",
+            "SELECT id, token, name, password, rating, rd, vol, pending, last_seen FROM serve_players",
             &[],
         )?;
         rows.iter()
@@ -163,6 +167,7 @@ impl Store for PostgresStore {
                         vol: r.get(6),
                     },
                     pending: serde_json::from_str(r.get(7))?,
+                    last_seen: r.get::<_, Option<i64>>(8).map(|at| at.max(0) as u64),
                 })
             })
             .collect()
@@ -199,10 +204,23 @@ impl Store for PostgresStore {
         Ok(())
     }
 
-    fn set_token(&mut self, player: &str, token: &str) -> Result<()> {
+    fn set_tokens(&mut self, tokens: &[(String, String)], now: u64) -> Result<()> {
+        let (players, tokens): (Vec<&str>, Vec<&str>) = tokens
+            .iter()
+            .map(|(player, token)| (player.as_str(), token.as_str()))
+            .unzip();
         self.client.execute(
-            "UPDATE serve_players SET token = $2 WHERE id = $1",
-            &[&player, &token],
+            "UPDATE serve_players SET token = t.token, last_seen = $3 \
+             FROM unnest($1::text[], $2::text[]) AS t(id, token) WHERE serve_players.id = t.id",
+            &[&players, &tokens, &(now as i64)],
+        )?;
+        Ok(())
+    }
+
+    fn set_last_seen(&mut self, player: &str, at: Option<u64>) -> Result<()> {
+        self.client.execute(
+            "UPDATE serve_players SET last_seen = $2 WHERE id = $1",
+            &[&player, &at.map(|at| at as i64)],
         )?;
         Ok(())
     }

@@ -24,7 +24,9 @@ CREATE TABLE IF NOT EXISTS serve_players (
     rating REAL NOT NULL,
     rd REAL NOT NULL,
     vol REAL NOT NULL,
-    pending TEXT NOT NULL DEFAULT '{\"results\":[]}'
+    pending TEXT NOT NULL DEFAULT '{\"results\":[]}',
+    -- When the player's last connection closed (ms since the epoch); NULL while one is open.
+    last_seen INTEGER
 );
 CREATE TABLE IF NOT EXISTS serve_games (
     id TEXT PRIMARY KEY,
@@ -80,6 +82,13 @@ impl SqliteStore {
                  ALTER TABLE serve_games ADD COLUMN added_black INTEGER NOT NULL DEFAULT 0;",
             )?;
         }
+        // And one made before idle players were forgotten, its players' `last_seen`.
+        let has_last_seen: bool = db
+            .prepare("SELECT 1 FROM pragma_table_info('serve_players') WHERE name = 'last_seen'")?
+            .exists([])?;
+        if !has_last_seen {
+            db.execute_batch("ALTER TABLE serve_players ADD COLUMN last_seen INTEGER")?;
+        }
         Ok(SqliteStore {
             db,
             finished: FinishedRows::new(Database::Sqlite(path.to_path_buf()).target()),
@@ -90,7 +99,7 @@ impl SqliteStore {
 impl Store for SqliteStore {
     fn players(&mut self) -> Result<Vec<StoredPlayer>> {
         let mut stmt = self.db.prepare(
-            "SELECT id, token, name, password, rating, rd, vol, pending FROM serve_players",
+            "SELECT id, token, name, password, rating, rd, vol, pending, last_seen FROM serve_players",
         )?;
         let rows = stmt.query_map([], |r| {
             Ok((
@@ -105,6 +114,7 @@ impl Store for SqliteStore {
                         vol: r.get(6)?,
                     },
                     pending: PendingResults::default(),
+                    last_seen: r.get::<_, Option<i64>>(8)?.map(|at| at.max(0) as u64),
                 },
                 r.get::<_, String>(7)?,
             ))
@@ -154,10 +164,23 @@ impl Store for SqliteStore {
         Ok(())
     }
 
-    fn set_token(&mut self, player: &str, token: &str) -> Result<()> {
+    fn set_tokens(&mut self, tokens: &[(String, String)], now: u64) -> Result<()> {
+        let transaction = self.db.transaction()?;
+        {
+            let mut update = transaction
+                .prepare("UPDATE serve_players SET token = ?2, last_seen = ?3 WHERE id = ?1")?;
+            for (player, token) in tokens {
+                update.execute(params![player, token, now as i64])?;
+            }
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    fn set_last_seen(&mut self, player: &str, at: Option<u64>) -> Result<()> {
         self.db.execute(
-            "UPDATE serve_players SET token = ?2 WHERE id = ?1",
-            params![player, token],
+            "UPDATE serve_players SET last_seen = ?2 WHERE id = ?1",
+            params![player, at.map(|at| at as i64)],
         )?;
         Ok(())
     }

@@ -257,6 +257,9 @@ pub struct GameSplitter<R> {
     tag_open_lines: usize,
     /// Whether the scan stopped at a line start to see more bytes than have been read.
     needs_more: bool,
+    /// Whether a pause of the input ends the game its bytes so far end with a result (see
+    /// [`crate::chunk::Split::cut_at_pauses`]).
+    cut_at_pauses: bool,
     /// Old Mac files end their lines with a lone CR: each is made a LF as it is read (same
     /// length, so offsets and columns stay those of the file). Decided at the first line end.
     line_ends: LineEnds,
@@ -280,6 +283,10 @@ impl<R: Read + Send> crate::chunk::Split for GameSplitter<R> {
 
     fn recycle(&mut self, bytes: Vec<u8>) {
         GameSplitter::recycle(self, bytes)
+    }
+
+    fn cut_at_pauses(&mut self) {
+        self.cut_at_pauses = true;
     }
 }
 
@@ -327,6 +334,7 @@ impl<R: Read> GameSplitter<R> {
             tag_line_start: 0,
             tag_open_lines: 0,
             needs_more: false,
+            cut_at_pauses: false,
             line_ends: LineEnds::Unknown,
         }
     }
@@ -475,16 +483,51 @@ impl<R: Read> GameSplitter<R> {
             }
             if let Err(failed) = self.fill() {
                 // The games read before the failure and known to be whole (a game after
-                // them had started; the last one may have been cut) are the stream's too:
-                // they go out first, and the error with the next call. "Would block" is no failure
-                // (a `Feed`'s input has no more yet): the splitter goes on at the next call.
-                if self.games.is_empty() || failed.kind() == io::ErrorKind::WouldBlock {
+                // them had started, or their result and a line break were read: see
+                // `cut_at_pause`; a game after them may have been cut) are the stream's too:
+                // they go out first, and the error with the next call. "Would block" is no
+                // failure but a pause (a `Feed`'s input has no more yet): the games known to
+                // be whole by a next one go out at once, not held for a chunk's worth more
+                // (and, when told, the one its result ends), and the splitter goes on at the
+                // next call.
+                let pause = failed.kind() == io::ErrorKind::WouldBlock;
+                if !pause || self.cut_at_pauses {
+                    self.cut_at_pause();
+                }
+                if self.games.is_empty() {
                     return Err(failed);
                 }
-                self.failed = Some(failed);
+                if !pause {
+                    self.failed = Some(failed);
+                }
                 let oversized = std::mem::take(&mut self.oversized);
                 return Ok(Some(self.take_chunk(oversized)));
             }
+        }
+    }
+
+    /// At a failed read, or a pause of a live stream (see [`Self::cut_at_pauses`]): ends the
+    /// game being scanned where the bytes read so far end, if they end its movetext with a
+    /// result (and comments after it) and a line break. A stream that breaks keeps that game
+    /// (it would end no later than the comments after its result), and a live broadcast's
+    /// game goes out as soon as it is sent, not when the next game starts (a single board's
+    /// stream showed each position a move late). The scan goes on as at the start of a
+    /// stream: what comes next is a new game's, so a comment sent after the pause goes with
+    /// the next game, where the same bytes read at once would end this one with it.
+    fn cut_at_pause(&mut self) {
+        let end = self.buf.len();
+        let whole = self.state == State::MoveLineStart
+            && self.scanned == end
+            && !self.needs_more
+            && !self.skipping
+            && end - self.game_start <= self.limits.max_game_bytes
+            && ends_with_result(self.movetext_before(end));
+        if whole {
+            self.push_game(end);
+            self.new_game_at(end);
+            self.stretch_start = end;
+            self.line_cuts = None;
+            self.state = State::TagsLineStart;
         }
     }
 
