@@ -230,7 +230,9 @@ export async function* streamGames(stream, options) {
   const mode = errorMode(options);
   const from = options.from ?? 'pgn';
   if (!CHESS_STREAMS.includes(from)) throw usage(`streams read ${CHESS_STREAMS.join(', ')}, not ${shown(from)}`);
-  const { object: feed, instance } = track(call(() => new wasm.GameFeed(from, options.live === true)));
+  if (options.live !== undefined && typeof options.live !== 'boolean') throw usage(`live: true or false, not ${shown(options.live)}`);
+  const pieceBytes = options.live ? Infinity : PUSH_BYTES;
+  const { object: feed, instance } = track(call(() => new wasm.GameFeed(from, !!options.live)));
   const live = () => {
     if (instance !== instanceNumber()) throw usage('notate was started again (see the error before): read the stream again');
     return feed;
@@ -268,9 +270,10 @@ export async function* streamGames(stream, options) {
       }
       if (next.done) break;
       // A piece at a time: a push gives the games it completes, all at once, and a whole
-      // file given as one chunk would build every game's items together.
-      for (let at = 0; at < bytes.length || at === 0; at += PUSH_BYTES) {
-        const piece = bytes.subarray(at, at + PUSH_BYTES);
+      // file given as one chunk would build every game's items together. Live, a chunk is
+      // pushed whole: the end of each push is a pause, where a game its result ends goes out.
+      for (let at = 0; at < bytes.length || at === 0; at += pieceBytes) {
+        const piece = bytes.subarray(at, at + pieceBytes);
         yield* handOut(call(() => live().push(piece)));
       }
     }

@@ -281,6 +281,16 @@ test('a stream\'s games come with the chunk that completes them; live, with the 
   assert.deepEqual(await given(chunks, { live: true }), [1, 1, 2, 3, 3]);
   const game = convert('1. d4 d5 *', { from: 'pgn', to: 'json' });
   assert.deepEqual(await given([game.slice(0, 9), game.slice(9)], { from: 'json' }), [0, 1, 1]);
+  // Live, a chunk is pushed whole: a note after a result at its 1 MiB mark stays with its game.
+  const text = '1. e4 *\n'.repeat(131072) + '{note}\n\n1. d4 *\n';
+  const streamed = [];
+  for await (const g of streamGames([text], { live: true })) streamed.push(g);
+  assert.equal(JSON.stringify(streamed.slice(-2)), JSON.stringify(readPgn(text).slice(-2)));
+  await assert.rejects(async () => {
+    for await (const _ of streamGames([text], { live: 'yes' })) {
+      // nothing
+    }
+  }, (e) => e instanceof NotateError && e.kind === 'usage' && /live: true or false/.test(e.message));
 });
 
 /** A game or error, comparable across the two ways. */

@@ -923,11 +923,13 @@ impl<F: ReadFormat> Feed<F> {
     }
 
     /// A feed for a live stream (a broadcast that sends each game as it changes, and waits):
-    /// at the end of each push, a PGN game whose result and a line break came is given at
-    /// once, not when the next game starts. This is the one place where a feed may give
-    /// other games than a [`Reader`]: a comment pushed after such a push (a note after the
-    /// result, on a line of its own) goes with the next game, where the same bytes read at
-    /// once would end the first game with it.
+    /// at the end of each push, a PGN game whose result and a line break came (blanks
+    /// aside) is given at once, not when the next game starts (a game of tags alone still
+    /// waits for the next one). This is the one place where a feed may give other games than
+    /// a [`Reader`]: a comment pushed after such a push (a note after the result, on a line
+    /// of its own) goes with the next game, where the same bytes read at once would end the
+    /// first game with it (and one left open over the next game's tags is a game of its own,
+    /// as at a stream's start).
     ///
     /// ```
     /// use notate::chess::pgn::Pgn;
@@ -1003,8 +1005,9 @@ impl<F: ReadFormat> Feed<F> {
 
     /// Says the source of the stream failed (a network stream broke, a file could not be
     /// read); gives back the games known to be whole not given yet (the pushes gave those
-    /// they completed): the last game may have been cut, and is not given. The feed then
-    /// has ended; the caller reports the source's own error.
+    /// they completed; a last game whose result and a line break end the bytes, blanks
+    /// aside, is whole): another last game may have been cut, and is not given. The feed
+    /// then has ended; the caller reports the source's own error.
     ///
     /// ```
     /// use notate::chess::pgn::Pgn;

@@ -230,7 +230,9 @@ pub struct GameSplitter<R> {
     oversized: Vec<usize>,
     spare: Option<Vec<u8>>,
     /// A read that failed after games known to be whole were found (a game after them had
-    /// started): they go out first, then this.
+    /// started, or the read bytes end with their result, a line break and blanks): they go
+    /// out first, then this. (The first failure ends a stream: `cut_at_pause` leaves the scan
+    /// as at a stream's start, which a retried read would have to undo.)
     failed: Option<io::Error>,
     /// No `}` stands in the buffer before this offset.
     brace_free_until: usize,
