@@ -1259,12 +1259,12 @@ impl Hub {
                 &ServerMessage::RegisterFailure("the account could not be stored".into()),
             );
         }
+        self.usernames
+            .insert(username.to_lowercase(), player.to_string());
         if let Some(state) = self.players.get_mut(player) {
             state.name = username.clone();
             state.password = Some(hash);
         }
-        self.usernames
-            .insert(username.to_lowercase(), player.to_string());
         self.lobby_player_changed(player, "name", username.into());
         self.send(
             conn,

@@ -91,7 +91,7 @@ def _compressed_bytes(path: str) -> bool:
         return False
     return (
         head.startswith((b"\x28\xb5\x2f\xfd", b"\x1f\x8b"))
-        or (head[:3] == b"BZh" and head[3:4] in tuple(b"%d" % n for n in range(1, 10)))
+        or (len(head) == 4 and head[:3] == b"BZh" and b"1" <= head[3:] <= b"9")
     )
 
 

@@ -517,18 +517,16 @@ impl<R: Read> GameSplitter<R> {
     /// stream: what comes next is a new game's, so a comment sent after the pause goes with
     /// the next game, where the same bytes read at once would end this one with it.
     fn cut_at_pause(&mut self) {
+        // (Never while skipping a game too large: that skip reads on its own.)
         let end = self.buf.len();
         let whole = self.state == State::MoveLineStart
             && self.scanned == end
             && !self.needs_more
-            && !self.skipping
             && end - self.game_start <= self.limits.max_game_bytes
             && ends_with_result(self.movetext_before(end));
         if whole {
-            self.push_game(end);
-            self.new_game_at(end);
-            self.stretch_start = end;
-            self.line_cuts = None;
+            // As if the next game started here, its tags not begun.
+            self.start_game_at(end);
             self.state = State::TagsLineStart;
         }
     }
