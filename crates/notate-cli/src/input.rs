@@ -5,8 +5,10 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendError, Sender};
 use notate::convert::{Compression, Format};
 
 use crate::formats::InputFormat;
@@ -69,8 +71,11 @@ pub fn open(
             let capacity = length.unwrap_or(u64::MAX).clamp(4 << 10, 256 << 10) as usize;
             (Box::new(file), capacity, length)
         }
-        None => (Box::new(io::stdin()), 256 << 10, None),
+        None => (Box::new(io::stdin()), 256 << 10, stdin_file_length()),
     };
+    // A pipe, a socket or a terminal may pause (a broadcast sends its games as they are
+    // played): its bytes are read on a thread of their own, so that a pause can be told.
+    let pipe = length.is_none();
     let mut raw = BufReader::with_capacity(
         capacity,
         Counting {
@@ -99,7 +104,7 @@ pub fn open(
                 None => detect(name.path.as_deref(), &mut reader)?,
             };
             return Ok(Opened {
-                reader,
+                reader: if pipe { Paced::spawn(reader)? } else { reader },
                 format,
                 length,
             });
@@ -112,10 +117,128 @@ pub fn open(
         None => detect(name.path.as_deref(), &mut reader)?,
     };
     Ok(Opened {
-        reader,
+        reader: if pipe { Paced::spawn(reader)? } else { reader },
         format,
         length: None,
     })
+}
+
+/// The length of stdin when it is a regular file (`notate check < games.pgn`), which has no
+/// pauses to tell.
+fn stdin_file_length() -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+        File::from(fd)
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.len())
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// How long a pipe must stay silent for its silence to be a pause: long beside the time a
+/// program writing into it takes between two writes (a decompressor fills a pipe's 64 KiB
+/// in a fraction of a millisecond), short beside what a person watching a broadcast notices.
+pub const PAUSE: Duration = Duration::from_millis(20);
+
+/// The decompressed bytes of a pipe (stdin, a FIFO), read on a thread of their own: a read
+/// that finds none within [`PAUSE`] fails with "would block", which the splitters take as a
+/// pause of the input, as a [`notate::format::Feed`]'s (they hand out the games found whole
+/// at once, not after a chunk's worth more; with `--live`, a PGN game its result ended), and
+/// the next read waits again. With a blocking read from the pipe itself, a live broadcast
+/// gave nothing until it ended.
+pub struct Paced {
+    /// Buffers the thread filled, each with the length it filled.
+    bytes: Receiver<io::Result<(Vec<u8>, usize)>>,
+    /// Buffers read, back to the thread: no allocation per read.
+    spare: Sender<Vec<u8>>,
+    current: Vec<u8>,
+    len: usize,
+    at: usize,
+    ended: bool,
+}
+
+impl Paced {
+    /// Starts reading `source` on a thread of its own; the reader of its bytes.
+    fn spawn(mut source: Box<dyn BufRead + Send>) -> Result<Box<dyn BufRead + Send>> {
+        // A few buffers in flight: memory stays flat. Each as large as the source's own
+        // buffer, which a read that large skips.
+        const BUFFERS: usize = 4;
+        let (tx, rx) = bounded(BUFFERS);
+        let (spare_tx, spare_rx) = bounded::<Vec<u8>>(BUFFERS + 2);
+        let spawned = std::thread::Builder::new()
+            .name("notate-pipe".into())
+            .spawn(move || loop {
+                let mut buffer = spare_rx.try_recv().unwrap_or_else(|_| vec![0; 256 << 10]);
+                let sent = match source.read(&mut buffer) {
+                    Ok(0) => return,
+                    Ok(n) => tx.send(Ok((buffer, n))),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    // A descriptor left non-blocking by whoever started notate.
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(PAUSE / 4);
+                        continue;
+                    }
+                    Err(e) => tx.send(Err(e)).and(Err(SendError(Ok((Vec::new(), 0))))),
+                };
+                // The run stopped (--strict, a write error: nobody reads on), or the
+                // source failed.
+                if sent.is_err() {
+                    return;
+                }
+            });
+        spawned.context("cannot start a thread to read the input")?;
+        Ok(Box::new(Paced {
+            bytes: rx,
+            spare: spare_tx,
+            current: Vec::new(),
+            len: 0,
+            at: 0,
+            ended: false,
+        }))
+    }
+}
+
+impl BufRead for Paced {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.at == self.len && !self.ended {
+            match self.bytes.recv_timeout(PAUSE) {
+                Ok(Ok((bytes, len))) => {
+                    let read = std::mem::replace(&mut self.current, bytes);
+                    // (Not the empty one it starts with: a read into it would be the end.)
+                    if !read.is_empty() {
+                        let _ = self.spare.try_send(read);
+                    }
+                    (self.len, self.at) = (len, 0);
+                }
+                Ok(Err(e)) => {
+                    self.ended = true;
+                    return Err(e);
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(io::ErrorKind::WouldBlock.into()),
+                Err(RecvTimeoutError::Disconnected) => self.ended = true,
+            }
+        }
+        Ok(&self.current[self.at..self.len])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at = (self.at + amount).min(self.len);
+    }
+}
+
+impl Read for Paced {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
 }
 
 /// The format an input's file name says (`.pgn.zst`, `.egd.jsonl`, `.icn`, `.kif` …), if any.

@@ -184,6 +184,11 @@ struct Common {
     /// Never show a progress bar
     #[arg(long)]
     quiet: bool,
+    /// PGN from a pipe that pauses (a broadcast that sends each game as it is played): give
+    /// a game once its result and a line break came, without waiting for the next game (a
+    /// note after the result, sent on a later line, then goes with the next game)
+    #[arg(long)]
+    live: bool,
     /// Only this game of each input (1-based)
     #[arg(long, value_name = "N")]
     game: Option<u64>,
@@ -265,6 +270,7 @@ fn settings(common: &Common, job: Job, egd: egd::WriteOptions) -> Settings {
         },
         only_game: common.game,
         max_text_bytes: common.max_game_bytes.unwrap_or(1 << 30),
+        live: common.live,
     }
 }
 

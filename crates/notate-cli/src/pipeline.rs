@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::Range;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
 
@@ -118,6 +118,11 @@ pub trait Sink<O> {
     fn put(&mut self, output: &mut O, range: Range<usize>) -> Result<()>;
     /// At the end of the run, or before stopping early.
     fn flush(&mut self) -> Result<()>;
+    /// When no more output is ready for now: puts out what is held, where that costs
+    /// nothing (not a store's batch).
+    fn pause(&mut self) -> Result<()> {
+        Ok(())
+    }
     /// A game (`game`: its number in its input) or an input (`None`) that failed, in input
     /// order between the output of the games around it; `line` is the error as stderr gets
     /// it (an input's without the `notate: ` before it). Only a sink that shows failures
@@ -169,6 +174,9 @@ impl Sink<Vec<u8>> for ByteSink<'_> {
     fn flush(&mut self) -> Result<()> {
         self.out.flush().context("cannot write output")
     }
+    fn pause(&mut self) -> Result<()> {
+        self.flush()
+    }
     fn failed(&mut self, game: Option<u64>, line: &str) -> Result<()> {
         if !self.failures {
             return Ok(());
@@ -193,6 +201,9 @@ pub struct Settings {
     pub only_game: Option<u64>,
     /// The largest input of a format of one text per file (ICN, KIF, CSA …), read whole.
     pub max_text_bytes: usize,
+    /// A PGN game from a pipe goes out at a pause once its result and a line break came
+    /// (`--live`; see [`notate::format::Feed::live`]).
+    pub live: bool,
 }
 
 /// One game's fate inside a chunk.
@@ -294,13 +305,17 @@ pub fn run<O: ChunkOutput>(
     }
     let read_bytes = Arc::new(AtomicU64::new(0));
     reporter.start(inputs, read_bytes.clone());
+    let stopped = AtomicBool::new(false);
 
     thread::scope(|scope| -> Result<(u64, u64)> {
         {
             let inputs = inputs.to_vec();
             let settings = settings.clone();
             let read_bytes = read_bytes.clone();
-            scope.spawn(move || read_inputs(&inputs, &settings, work_tx, spare_rx, read_bytes));
+            let stopped = &stopped;
+            scope.spawn(move || {
+                read_inputs(&inputs, &settings, work_tx, spare_rx, read_bytes, stopped)
+            });
         }
         for _ in 0..threads {
             let rx = work_rx.clone();
@@ -316,7 +331,9 @@ pub fn run<O: ChunkOutput>(
         drop(spare_tx);
         drop(spare_out_rx);
         let result = write_in_order(&done_rx, &spare_out_tx, inputs, settings, sink, reporter);
-        // On an early stop (--strict, a write error) unblock the other threads.
+        // On an early stop (--strict, a write error) unblock the other threads (a reader
+        // waiting on a pipe that sends nothing, too).
+        stopped.store(true, Ordering::Relaxed);
         drop(done_rx);
         drop(spare_out_tx);
         result
@@ -347,6 +364,7 @@ fn read_inputs(
     tx: Sender<Work>,
     spare: Receiver<Vec<u8>>,
     read_bytes: Arc<AtomicU64>,
+    stopped: &AtomicBool,
 ) {
     let mut seq = 0;
     for (index, name) in inputs.iter().enumerate() {
@@ -391,12 +409,24 @@ fn read_inputs(
                 Records::Lines => Box::new(LineSplitter::new(reader, settings.chunk_bytes)),
                 Records::Whole => Box::new(WholeSplitter::new(reader, settings.max_text_bytes)),
             };
+            if settings.live {
+                splitter.cut_at_pauses();
+            }
             let spare = spare.clone();
-            let mut next = move || {
+            let mut next = move || loop {
                 if let Ok(bytes) = spare.try_recv() {
                     splitter.recycle(bytes);
                 }
-                splitter.next_chunk()
+                match splitter.next_chunk() {
+                    // A pause of a pipe (see `input::Paced`): the games it made whole have
+                    // gone out; wait on, unless the run has stopped.
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        if stopped.load(Ordering::Relaxed) {
+                            return Ok(None);
+                        }
+                    }
+                    read => return read,
+                }
             };
             while let Some(chunk) =
                 next().with_context(|| format!("cannot read {}", name.display()))?
@@ -582,6 +612,11 @@ fn write_in_order<O: ChunkOutput>(
                     let _ = spare_out.send(output);
                 }
             }
+        }
+        // Nothing more is ready: what is written goes out now, not when a buffer fills (a
+        // pipe's games written at its pause, a slow input's as they are read).
+        if rx.is_empty() {
+            sink.pause()?;
         }
     }
     sink.flush()?;

@@ -1145,3 +1145,106 @@ fn render_writes_one_self_contained_page() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains(r#"{"family":"shogi","tracks":{"header":{},"#));
 }
+
+/// A `notate` whose stdin is a pipe the test writes into as it goes, and whose stdout lines
+/// come as they are written: a broadcast's stream, which pauses between its games.
+struct Piped {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+/// Long enough for a loaded machine, far below the time the pipe stays open.
+const WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+impl Piped {
+    fn start(args: &[&str]) -> Piped {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_notate"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufRead::lines(std::io::BufReader::new(stdout)) {
+                if tx.send(line.unwrap()).is_err() {
+                    return;
+                }
+            }
+        });
+        Piped {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+        }
+    }
+
+    fn send(&mut self, bytes: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line of output, which must come while the pipe is still open.
+    fn line(&self) -> String {
+        self.lines.recv_timeout(WAIT).expect("a line of output")
+    }
+
+    /// Closes the pipe; the rest of the output and the exit status.
+    fn close(mut self) -> (Vec<String>, Option<i32>) {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        (self.lines.iter().collect(), status.code())
+    }
+}
+
+#[test]
+fn a_pipe_gives_each_game_once_the_next_has_begun_without_waiting_for_more() {
+    let mut notate = Piped::start(&["convert", "--to", "uci"]);
+    notate.send("[White \"a\"]\n\n1. e4 e5 1-0\n\n[White \"b\"]\n\n1. d4");
+    assert_eq!(notate.line(), "e2e4 e7e5");
+    // A note after a result, even sent later, stays with its game as in a file.
+    notate.send(" *\n");
+    notate.send("{a note}\n\n1. c4 *\n");
+    assert_eq!(notate.line(), "d2d4");
+    assert_eq!(notate.close(), (vec!["c2c4".to_string()], Some(0)));
+}
+
+#[test]
+fn live_gives_a_piped_game_once_its_result_came() {
+    let mut notate = Piped::start(&["convert", "--to", "uci", "--live"]);
+    notate.send("[White \"a\"]\n\n1. e4 e5 1-0\n");
+    assert_eq!(notate.line(), "e2e4 e7e5");
+    notate.send("\n[White \"a\"]\n\n1. e4 e5 2. Nf3");
+    notate.send(" *\n");
+    assert_eq!(notate.line(), "e2e4 e7e5 g1f3");
+    assert_eq!(notate.close(), (vec![], Some(0)));
+}
+
+#[test]
+fn piped_json_lines_go_out_line_by_line() {
+    let line = text(&notate(&["convert", "--to", "json"], "1. e4 *\n").stdout);
+    let mut notate = Piped::start(&["convert", "--from", "json", "--to", "uci"]);
+    notate.send(&line);
+    assert_eq!(notate.line(), "e2e4");
+    assert_eq!(notate.close(), (vec![], Some(0)));
+}
+
+#[test]
+fn strict_stops_a_pipe_that_stays_open() {
+    let mut notate = Piped::start(&["check", "--strict"]);
+    notate.send("1. e4 e5 *\n\n1. e9 *\n\n1. d4");
+    // No more bytes and no end: the run stops at the bad game all the same.
+    let deadline = std::time::Instant::now() + WAIT;
+    let status = loop {
+        if let Some(status) = notate.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(std::time::Instant::now() < deadline, "still running");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(1));
+}

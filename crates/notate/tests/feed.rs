@@ -156,6 +156,41 @@ fn a_comment_after_a_live_pause_goes_with_the_next_game() {
     assert_eq!(games, pulled);
 }
 
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    /// Live, any pieces give what reading at once gives, over generated games (tags,
+    /// comments, variations, clocks, null moves) none of which has a note after its result.
+    #[test]
+    fn live_reads_as_pulled_when_no_note_follows_a_result(
+        seed: u64,
+        games in 1usize..12,
+        sizes in proptest::collection::vec(1usize..2000, 1..30),
+    ) {
+        let mut text = String::new();
+        for game in pulled::<Pgn>(&notate_testdata::pgn(seed, games)) {
+            let mut game = game.unwrap();
+            game.final_comments.clear();
+            text.push_str(&notate::chess::pgn::to_string(&game).unwrap());
+            text.push('\n');
+        }
+        let want = pulled::<Pgn>(&text);
+        proptest::prop_assert_eq!(want.len(), games);
+        let mut feed = Feed::<Pgn>::new().live();
+        let (mut out, mut at) = (Vec::new(), 0);
+        for size in sizes.iter().cycle() {
+            if at == text.len() {
+                break;
+            }
+            let end = (at + size).min(text.len());
+            out.extend(feed.push(&text.as_bytes()[at..end]));
+            at = end;
+        }
+        out.extend(feed.finish());
+        proptest::prop_assert_eq!(out, want);
+    }
+}
+
 #[test]
 fn a_push_after_the_end_is_an_error() {
     let mut feed = Feed::<Pgn>::new();
