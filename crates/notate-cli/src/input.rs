@@ -5,10 +5,9 @@ use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, SendError, Sender};
+use notate::chunk::Paced;
 use notate::convert::{Compression, Format};
 
 use crate::formats::InputFormat;
@@ -104,7 +103,7 @@ pub fn open(
                 None => detect(name.path.as_deref(), &mut reader)?,
             };
             return Ok(Opened {
-                reader: if pipe { Paced::spawn(reader)? } else { reader },
+                reader: if pipe { paced(reader)? } else { reader },
                 format,
                 length,
             });
@@ -117,10 +116,18 @@ pub fn open(
         None => detect(name.path.as_deref(), &mut reader)?,
     };
     Ok(Opened {
-        reader: if pipe { Paced::spawn(reader)? } else { reader },
+        reader: if pipe { paced(reader)? } else { reader },
         format,
         length: None,
     })
+}
+
+/// A pipe's bytes, read on a thread of their own, so that its pauses are told (see
+/// [`Paced`]: with a blocking read from the pipe itself, a live broadcast gave nothing until
+/// it ended).
+fn paced(reader: Box<dyn BufRead + Send>) -> Result<Box<dyn BufRead + Send>> {
+    let paced = Paced::spawn(reader).context("cannot start a thread to read the input")?;
+    Ok(Box::new(paced))
 }
 
 /// The length of stdin when it is a regular file (`notate check < games.pgn`), which has no
@@ -138,107 +145,6 @@ fn stdin_file_length() -> Option<u64> {
     }
     #[cfg(not(unix))]
     None
-}
-
-/// How long a pipe must stay silent for its silence to be a pause: long beside the time a
-/// program writing into it takes between two writes (a decompressor fills a pipe's 64 KiB
-/// in a fraction of a millisecond), short beside what a person watching a broadcast notices.
-pub const PAUSE: Duration = Duration::from_millis(20);
-
-/// The decompressed bytes of a pipe (stdin, a FIFO), read on a thread of their own: a read
-/// that finds none within [`PAUSE`] fails with "would block", which the splitters take as a
-/// pause of the input, as a [`notate::format::Feed`]'s (they hand out the games found whole
-/// at once, not after a chunk's worth more; with `--live`, a PGN game its result ended), and
-/// the next read waits again. With a blocking read from the pipe itself, a live broadcast
-/// gave nothing until it ended.
-pub struct Paced {
-    /// Buffers the thread filled, each with the length it filled.
-    bytes: Receiver<io::Result<(Vec<u8>, usize)>>,
-    /// Buffers read, back to the thread: no allocation per read.
-    spare: Sender<Vec<u8>>,
-    current: Vec<u8>,
-    len: usize,
-    at: usize,
-    ended: bool,
-}
-
-impl Paced {
-    /// Starts reading `source` on a thread of its own; the reader of its bytes.
-    fn spawn(mut source: Box<dyn BufRead + Send>) -> Result<Box<dyn BufRead + Send>> {
-        // A few buffers in flight: memory stays flat. Each as large as the source's own
-        // buffer, which a read that large skips.
-        const BUFFERS: usize = 4;
-        let (tx, rx) = bounded(BUFFERS);
-        let (spare_tx, spare_rx) = bounded::<Vec<u8>>(BUFFERS + 2);
-        let spawned = std::thread::Builder::new()
-            .name("notate-pipe".into())
-            .spawn(move || loop {
-                let mut buffer = spare_rx.try_recv().unwrap_or_else(|_| vec![0; 256 << 10]);
-                let sent = match source.read(&mut buffer) {
-                    Ok(0) => return,
-                    Ok(n) => tx.send(Ok((buffer, n))),
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    // A descriptor left non-blocking by whoever started notate.
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                        std::thread::sleep(PAUSE / 4);
-                        continue;
-                    }
-                    Err(e) => tx.send(Err(e)).and(Err(SendError(Ok((Vec::new(), 0))))),
-                };
-                // The run stopped (--strict, a write error: nobody reads on), or the
-                // source failed.
-                if sent.is_err() {
-                    return;
-                }
-            });
-        spawned.context("cannot start a thread to read the input")?;
-        Ok(Box::new(Paced {
-            bytes: rx,
-            spare: spare_tx,
-            current: Vec::new(),
-            len: 0,
-            at: 0,
-            ended: false,
-        }))
-    }
-}
-
-impl BufRead for Paced {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.at == self.len && !self.ended {
-            match self.bytes.recv_timeout(PAUSE) {
-                Ok(Ok((bytes, len))) => {
-                    let read = std::mem::replace(&mut self.current, bytes);
-                    // (Not the empty one it starts with: a read into it would be the end.)
-                    if !read.is_empty() {
-                        let _ = self.spare.try_send(read);
-                    }
-                    (self.len, self.at) = (len, 0);
-                }
-                Ok(Err(e)) => {
-                    self.ended = true;
-                    return Err(e);
-                }
-                Err(RecvTimeoutError::Timeout) => return Err(io::ErrorKind::WouldBlock.into()),
-                Err(RecvTimeoutError::Disconnected) => self.ended = true,
-            }
-        }
-        Ok(&self.current[self.at..self.len])
-    }
-
-    fn consume(&mut self, amount: usize) {
-        self.at = (self.at + amount).min(self.len);
-    }
-}
-
-impl Read for Paced {
-    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(out.len());
-        out[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
 }
 
 /// The format an input's file name says (`.pgn.zst`, `.egd.jsonl`, `.icn`, `.kif` …), if any.

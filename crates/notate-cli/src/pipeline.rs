@@ -418,7 +418,7 @@ fn read_inputs(
                     splitter.recycle(bytes);
                 }
                 match splitter.next_chunk() {
-                    // A pause of a pipe (see `input::Paced`): the games it made whole have
+                    // A pause of a pipe (see `notate::chunk::Paced`): the games it made whole have
                     // gone out; wait on, unless the run has stopped.
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                         if stopped.load(Ordering::Relaxed) {

@@ -162,6 +162,7 @@ pub fn convert(
         path,
         length,
         raised,
+        ..
     } = source::open_named(data)?;
     let from = from_
         .as_deref()

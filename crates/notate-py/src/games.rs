@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use notate::chess::pgn::{self, replay_chunk_with_warnings, GameParser, Keep, ReadOptions};
 use notate::chess::{replay, ChessGame, Comment, Eval, Played, Ply};
-use notate::chunk::Chunk;
+use notate::chunk::{Chunk, Paced, Split};
 use notate::format::{ChunkMap, NumberedGames, StillWaiting};
 use notate::Error;
 use pyo3::exceptions::PyRuntimeError;
@@ -21,7 +21,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode};
 
-use crate::errors::{game_error, OnError, WarningCap};
+use crate::errors::{game_error, usage, OnError, WarningCap};
 use crate::source;
 use crate::SIGNALS_EVERY;
 
@@ -107,7 +107,7 @@ impl GameData {
     }
 }
 
-/// read_pgn(source, *, errors="raise", threads=None)
+/// read_pgn(source, *, errors="raise", threads=None, live=False)
 /// --
 ///
 /// The games of a PGN source, in order: text, bytes, a binary file object or a path (`.pgn`,
@@ -121,23 +121,52 @@ impl GameData {
 /// is no move) is reported by `warnings.warn` (category `GameWarning`, placed) as the game
 /// is given.
 ///
+/// A file object is read with `read1` when it has one, on a thread of its own: a pipe's or
+/// a socket's games are given at each pause (20 ms without bytes) once the next game has
+/// begun, not when more bytes or the end come. With `live=True` (a broadcast that sends each
+/// game as it is played) a game is given at a pause once its result and a line break came; a
+/// note after the result, sent on a later line after the pause, then goes with the next game.
+///
 /// >>> import notate
 /// >>> [m.san for m in next(notate.read_pgn("1. e4 e5 2. Nf3 *")).moves]
 /// ['e4', 'e5', 'Nf3']
 #[pyfunction]
-#[pyo3(signature = (source, *, errors = None, threads = None))]
+#[pyo3(signature = (source, *, errors = None, threads = None, live = None))]
 pub fn read_pgn(
     source: &Bound<'_, PyAny>,
     errors: Option<&Bound<'_, PyAny>>,
     threads: Option<&Bound<'_, PyAny>>,
+    live: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Games> {
     let on_error = OnError::parse(errors, OnError::Collect)?;
     let threads = crate::threads(threads)?;
+    let live = match live {
+        None => false,
+        Some(live) => match live.cast::<pyo3::types::PyBool>() {
+            Ok(live) => live.is_true(),
+            Err(_) => {
+                let kind = live.get_type().name()?;
+                return Err(usage(format!("live is True or False, not {kind}")));
+            }
+        },
+    };
     let opened = source::open_named(source)?;
     let options = ReadOptions::default();
-    let mut splitter = pgn::splitter(opened.input, moves_only(options));
+    // A file object (a pipe, a socket) is read on a thread of its own, so that its games go
+    // out at its pauses (see `notate::chunk::Paced`).
+    let input: source::Input = if opened.stream {
+        let paced = Paced::spawn(opened.input)
+            .map_err(|e| usage(format!("cannot start a thread to read the source: {e}")))?;
+        Box::new(paced)
+    } else {
+        opened.input
+    };
+    let mut splitter = pgn::splitter(input, moves_only(options));
     if let Some(length) = opened.length {
         splitter = splitter.input_bytes(length);
+    }
+    if live {
+        splitter.cut_at_pauses();
     }
     let chunks = ChunkMap::of_chunks(splitter, threads, || {
         move |chunk: &Chunk| read_games(chunk, options)

@@ -23,6 +23,8 @@ pub struct Opened {
     pub input: Input,
     pub path: Option<PathBuf>,
     pub length: Option<u64>,
+    /// A file object, which may pause (a pipe, a socket: see [`notate::chunk::Paced`]).
+    pub stream: bool,
     /// What a file object's `read()` raised, once it has (see [`Raised::error`]).
     pub raised: Raised,
 }
@@ -68,12 +70,14 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
                 .map_err(|e| usage(format!("the {compression} data cannot be read: {e}")))?,
             length: None,
             path: None,
+            stream: false,
             raised: Raised::default(),
         }),
         None => Ok(Opened {
             length: Some(bytes.len() as u64),
             input: Box::new(Cursor::new(bytes)),
             path: None,
+            stream: false,
             raised: Raised::default(),
         }),
     };
@@ -104,6 +108,7 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
                 length: Some(text.len() as u64),
                 input: Box::new(Cursor::new(text.into_owned().into_bytes())),
                 path: None,
+                stream: false,
                 raised: Raised::default(),
             }),
         };
@@ -119,14 +124,21 @@ pub fn open_named(source: &Bound<'_, PyAny>) -> PyResult<Opened> {
         .map_err(|e| caused(source.py(), e, "the source could not be read"))?;
     if readable {
         let raised = Raised::default();
+        // `read1(n)` gives what a buffered stream has, or one read of what it wraps, where
+        // `read(n)` waits for all n bytes: a pipe's or a socket's pause is then seen.
+        let read1 = source
+            .hasattr("read1")
+            .map_err(|e| caused(source.py(), e, "the source could not be read"))?;
         let file = PyFile {
             file: source.clone().unbind(),
+            method: if read1 { "read1" } else { "read" },
             raised: raised.clone(),
         };
         return Ok(Opened {
             input: Box::new(Sniffed::Unread(Some(Box::new(file)))),
             path: None,
             length: None,
+            stream: true,
             raised,
         });
     }
@@ -185,6 +197,7 @@ fn open_path(path: PathBuf) -> PyResult<Opened> {
         input,
         path: Some(path),
         length,
+        stream: false,
         raised: Raised::default(),
     })
 }
@@ -243,6 +256,8 @@ impl Read for Sniffed {
 /// A Python binary file object as a `Read`: each `read` takes the GIL for one `read(n)` call.
 struct PyFile {
     file: Py<PyAny>,
+    /// `read1` when the object has it, else `read`.
+    method: &'static str,
     /// Where an exception of `read()` is kept for the caller.
     raised: Raised,
 }
@@ -252,7 +267,7 @@ impl Read for PyFile {
         Python::attach(|py| {
             let chunk = self
                 .file
-                .call_method1(py, "read", (buf.len(),))
+                .call_method1(py, self.method, (buf.len(),))
                 .map_err(|e| {
                     let error = io::Error::other(e.to_string());
                     // Ctrl-C while Python ran read(): the reading stops with an error here, and

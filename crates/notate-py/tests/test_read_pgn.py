@@ -551,3 +551,62 @@ def test_comments_read_on_demand_are_those_read_with_the_game(egd_vectors):
     assert first.moves[1].comments[0] == "café [%clk 0:00:09.5]"
     assert first.moves[1].variations[0][0].variations[0][0].comments == ["v2"]
     assert second.moves[0].mate == -3 and second.moves[0].emt == 2.0
+
+
+@contextlib.contextmanager
+def _open_pipe():
+    """A pipe the test writes into as it goes: the read end as a buffered binary file (as
+    `sys.stdin.buffer` is), and a function that writes bytes. Closed whatever happens."""
+    read_end, write_end = os.pipe()
+    closed = []
+
+    def close():
+        if not closed:
+            closed.append(True)
+            os.close(write_end)
+
+    with os.fdopen(read_end, "rb") as source:
+        try:
+            yield source, (lambda data: os.write(write_end, data)), close
+        finally:
+            close()
+
+
+def _next_within(games, seconds=30):
+    """The next game, which must come while the pipe is still open."""
+    got = []
+    reader = threading.Thread(target=lambda: got.append(next(games)), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert got, "no game while the pipe is open"
+    return got[0]
+
+
+def test_a_pipes_games_come_at_its_pauses():
+    with _open_pipe() as (source, write, close):
+        games = notate.read_pgn(source)
+        write(b'[White "a"]\n\n1. e4 e5 1-0\n\n[White "b"]\n\n1. d4')
+        assert [m.san for m in _next_within(games).moves] == ["e4", "e5"]
+        # A note after a result, sent later, stays with its game.
+        write(b" *\n")
+        write(b"{a note}\n\n1. c4 *\n")
+        second = _next_within(games)
+        assert second.tags == {"White": "b"} and second.final_comments == ["a note"]
+        close()
+        assert [[m.san for m in g.moves] for g in games] == [["c4"]]
+
+
+def test_live_gives_a_game_once_its_result_came():
+    with _open_pipe() as (source, write, close):
+        games = notate.read_pgn(source, live=True)
+        write(b'[White "a"]\n\n1. e4 e5 1-0\n')
+        assert [m.san for m in _next_within(games).moves] == ["e4", "e5"]
+        write(b'\n[White "a"]\n\n1. e4 e5 2. Nf3')
+        write(b" *\n")
+        assert len(_next_within(games).moves) == 3
+        close()
+        assert list(games) == []
+    with pytest.raises(notate.NotateError, match="live is True or False, not str"):
+        notate.read_pgn("1. e4 *", live="yes")
+    # Text and files read as ever: live changes nothing when nothing pauses.
+    assert len(list(notate.read_pgn(TWO_GAMES, live=True))) == 2

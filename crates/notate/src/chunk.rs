@@ -235,3 +235,129 @@ impl<R: Read> LineSplitter<R> {
         Ok(Some(chunk))
     }
 }
+
+/// How long a [`Paced`] stream must stay silent for its silence to be a pause: long beside
+/// the time a program writing into a pipe takes between two writes (a decompressor fills a
+/// pipe's 64 KiB in a fraction of a millisecond), short beside what a person watching a
+/// broadcast notices.
+pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// A stream that may pause (a pipe, a socket: a broadcast sends its games as they are played,
+/// and waits), read on a thread of its own so that a pause can be told: a read that finds no
+/// bytes within [`PAUSE`] fails with [`io::ErrorKind::WouldBlock`], which every splitter takes
+/// as a pause, as a [`Feed`](crate::format::Feed)'s (it hands out the games known to be whole
+/// at once, not after a chunk's worth more; told [`Split::cut_at_pauses`], a PGN game its
+/// result ended), and goes on at the next call. Read with blocking reads, a broadcast gave
+/// nothing until it ended. Memory stays flat: a few buffers are in flight.
+///
+/// ```
+/// use std::io::{ErrorKind, Write};
+/// use notate::chess::pgn::GameSplitter;
+/// use notate::chunk::Paced;
+/// let (source, mut writer) = std::io::pipe().unwrap();
+/// let mut games = GameSplitter::new(Paced::spawn(source).unwrap(), 1 << 20);
+/// writer.write_all(b"1. e4 *\n\n1. d4").unwrap();
+/// // The pipe pauses: the first game goes out, the second may go on.
+/// let chunk = loop {
+///     match games.next_chunk() {
+///         Err(e) if e.kind() == ErrorKind::WouldBlock => continue,
+///         read => break read.unwrap().unwrap(),
+///     }
+/// };
+/// assert_eq!(&chunk.bytes[chunk.games[0].clone()], b"1. e4 *\n\n");
+/// drop(writer);
+/// assert_eq!(games.next_chunk().unwrap().unwrap().games.len(), 1);
+/// ```
+pub struct Paced {
+    /// Buffers the thread filled, each with the length it filled.
+    bytes: std::sync::mpsc::Receiver<io::Result<(Vec<u8>, usize)>>,
+    /// Buffers read, back to the thread: no allocation per read.
+    spare: std::sync::mpsc::SyncSender<Vec<u8>>,
+    current: Vec<u8>,
+    len: usize,
+    at: usize,
+    ended: bool,
+}
+
+impl Paced {
+    /// Starts reading `source` on a thread of its own (which ends at the source's end or
+    /// failure, or at its next read once this is dropped); the reader of its bytes.
+    pub fn spawn<R: Read + Send + 'static>(mut source: R) -> io::Result<Paced> {
+        use std::sync::mpsc::sync_channel;
+        // Each buffer as large as a `BufReader`'s that a caller may put the source in, which
+        // a read that large skips.
+        const BUFFERS: usize = 4;
+        let (tx, rx) = sync_channel(BUFFERS);
+        let (spare_tx, spare_rx) = sync_channel::<Vec<u8>>(BUFFERS + 2);
+        std::thread::Builder::new()
+            .name("notate-paced".into())
+            .spawn(move || loop {
+                let mut buffer = spare_rx.try_recv().unwrap_or_else(|_| vec![0; 256 << 10]);
+                let sent = match source.read(&mut buffer) {
+                    Ok(0) => return,
+                    Ok(n) => tx.send(Ok((buffer, n))),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    // A descriptor left non-blocking by whoever started the program.
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(PAUSE / 4);
+                        continue;
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                // Nobody reads on.
+                if sent.is_err() {
+                    return;
+                }
+            })?;
+        Ok(Paced {
+            bytes: rx,
+            spare: spare_tx,
+            current: Vec::new(),
+            len: 0,
+            at: 0,
+            ended: false,
+        })
+    }
+}
+
+impl io::BufRead for Paced {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        use std::sync::mpsc::RecvTimeoutError;
+        if self.at == self.len && !self.ended {
+            match self.bytes.recv_timeout(PAUSE) {
+                Ok(Ok((bytes, len))) => {
+                    let read = std::mem::replace(&mut self.current, bytes);
+                    // (Not the empty one it starts with: a read into it would be the end.)
+                    if !read.is_empty() {
+                        let _ = self.spare.try_send(read);
+                    }
+                    (self.len, self.at) = (len, 0);
+                }
+                Ok(Err(e)) => {
+                    self.ended = true;
+                    return Err(e);
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(io::ErrorKind::WouldBlock.into()),
+                Err(RecvTimeoutError::Disconnected) => self.ended = true,
+            }
+        }
+        Ok(&self.current[self.at..self.len])
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.at = (self.at + amount).min(self.len);
+    }
+}
+
+impl Read for Paced {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = io::BufRead::fill_buf(self)?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        io::BufRead::consume(self, n);
+        Ok(n)
+    }
+}

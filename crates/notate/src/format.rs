@@ -516,6 +516,8 @@ pub fn default_threads() -> usize {
 /// chunk (then an I/O error, if one ended the stream). The games a worker gets are those a
 /// [`Reader`] gives, in order, their errors not yet numbered (the caller counts games).
 /// At most `2 × threads + 2` chunks are in flight; the threads stop when the map is dropped.
+/// An input that pauses (a [`crate::chunk::Paced`] pipe) has the games its bytes made whole
+/// handed out at each pause, and is waited for.
 ///
 /// ```
 /// use notate::chess::pgn::Pgn;
@@ -539,6 +541,8 @@ pub struct ChunkMap<T> {
     tickets: std::sync::mpsc::SyncSender<()>,
     next_chunk: u64,
     done: bool,
+    /// Set when the map is dropped, for a cutter waiting out a pause.
+    dropped: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl<T: Send + 'static> ChunkMap<T> {
@@ -632,11 +636,13 @@ impl<T: Send + 'static> ChunkMap<T> {
         // The workers take turns at cutting: a thread of its own for it made one more thread
         // than cores, and the kernel then left a worker waiting a whole time slice (3 ms) now
         // and then, which on a 1 MB file was a third of the time.
+        let dropped = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let cutter = Arc::new(Mutex::new(Cutter {
             splitter,
             tickets: ticket_box,
             sequence: 0,
             ended: false,
+            dropped: dropped.clone(),
         }));
         for _ in 0..threads {
             let (cutter, done) = (cutter.clone(), done.clone());
@@ -679,7 +685,16 @@ impl<T: Send + 'static> ChunkMap<T> {
             tickets,
             next_chunk: 0,
             done: false,
+            dropped,
         }
+    }
+}
+
+impl<T> Drop for ChunkMap<T> {
+    fn drop(&mut self) {
+        // A cutter waiting out the pauses of its input stops (see [`Cutter::cut`]).
+        self.dropped
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -691,6 +706,8 @@ struct Cutter<S> {
     sequence: u64,
     /// The stream has ended, or failed.
     ended: bool,
+    /// The map has been dropped.
+    dropped: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl<S: Split> Cutter<S> {
@@ -706,13 +723,32 @@ impl<S: Split> Cutter<S> {
         }
         let sequence = self.sequence;
         self.sequence += 1;
-        let next =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.splitter.next_chunk()))
-                .unwrap_or_else(|_| {
-                    Err(io::Error::other(
-                        "cutting the input failed (a bug in notate)",
-                    ))
-                });
+        let next = loop {
+            let started = std::time::Instant::now();
+            let next = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                self.splitter.next_chunk()
+            }))
+            .unwrap_or_else(|_| {
+                Err(io::Error::other(
+                    "cutting the input failed (a bug in notate)",
+                ))
+            });
+            match next {
+                // A pause of the input (a [`crate::chunk::Paced`] stream's): the games it
+                // made whole have gone out; wait for more, unless nobody reads on.
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if self.dropped.load(std::sync::atomic::Ordering::Relaxed) {
+                        return None;
+                    }
+                    // A reader that says so without waiting (a non-blocking one) is not
+                    // asked again at once.
+                    if started.elapsed() < crate::chunk::PAUSE / 4 {
+                        std::thread::sleep(crate::chunk::PAUSE / 4);
+                    }
+                }
+                next => break next,
+            }
+        };
         match next {
             Ok(Some(chunk)) => Some((sequence, Ok(chunk))),
             Ok(None) => {

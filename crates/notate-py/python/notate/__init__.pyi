@@ -117,12 +117,15 @@ def read_pgn(
     *,
     errors: Literal["raise", "collect"] = "raise",
     threads: Optional[int] = None,
+    live: bool = False,
 ) -> Games:
     """The games of a PGN source, in order: text, bytes, a binary file object or a path
     (`.pgn`, `.pgn.zst`, `.gz`, `.bz2`), read ahead on `threads` threads (1 to 256;
     default: every core) without the GIL. A bad game raises GameError (iterating again goes on); with
     `errors="collect"` it is given in the game's place. What reading skipped without failing
-    a game is reported by `warnings.warn` (GameWarning) as the game is given."""
+    a game is reported by `warnings.warn` (GameWarning) as the game is given. A file object's
+    games are given at each pause of its bytes; `live=True` gives a game at a pause once its
+    result came (a broadcast's)."""
 
 def to_arrow(
     source: Source,
