@@ -36,7 +36,17 @@ pub struct Counting<R> {
 
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
+        let n = loop {
+            match self.inner.read(buf) {
+                // A descriptor left non-blocking by whoever started notate (stdin shared with
+                // a program that set it so): waited for here, under the decompressors and the
+                // format's detection, which would take "no bytes yet" for a failure.
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                read => break read?,
+            }
+        };
         self.count.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }

@@ -284,7 +284,7 @@ enum Outcome<O> {
 /// Runs the pipeline over `inputs`: each worker writes games with a writer from
 /// `new_writer`, and `sink` takes the output in input order. Returns (games done, games
 /// failed).
-pub fn run<O: ChunkOutput>(
+pub fn run<O: ChunkOutput + 'static>(
     inputs: &[InputName],
     settings: &Settings,
     new_stages: impl Fn() -> Stages<O> + Sync,
@@ -305,39 +305,53 @@ pub fn run<O: ChunkOutput>(
     }
     let read_bytes = Arc::new(AtomicU64::new(0));
     reporter.start(inputs, read_bytes.clone());
-    let stopped = AtomicBool::new(false);
+    let stopped = Arc::new(AtomicBool::new(false));
 
-    thread::scope(|scope| -> Result<(u64, u64)> {
-        {
-            let inputs = inputs.to_vec();
-            let settings = settings.clone();
-            let read_bytes = read_bytes.clone();
-            let stopped = &stopped;
-            scope.spawn(move || {
-                read_inputs(&inputs, &settings, work_tx, spare_rx, read_bytes, stopped)
-            });
+    // The threads are not scoped: a run that stops early (--strict, a write error) must not
+    // wait for a reader blocked on a pipe that sends nothing, or on a FIFO no writer opened.
+    let mut handles = Vec::with_capacity(threads + 1);
+    {
+        let inputs = inputs.to_vec();
+        let settings = settings.clone();
+        let (read_bytes, stopped) = (read_bytes.clone(), stopped.clone());
+        handles.push(thread::spawn(move || {
+            read_inputs(&inputs, &settings, work_tx, spare_rx, read_bytes, &stopped)
+        }));
+    }
+    for _ in 0..threads {
+        let rx = work_rx.clone();
+        let tx = done_tx.clone();
+        let spare = spare_tx.clone();
+        let spare_out = spare_out_rx.clone();
+        let stages = new_stages();
+        let (read_bytes, max_text_bytes) = (read_bytes.clone(), settings.max_text_bytes);
+        handles.push(thread::spawn(move || {
+            work(rx, tx, spare, spare_out, stages, read_bytes, max_text_bytes)
+        }));
+    }
+    drop(work_rx);
+    drop(done_tx);
+    drop(spare_tx);
+    drop(spare_out_rx);
+    let result = write_in_order(&done_rx, &spare_out_tx, inputs, settings, sink, reporter);
+    // Every worker gone means every input was read to its end: the threads are ending, and a
+    // panic in one is this run's. Otherwise the run stopped early: the others stop at their
+    // next hand-over (a reader waiting out a pipe's pause, at once), or are left behind.
+    let finished = matches!(
+        done_rx.try_recv(),
+        Err(crossbeam_channel::TryRecvError::Disconnected)
+    );
+    stopped.store(true, Ordering::Relaxed);
+    drop(done_rx);
+    drop(spare_out_tx);
+    if finished {
+        for handle in handles {
+            if let Err(panic) = handle.join() {
+                std::panic::resume_unwind(panic);
+            }
         }
-        for _ in 0..threads {
-            let rx = work_rx.clone();
-            let tx = done_tx.clone();
-            let spare = spare_tx.clone();
-            let spare_out = spare_out_rx.clone();
-            let stages = new_stages();
-            let (read_bytes, max_text_bytes) = (read_bytes.clone(), settings.max_text_bytes);
-            scope.spawn(move || work(rx, tx, spare, spare_out, stages, read_bytes, max_text_bytes));
-        }
-        drop(work_rx);
-        drop(done_tx);
-        drop(spare_tx);
-        drop(spare_out_rx);
-        let result = write_in_order(&done_rx, &spare_out_tx, inputs, settings, sink, reporter);
-        // On an early stop (--strict, a write error) unblock the other threads (a reader
-        // waiting on a pipe that sends nothing, too).
-        stopped.store(true, Ordering::Relaxed);
-        drop(done_rx);
-        drop(spare_out_tx);
-        result
-    })
+    }
+    result
 }
 
 /// A plain (not compressed) file whose format, told by `--from` or its name, is one text per
@@ -368,6 +382,9 @@ fn read_inputs(
 ) {
     let mut seq = 0;
     for (index, name) in inputs.iter().enumerate() {
+        if stopped.load(Ordering::Relaxed) {
+            return;
+        }
         let result = (|| -> Result<()> {
             if let Some((path, format)) = plain_whole_text(name, settings) {
                 if let Some(why) = settings.job.refuses(format) {

@@ -1233,18 +1233,29 @@ fn piped_json_lines_go_out_line_by_line() {
     assert_eq!(notate.close(), (vec![], Some(0)));
 }
 
+impl Piped {
+    /// The exit status, which must come while the pipe is still open.
+    fn exit_while_open(&mut self) -> Option<i32> {
+        let deadline = std::time::Instant::now() + WAIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            assert!(std::time::Instant::now() < deadline, "still running");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
+
 #[test]
 fn strict_stops_a_pipe_that_stays_open() {
     let mut notate = Piped::start(&["check", "--strict"]);
     notate.send("1. e4 e5 *\n\n1. e9 *\n\n1. d4");
     // No more bytes and no end: the run stops at the bad game all the same.
-    let deadline = std::time::Instant::now() + WAIT;
-    let status = loop {
-        if let Some(status) = notate.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(std::time::Instant::now() < deadline, "still running");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    assert_eq!(status.code(), Some(1));
+    assert_eq!(notate.exit_while_open(), Some(1));
+    // Nor does a pipe that has not sent its first byte keep it (its format is not known
+    // yet), after a bad file.
+    let bad = format!("{}/../../examples/bad.pgn", env!("CARGO_MANIFEST_DIR"));
+    let mut notate = Piped::start(&["check", "--strict", &bad, "-"]);
+    assert_eq!(notate.exit_while_open(), Some(1));
 }

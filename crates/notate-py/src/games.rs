@@ -122,7 +122,7 @@ impl GameData {
 /// is given.
 ///
 /// A file object is read with `read1` when it has one, on a thread of its own: a pipe's or
-/// a socket's games are given at each pause (20 ms without bytes) once the next game has
+/// a socket's games are given at each pause (a tenth of a second without bytes) once the next game has
 /// begun, not when more bytes or the end come. With `live=True` (a broadcast that sends each
 /// game as it is played) a game is given at a pause once its result and a line break came; a
 /// note after the result, sent on a later line after the pause, then goes with the next game.

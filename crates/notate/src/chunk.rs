@@ -237,10 +237,11 @@ impl<R: Read> LineSplitter<R> {
 }
 
 /// How long a [`Paced`] stream must stay silent for its silence to be a pause: long beside
-/// the time a program writing into a pipe takes between two writes (a decompressor fills a
-/// pipe's 64 KiB in a fraction of a millisecond), short beside what a person watching a
-/// broadcast notices.
-pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(20);
+/// the time a program writing into a pipe takes between two writes, and a decompressor
+/// between two blocks (bzip2 decodes blocks of 900 KB, some tens of milliseconds each on a
+/// busy core: a pause that is not one cuts a chunk smaller, and would cut a live game before
+/// a note sent after its result); short beside what a person watching a broadcast notices.
+pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// A stream that may pause (a pipe, a socket: a broadcast sends its games as they are played,
 /// and waits), read on a thread of its own so that a pause can be told: a read that finds no

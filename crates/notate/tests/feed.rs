@@ -191,6 +191,31 @@ proptest::proptest! {
     }
 }
 
+/// Blank lines after a live cut are between games, as in a stream read at once: the next game
+/// starts at its first line, for its size limit and the place of its errors.
+#[test]
+fn blank_lines_after_a_live_cut_are_no_part_of_the_next_game() {
+    let text = "1. e4 e5 *\n\n\r\n  \n\n\n[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n\n\n1. d4 Nf9 *\n";
+    // The second game, from its tags to the next game, is 33 bytes; with the blank lines
+    // before it, 41.
+    let options = notate::chess::pgn::ReadOptions {
+        max_game_bytes: 36,
+        ..Default::default()
+    };
+    let want: Vec<_> = Reader::<Pgn, _>::with_options(text.as_bytes(), options).collect();
+    assert_eq!(want.len(), 3);
+    assert!(want[1].is_ok(), "{:?}", want[1]);
+    let error = want[2].as_ref().unwrap_err();
+    assert_eq!(error.place.map(|p| (p.line, p.column)), Some((12, 7)));
+    let mut feed = Feed::<Pgn>::with_options(options).live();
+    let mut games = Vec::new();
+    for piece in text.split_inclusive("*\n") {
+        games.extend(feed.push(piece.as_bytes()));
+    }
+    games.extend(feed.finish());
+    assert_eq!(games, want);
+}
+
 #[test]
 fn a_push_after_the_end_is_an_error() {
     let mut feed = Feed::<Pgn>::new();

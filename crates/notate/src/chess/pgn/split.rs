@@ -262,6 +262,10 @@ pub struct GameSplitter<R> {
     /// Whether a pause of the input ends the game its bytes so far end with a result (see
     /// [`crate::chunk::Split::cut_at_pauses`]).
     cut_at_pauses: bool,
+    /// A pause has just cut a game (see `cut_at_pause`): blank lines before the next game's
+    /// first line are between games, as they are in a stream read at once (a game starts at
+    /// its first line, for its size and the place of its errors).
+    after_cut: bool,
     /// Old Mac files end their lines with a lone CR: each is made a LF as it is read (same
     /// length, so offsets and columns stay those of the file). Decided at the first line end.
     line_ends: LineEnds,
@@ -337,6 +341,7 @@ impl<R: Read> GameSplitter<R> {
             tag_open_lines: 0,
             needs_more: false,
             cut_at_pauses: false,
+            after_cut: false,
             line_ends: LineEnds::Unknown,
         }
     }
@@ -528,6 +533,7 @@ impl<R: Read> GameSplitter<R> {
             // As if the next game started here, its tags not begun.
             self.start_game_at(end);
             self.state = State::TagsLineStart;
+            self.after_cut = true;
         }
     }
 
@@ -961,6 +967,15 @@ impl<R: Read> GameSplitter<R> {
             match self.state {
                 State::TagsLineStart | State::TagsAfterBlank | State::MoveLineStart => {
                     let b = self.buf[i];
+                    if self.after_cut && !matches!(b, b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b') {
+                        self.after_cut = false;
+                        if b == b'\n' && self.state == State::TagsLineStart {
+                            // A blank line after a cut: the next game starts after it.
+                            self.after_cut = true;
+                            self.new_game_at(i + 1);
+                            self.stretch_start = i + 1;
+                        }
+                    }
                     match b {
                         b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
                         // A byte-order mark inside the stream (files joined with `cat`) is
