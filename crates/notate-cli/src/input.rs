@@ -1,7 +1,7 @@
 //! Opening inputs: files or stdin, decompressed on the fly, with the format detected.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Cursor, Read};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -82,16 +82,31 @@ pub fn open(
         }
         None => (Box::new(io::stdin()), 256 << 10, stdin_file_length()),
     };
+    let counted = Counting {
+        inner: raw,
+        count: counter,
+    };
     // A pipe, a socket or a terminal may pause (a broadcast sends its games as they are
-    // played): its bytes are read on a thread of their own, so that a pause can be told.
+    // played): its bytes are read on a thread of their own, so that a pause can be told
+    // (see `Paced`), and its first bytes are gathered up to one, for what they tell (a first
+    // read may bring a byte of a byte-order mark or of a gzip header). Plain, its pauses
+    // reach the splitter through the buffer; compressed, the decompressor waits them out,
+    // and its output is read on a thread of its own in turn (`paced`).
     let pipe = length.is_none();
-    let mut raw = BufReader::with_capacity(
-        capacity,
-        Counting {
-            inner: raw,
-            count: counter,
-        },
-    );
+    let mut paced_plain = false;
+    let inner: Box<dyn Read + Send> = if pipe {
+        let mut paced = Paced::spawn(counted).context("cannot start a thread to read the input")?;
+        let head = first_bytes(&mut paced).context("cannot read input")?;
+        if Compression::detect(&head).is_some() {
+            Box::new(Cursor::new(head).chain(Waiting(paced)))
+        } else {
+            paced_plain = true;
+            Box::new(Cursor::new(head).chain(paced))
+        }
+    } else {
+        Box::new(counted)
+    };
+    let mut raw = BufReader::with_capacity(capacity, inner);
     let head = raw.fill_buf().context("cannot read input")?;
     let decoded: Box<dyn Read + Send> = match Compression::detect(head) {
         Some(Compression::Zstd) => {
@@ -112,8 +127,9 @@ pub fn open(
                 Some(f) => f,
                 None => detect(name.path.as_deref(), &mut reader)?,
             };
+            debug_assert_eq!(pipe, paced_plain);
             return Ok(Opened {
-                reader: if pipe { paced(reader)? } else { reader },
+                reader,
                 format,
                 length,
             });
@@ -132,9 +148,57 @@ pub fn open(
     })
 }
 
-/// A pipe's bytes, read on a thread of their own, so that its pauses are told (see
-/// [`Paced`]: with a blocking read from the pipe itself, a live broadcast gave nothing until
-/// it ended).
+/// How many first bytes tell an input's compression and format ([`Format::detect`] looks
+/// at as many).
+const HEAD_BYTES: usize = 4096;
+
+/// A pipe's first bytes: up to [`HEAD_BYTES`], its end, or its first pause once they may
+/// tell something.
+fn first_bytes(paced: &mut Paced) -> io::Result<Vec<u8>> {
+    let mut head = Vec::new();
+    while head.len() < HEAD_BYTES {
+        match paced.fill_buf() {
+            Ok([]) => break,
+            Ok(bytes) => {
+                let n = bytes.len().min(HEAD_BYTES - head.len());
+                head.extend_from_slice(&bytes[..n]);
+                paced.consume(n);
+            }
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && !may_go_on(&head) => break,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(head)
+}
+
+/// Whether `head` is nothing yet, or the start of a byte-order mark or of a compressed
+/// stream's header, which only its next bytes tell.
+fn may_go_on(head: &[u8]) -> bool {
+    const STARTS: [&[u8]; 4] = [b"\xEF\xBB\xBF", b"\x28\xB5\x2F\xFD", b"\x1F\x8B", b"BZh1"];
+    STARTS
+        .iter()
+        .any(|start| head.len() < start.len() && start.starts_with(head))
+}
+
+/// A paced pipe read as a blocking one, under a decompressor, which would take "no bytes
+/// yet" for a failure.
+struct Waiting(Paced);
+
+impl Read for Waiting {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match self.0.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                read => return read,
+            }
+        }
+    }
+}
+
+/// A compressed pipe's decompressed bytes, read on a thread of their own, so that its pauses
+/// are told (see [`Paced`]: with a blocking read from the pipe itself, a live broadcast gave
+/// nothing until it ended).
 fn paced(reader: Box<dyn BufRead + Send>) -> Result<Box<dyn BufRead + Send>> {
     let paced = Paced::spawn(reader).context("cannot start a thread to read the input")?;
     Ok(Box::new(paced))

@@ -1182,9 +1182,13 @@ impl Piped {
         }
     }
 
-    fn send(&mut self, bytes: &str) {
+    fn send(&mut self, text: &str) {
+        self.send_bytes(text.as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
         let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(bytes.as_bytes()).unwrap();
+        stdin.write_all(bytes).unwrap();
         stdin.flush().unwrap();
     }
 
@@ -1258,4 +1262,22 @@ fn strict_stops_a_pipe_that_stays_open() {
     let bad = format!("{}/../../examples/bad.pgn", env!("CARGO_MANIFEST_DIR"));
     let mut notate = Piped::start(&["check", "--strict", &bad, "-"]);
     assert_eq!(notate.exit_while_open(), Some(1));
+}
+
+/// A pipe's first read may bring a byte of a byte-order mark or of a gzip header, and pause:
+/// its compression and format are told once its next bytes come.
+#[test]
+fn a_pipe_that_pauses_in_its_first_bytes_is_told_by_them_all() {
+    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gzipped.write_all(b"1. e4 *\n").unwrap();
+    let gzipped = gzipped.finish().unwrap();
+    let bom = b"\xEF\xBB\xBF1. d4 *\n".to_vec();
+    for (bytes, moves) in [(gzipped, "e2e4"), (bom, "d2d4")] {
+        let mut notate = Piped::start(&["convert", "--to", "uci"]);
+        notate.send_bytes(&bytes[..1]);
+        // Longer than a pause.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        notate.send_bytes(&bytes[1..]);
+        assert_eq!(notate.close(), (vec![moves.to_string()], Some(0)));
+    }
 }
