@@ -88,10 +88,10 @@ pub fn open(
     };
     // A pipe, a socket or a terminal may pause (a broadcast sends its games as they are
     // played): its bytes are read on a thread of their own, so that a pause can be told
-    // (see `Paced`), and its first bytes are gathered up to one, for what they tell (a first
-    // read may bring a byte of a byte-order mark or of a gzip header). Plain, its pauses
-    // reach the splitter through the buffer; compressed, the decompressor waits them out,
-    // and its output is read on a thread of its own in turn (`paced`).
+    // (see `Paced`), and its first bytes are gathered up to a pause after a whole line, for
+    // what they tell (a first read may bring a byte of a gzip header, or a BOM alone).
+    // Plain, its pauses reach the splitter through the buffer; compressed, the decompressor
+    // waits them out, and its output is read on a thread of its own in turn (`paced`).
     let pipe = length.is_none();
     let mut paced_plain = false;
     let inner: Box<dyn Read + Send> = if pipe {
@@ -148,12 +148,12 @@ pub fn open(
     })
 }
 
-/// How many first bytes tell an input's compression and format ([`Format::detect`] looks
-/// at as many).
-const HEAD_BYTES: usize = 4096;
+/// How many first bytes tell an input's compression and format ([`Format::detect`] looks at
+/// no more: 4 KiB of a text, 8 KiB for a shogi record's lines).
+const HEAD_BYTES: usize = 8192;
 
 /// A pipe's first bytes: up to [`HEAD_BYTES`], its end, or its first pause once they may
-/// tell something.
+/// tell something (see [`may_go_on`]).
 fn first_bytes(paced: &mut Paced) -> io::Result<Vec<u8>> {
     let mut head = Vec::new();
     while head.len() < HEAD_BYTES {
@@ -172,13 +172,19 @@ fn first_bytes(paced: &mut Paced) -> io::Result<Vec<u8>> {
     Ok(head)
 }
 
-/// Whether `head` is nothing yet, or the start of a byte-order mark or of a compressed
-/// stream's header, which only its next bytes tell.
+/// Whether `head` tells nothing yet: the start of a compressed stream's header, which only
+/// its next bytes tell, or of a text with no whole line (blanks and a byte-order mark aside:
+/// `{` may open JSON or a PGN comment).
 fn may_go_on(head: &[u8]) -> bool {
     const STARTS: [&[u8]; 4] = [b"\xEF\xBB\xBF", b"\x28\xB5\x2F\xFD", b"\x1F\x8B", b"BZh1"];
+    let text = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     STARTS
         .iter()
         .any(|start| head.len() < start.len() && start.starts_with(head))
+        || match text.iter().position(|b| !b.is_ascii_whitespace()) {
+            None => true,
+            Some(first) => !text[first..].contains(&b'\n'),
+        }
 }
 
 /// A paced pipe read as a blocking one, under a decompressor, which would take "no bytes

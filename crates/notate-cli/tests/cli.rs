@@ -1264,20 +1264,28 @@ fn strict_stops_a_pipe_that_stays_open() {
     assert_eq!(notate.exit_while_open(), Some(1));
 }
 
-/// A pipe's first read may bring a byte of a byte-order mark or of a gzip header, and pause:
-/// its compression and format are told once its next bytes come.
+/// A pipe's first read may bring a byte of a byte-order mark or of a gzip header, or a BOM
+/// alone, and pause: its compression and format are told once its next bytes come.
 #[test]
 fn a_pipe_that_pauses_in_its_first_bytes_is_told_by_them_all() {
     let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     gzipped.write_all(b"1. e4 *\n").unwrap();
     let gzipped = gzipped.finish().unwrap();
     let bom = b"\xEF\xBB\xBF1. d4 *\n".to_vec();
-    for (bytes, moves) in [(gzipped, "e2e4"), (bom, "d2d4")] {
+    // A BOM alone, or a first line not whole, tells nothing either ("{" may open JSON).
+    let json = text(&notate(&["convert", "--to", "json"], "1. c4 *\n").stdout).into_bytes();
+    let cases = [
+        (gzipped, 1, "e2e4"),
+        (bom.clone(), 1, "d2d4"),
+        (bom, 3, "d2d4"),
+        (json, 1, "c2c4"),
+    ];
+    for (bytes, first, moves) in cases {
         let mut notate = Piped::start(&["convert", "--to", "uci"]);
-        notate.send_bytes(&bytes[..1]);
+        notate.send_bytes(&bytes[..first]);
         // Longer than a pause.
         std::thread::sleep(std::time::Duration::from_millis(300));
-        notate.send_bytes(&bytes[1..]);
+        notate.send_bytes(&bytes[first..]);
         assert_eq!(notate.close(), (vec![moves.to_string()], Some(0)));
     }
 }

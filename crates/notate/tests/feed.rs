@@ -191,13 +191,15 @@ proptest::proptest! {
     }
 }
 
-/// Blank lines after a live cut are between games, as in a stream read at once: the next game
-/// starts at its first line, for its size limit and the place of its errors.
+/// Blanks after a live cut (lines, a line's indentation, a byte-order mark) are between games,
+/// as in a stream read at once: the next game starts at its first byte, for its size limit
+/// and the place of its errors.
 #[test]
 fn blank_lines_after_a_live_cut_are_no_part_of_the_next_game() {
-    let text = "1. e4 e5 *\n\n\r\n  \n\n\n[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n\n\n1. d4 Nf9 *\n";
-    // The second game, from its tags to the next game, is 33 bytes; with the blank lines
-    // before it, 41.
+    let text =
+        "1. e4 e5 *\n\n\r\n\u{feff}\n\n\n  [Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n\n\n1. d4 Nf9 *\n";
+    // The second game, from its tags to the next game, is 33 bytes; with the blanks before
+    // it, 46.
     let options = notate::chess::pgn::ReadOptions {
         max_game_bytes: 36,
         ..Default::default()

@@ -262,9 +262,9 @@ pub struct GameSplitter<R> {
     /// Whether a pause of the input ends the game its bytes so far end with a result (see
     /// [`crate::chunk::Split::cut_at_pauses`]).
     cut_at_pauses: bool,
-    /// A pause has just cut a game (see `cut_at_pause`): blank lines before the next game's
-    /// first line are between games, as they are in a stream read at once (a game starts at
-    /// its first line, for its size and the place of its errors).
+    /// A pause has just cut a game (see `cut_at_pause`): the blanks before the next game's
+    /// first byte are between games, as they are in a stream read at once (a game starts at
+    /// its first byte, for its size and the place of its errors).
     after_cut: bool,
     /// Old Mac files end their lines with a lone CR: each is made a LF as it is read (same
     /// length, so offsets and columns stay those of the file). Decided at the first line end.
@@ -967,13 +967,19 @@ impl<R: Read> GameSplitter<R> {
             match self.state {
                 State::TagsLineStart | State::TagsAfterBlank | State::MoveLineStart => {
                     let b = self.buf[i];
-                    if self.after_cut && !matches!(b, b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b') {
-                        self.after_cut = false;
-                        if b == b'\n' && self.state == State::TagsLineStart {
-                            // A blank line after a cut: the next game starts after it.
-                            self.after_cut = true;
-                            self.new_game_at(i + 1);
-                            self.stretch_start = i + 1;
+                    if self.after_cut {
+                        match b {
+                            b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' | b'\n' => {}
+                            // A byte-order mark is blank too (or may be: more bytes tell).
+                            0xEF if self.buf[i..].starts_with(BOM)
+                                || (i + 3 > buf_len && !self.eof) => {}
+                            _ => {
+                                // The next game starts at its first byte, as it does after
+                                // a game read at once.
+                                self.after_cut = false;
+                                self.new_game_at(i);
+                                self.stretch_start = i;
+                            }
                         }
                     }
                     match b {
