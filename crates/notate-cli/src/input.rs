@@ -93,14 +93,12 @@ pub fn open(
     // Plain, its pauses reach the splitter through the buffer; compressed, the decompressor
     // waits them out, and its output is read on a thread of its own in turn (`paced`).
     let pipe = length.is_none();
-    let mut paced_plain = false;
     let inner: Box<dyn Read + Send> = if pipe {
         let mut paced = Paced::spawn(counted).context("cannot start a thread to read the input")?;
         let head = first_bytes(&mut paced).context("cannot read input")?;
         if Compression::detect(&head).is_some() {
             Box::new(Cursor::new(head).chain(Waiting(paced)))
         } else {
-            paced_plain = true;
             Box::new(Cursor::new(head).chain(paced))
         }
     } else {
@@ -127,7 +125,6 @@ pub fn open(
                 Some(f) => f,
                 None => detect(name.path.as_deref(), &mut reader)?,
             };
-            debug_assert_eq!(pipe, paced_plain);
             return Ok(Opened {
                 reader,
                 format,
