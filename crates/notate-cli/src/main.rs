@@ -192,7 +192,8 @@ struct Common {
     /// Only this game of each input (1-based)
     #[arg(long, value_name = "N")]
     game: Option<u64>,
-    /// Largest game in bytes; a larger one is reported and skipped (default: 16 MiB for PGN
+    /// Largest game in bytes, the blanks after it aside (up to as many again); a larger one
+    /// is reported and skipped (default: 16 MiB for PGN
     /// and game lines, 1 GiB for a format of one text per file: ICN, KIF, CSA, JKF …)
     #[arg(long, value_name = "BYTES")]
     max_game_bytes: Option<usize>,

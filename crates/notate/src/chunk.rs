@@ -23,12 +23,16 @@ pub struct Chunk {
     pub first_line: u64,
     /// Offset of `bytes[0]` in the (decompressed) stream.
     pub first_byte: u64,
+    /// Characters before `bytes[0]` on its line in the stream (0 when the chunk starts at a
+    /// line's start, as most do): the columns of its first line count on from there.
+    pub column_offset: u64,
 }
 
 impl Chunk {
     /// A locator that places offsets into `bytes` in the whole stream.
     pub fn locator(&self) -> crate::error::Locator<'_> {
         crate::error::Locator::in_stream(&self.bytes, self.first_line, self.first_byte as usize)
+            .after_chars(self.column_offset)
     }
 }
 
@@ -118,6 +122,7 @@ impl<R: Read> WholeSplitter<R> {
             bytes,
             first_line: 1,
             first_byte: 0,
+            column_offset: 0,
         }))
     }
 }
@@ -226,6 +231,7 @@ impl<R: Read> LineSplitter<R> {
         let chunk = Chunk {
             first_line: self.first_line,
             first_byte: self.first_byte,
+            column_offset: 0,
             games,
             oversized: Vec::new(),
             bytes,

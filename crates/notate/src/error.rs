@@ -348,6 +348,8 @@ pub struct Locator<'a> {
     text: &'a [u8],
     first_line: u64,
     first_byte: usize,
+    /// The column of `text[0]`.
+    first_column: u64,
     offset: usize,
     line: u64,
     column: u64,
@@ -360,10 +362,26 @@ impl<'a> Locator<'a> {
             text,
             first_line,
             first_byte: 0,
+            first_column: 1,
             offset: 0,
             line: first_line,
             column: 1,
         }
+    }
+
+    /// The same locator for a `text` whose first byte comes after `chars` characters of its
+    /// line (a part of a stream cut inside a line): its first line's columns count on.
+    ///
+    /// ```
+    /// let mut at = notate::error::Locator::new(b"ab\ncd", 1).after_chars(3);
+    /// assert_eq!((at.place(1).column, at.place(4).column), (5, 2));
+    /// ```
+    pub fn after_chars(mut self, chars: u64) -> Self {
+        self.first_column = chars + 1;
+        if self.offset == 0 {
+            self.column = self.first_column;
+        }
+        self
     }
 
     /// A locator for a part of a stream: `text` starts on line `first_line` at byte
@@ -384,7 +402,8 @@ impl<'a> Locator<'a> {
     pub fn place(&mut self, offset: usize) -> Place {
         let offset = offset.min(self.text.len());
         if offset < self.offset {
-            *self = Locator::in_stream(self.text, self.first_line, self.first_byte);
+            *self = Locator::in_stream(self.text, self.first_line, self.first_byte)
+                .after_chars(self.first_column - 1);
         }
         let stretch = &self.text[self.offset..offset];
         let mut from = 0;

@@ -252,6 +252,46 @@ proptest! {
     }
 
     #[test]
+    fn blanks_between_games_count_for_neither_and_no_game_is_lost(
+        leading in "[ \t\n]{0,30}",
+        games in proptest::collection::vec(
+            (1usize..4, proptest::option::of(0usize..12), "[ \t\n]{0,50}"),
+            1..8,
+        ),
+        max_game_bytes in 0usize..60,
+        sizes in proptest::collection::vec(1usize..40, 1..8),
+    ) {
+        // Games without tags, each ending with its result and a line break, perhaps a
+        // comment after it, then blanks. A game is too large when its text (to its last byte
+        // that is not blank) is over the limit, or its blanks after it take it past twice the
+        // limit; the next game is read either way, whole or in reads of any sizes.
+        let limits = ReadOptions { max_game_bytes, ..ReadOptions::default() };
+        let mut text = leading;
+        let mut expected = Vec::new();
+        for (moves, note, blanks) in &games {
+            let start = text.len();
+            text.push_str(&"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 "[..[9, 20, 30][moves - 1]]);
+            text.push_str("*\n");
+            if let Some(n) = note {
+                text.push_str(&format!("{{{}}}\n", "x".repeat(*n)));
+            }
+            let content = text.trim_end().len() - start;
+            text.push_str(blanks);
+            // (The next game starts here; the last one runs to the end of the input.)
+            let bytes = text.len() - start;
+            let too_large = content > max_game_bytes || bytes > 2 * max_game_bytes;
+            expected.push(if too_large {
+                format!("game longer than {max_game_bytes} bytes, skipped")
+            } else {
+                "None".to_string()
+            });
+        }
+        prop_assert_eq!(&events_of(text.as_bytes(), 1 << 20, limits), &expected, "{:?}", text);
+        let events = events_of(Trickle::new(text.as_bytes(), &sizes), 64, limits);
+        prop_assert_eq!(&events, &expected, "{:?}, reads {:?}", text, sizes);
+    }
+
+    #[test]
     fn json_reader_takes_any_string(text in ".{0,300}") {
         let _ = json::read_str(&text);
     }
@@ -757,7 +797,8 @@ fn where_a_game_too_large_ends_does_not_depend_on_the_reads() {
     // small reads it no longer saw the result (the next game was skipped with the rest), or
     // judged the tag line without its start (closed), where read whole it was judged whole
     // (left open, so the `[Event "b"]` line after it was a tag of the same game). Now both
-    // readings judge without the head, and look back as far as the longest tag line.
+    // readings judge with the head (the skip keeps it), and look back as far as the longest
+    // tag line.
     let limits = ReadOptions {
         max_game_bytes: 1000,
         ..ReadOptions::default()
@@ -769,17 +810,18 @@ fn where_a_game_too_large_ends_does_not_depend_on_the_reads() {
         "c".repeat(5000),
         "d".repeat(4000),
     );
-    // `[Round "` opens in the head's last bytes and its line ends 2 KB later, open: whether
-    // the next line goes on with the tag, or is movetext and the `[` line after it starts a
-    // game, is judged without the head (the skip has not kept it), whole or in reads.
+    // `[Round "` opens in the head's last bytes and its line ends 2 KB later, open: the next
+    // line goes on with the tag, and the `[Event "b"]` line after it is a tag of the same
+    // game, whole or in reads (judged without the head, the line was closed, and `b` a game
+    // of its own).
     let open_tag = format!(
         "[Event \"a\"]\n[Annotator \"{}\"]\n[Round \"{}\nend\"]\n[Event \"b\"]\n\n1. c4 *\n",
         "x".repeat(480),
         "z".repeat(2000),
     );
     for (text, expected) in [
-        (&after_notes, [too_large, "None"]),
-        (&open_tag, [too_large, "Some(\"b\")"]),
+        (&after_notes, &[too_large, "None"][..]),
+        (&open_tag, &[too_large]),
     ] {
         assert_eq!(events_of(text.as_bytes(), 1 << 20, limits), expected);
         for sizes in [&[1][..], &[7, 300], &[4096], &[100, 5000, 3]] {
@@ -788,6 +830,120 @@ fn where_a_game_too_large_ends_does_not_depend_on_the_reads() {
                 assert_eq!(events, expected, "reads {sizes:?}, chunks of {chunk_bytes}");
             }
         }
+    }
+}
+
+#[test]
+fn blanks_around_a_game_are_no_part_of_its_size() {
+    // A game of 11 bytes, limit 11: the blank lines after it made it too large, and the game
+    // without tags after it was lost with it (its `1.` looked back at the blanks alone, the
+    // result having gone out with the head). The blank lines before a file's first game
+    // counted towards it too, and those after a game with tags.
+    let limits = ReadOptions {
+        max_game_bytes: 11,
+        ..ReadOptions::default()
+    };
+    let too_large = "game longer than 11 bytes, skipped";
+    let game = "1. e4 e5 *\n";
+    assert_eq!(game.len(), 11);
+    let blanks = |n: usize| " \n\t\r".chars().cycle().take(n).collect::<String>();
+    let cases = [
+        (format!("{game}\n\n1. d4 d5 *\n"), vec!["None", "None"]),
+        (format!("{}{game}", blanks(5000)), vec!["None"]),
+        (
+            format!("{}\u{feff}{game}\n\u{feff}", blanks(100)),
+            vec!["None"],
+        ),
+        // Up to as many blank bytes again after it (11: 22 in all), the game is within the
+        // limit; past them, it is too large (the reader holds blanks up to there), and
+        // either way the next game is read.
+        (
+            format!("{game}{}1. d4 d5 *\n", blanks(11)),
+            vec!["None", "None"],
+        ),
+        (
+            format!("{game}{}1. d4 d5 *\n", blanks(12)),
+            vec![too_large, "None"],
+        ),
+        (format!("{game}{}", blanks(5000)), vec![too_large]),
+        // Past the limit, a byte that is not blank makes it too large: the next game, whose
+        // `1.` looks back at the result in the head that went out with the error, is read.
+        (
+            format!("{game}{{x}}\n\n1. d4 d5 *\n"),
+            vec![too_large, "None"],
+        ),
+        (
+            format!("{game}   \n   {{x}}\n1. d4 d5 *\n"),
+            vec![too_large, "None"],
+        ),
+        // A line tabulation and a byte-order mark are blanks too, as the scan and the parser
+        // read them: they cut games without tags apart, and alone they are no game.
+        (format!("{game}\x0b\n1. d4 d5 *\n"), vec!["None", "None"]),
+        (format!("{game}\u{feff}1. d4 d5 *\n"), vec!["None", "None"]),
+        ("\x0b\n\n\n\u{feff}\u{feff}\n".to_string(), vec![]),
+    ];
+    for (text, expected) in &cases {
+        for sizes in [&[1 << 20][..], &[1], &[2, 5], &[7, 300]] {
+            for chunk_bytes in [1, 64, 4096] {
+                let events = events_of(Trickle::new(text.as_bytes(), sizes), chunk_bytes, limits);
+                assert_eq!(
+                    &events, expected,
+                    "{text:?}, reads {sizes:?}, chunks of {chunk_bytes}"
+                );
+            }
+        }
+    }
+    // With tags: a game of 20 bytes and blank lines after it, limit 20.
+    let limits = ReadOptions {
+        max_game_bytes: 20,
+        ..limits
+    };
+    let text = format!(
+        "[Event \"a\"]\n\n1. e4 *{}[Event \"b\"]\n\n1. d4 *\n",
+        blanks(20)
+    );
+    for sizes in [&[1 << 20][..], &[1], &[7, 300]] {
+        let events = events_of(Trickle::new(text.as_bytes(), sizes), 64, limits);
+        assert_eq!(events, ["Some(\"a\")", "Some(\"b\")"], "reads {sizes:?}");
+    }
+}
+
+#[test]
+fn a_long_run_of_blanks_before_a_game_is_not_held_and_places_stay_right() {
+    // Blanks before a game are no game's: a run of them is dropped as it is read (a stream
+    // of nothing else must not fill the memory), the lines it held still counted. A chunk
+    // that starts inside a line (blanks dropped up to there, or a game after blanks on its
+    // line) counts its columns on from that line's start.
+    let limits = ReadOptions::default();
+    let places = |text: &str, sizes: &[usize], chunk_bytes: usize| {
+        let input = Trickle::new(text.as_bytes(), sizes);
+        let mut splitter = GameSplitter::with_limits(input, chunk_bytes, limits);
+        let mut places = Vec::new();
+        let mut largest = 0;
+        while let Some(chunk) = splitter.next_chunk().unwrap() {
+            largest = largest.max(chunk.bytes.len());
+            let mut locator = chunk.locator();
+            for read in read_chunk(&chunk, limits) {
+                let failed = replay(read.game.unwrap()).err();
+                let offset = failed.map(|failed| failed.error.offset().unwrap());
+                places.push(
+                    offset
+                        .map(|at| locator.place(at))
+                        .map(|p| (p.line, p.column)),
+                );
+            }
+        }
+        assert!(largest < 200 << 10, "a chunk of {largest} bytes");
+        places
+    };
+    let lines = format!("{}1. e4 *\n\n1. e4 e5 2. Ke3 *\n", "\n".repeat(300_000));
+    let spaces = format!("{}1. e4 Ke7 *\n", " ".repeat(300_000));
+    let indented = "1. e4 *\n   1. e4 e5 2. Ke3 *\n  [Event \"b\"] 1. d4 Kd7 *\n";
+    for sizes in [&[4096][..], &[1 << 20], &[7, 300]] {
+        assert_eq!(places(&lines, sizes, 4096), [None, Some((300_003, 13))]);
+        assert_eq!(places(&spaces, sizes, 4096), [Some((1, 300_007))]);
+        let expected = [None, Some((2, 16)), Some((3, 21))];
+        assert_eq!(places(indented, sizes, 1), expected, "reads {sizes:?}");
     }
 }
 

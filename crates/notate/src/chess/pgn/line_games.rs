@@ -4,7 +4,7 @@
 //! by the same rule for the splitter (which cuts a long line of them apart) and the parser
 //! (which, after a syntax error, goes on at the next of them, not at the line's end).
 
-use super::find::{tag_left_open, FORUM_MARKERS, MAX_TAG_LINES};
+use super::find::{tag_left_open, BOM, FORUM_MARKERS, MAX_TAG_LINES};
 
 /// Where games without tags start in a stretch of text, one game or more as the scan cut
 /// it: at each `1.` (not `1...`) whose word before, outside comments, `%` lines, tag lines
@@ -78,7 +78,11 @@ impl LineCuts {
                 text[i - 1] == b'\n'
             };
             match text[i] {
-                b if b.is_ascii_whitespace() => i += 1,
+                b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' => i += 1,
+                // A byte-order mark is blank too (files joined with `cat`), as the scan
+                // reads it; more bytes tell whether the last ones read start one.
+                0xEF if text[i..].starts_with(BOM) => i += 3,
+                0xEF if i + 3 > text.len() && !whole => break,
                 b'{' => match self.find(text, i, TokenEnd::Brace) {
                     Some(close) => i = close + 1,
                     None => break,
@@ -174,7 +178,7 @@ impl LineCuts {
             TokenEnd::Line => memchr::memchr(b'\n', rest),
             TokenEnd::Word => rest
                 .iter()
-                .position(|b| b.is_ascii_whitespace() || b"{;()".contains(b)),
+                .position(|b| b.is_ascii_whitespace() || b"\x0b{;()".contains(b)),
         };
         if found.is_none() {
             self.miss = Some((from, end, text.len()));
@@ -210,11 +214,28 @@ impl LineCuts {
 
 /// Whether `text` ends with a game's result (`1-0`, `0-1`, `1/2-1/2`, `*`) standing as a word.
 pub(super) fn ends_with_result(text: &[u8]) -> bool {
-    let text = text.trim_ascii_end();
+    let text = trim_blanks_end(text);
     ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|result| {
         text.strip_suffix(result.as_bytes())
-            .is_some_and(|before| before.last().is_none_or(|b| b.is_ascii_whitespace()))
+            .is_some_and(|before| trim_blanks_end(before).len() < before.len() || before.is_empty())
     })
+}
+
+/// `text` without the blanks that end it, as the scan and the parser read blanks: white
+/// space (a line tabulation too) and byte-order marks (files joined with `cat`).
+fn trim_blanks_end(mut text: &[u8]) -> &[u8] {
+    loop {
+        match text {
+            [rest @ .., b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'] => text = rest,
+            [rest @ .., 0xEF, 0xBB, 0xBF] => text = rest,
+            _ => return text,
+        }
+    }
+}
+
+/// Whether `text` holds only blanks (see [`trim_blanks_end`]).
+pub(super) fn is_blank_text(text: &[u8]) -> bool {
+    trim_blanks_end(text).is_empty()
 }
 
 /// Where the next game without tags starts at or after `from` in `text` (whole), looking

@@ -11,7 +11,7 @@ use std::io::{self, Read};
 use std::ops::Range;
 
 use super::find::{structural_bits, tag_left_open, BOM, MAX_TAG_LINES};
-use super::line_games::{ends_with_result, LineCuts};
+use super::line_games::{ends_with_result, is_blank_text, LineCuts};
 use crate::chunk::Chunk;
 
 /// Where a scan stands between calls.
@@ -37,7 +37,10 @@ enum State {
 /// and what is kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReadOptions {
-    /// The largest game, in bytes (default 16 MiB); a larger one is an error for that game.
+    /// The largest game, in bytes (default 16 MiB), from its first byte to its last that is
+    /// not blank; a larger one is an error for that game. The blanks after a game count for
+    /// neither game, up to as many bytes again (the reader holds them until the next game
+    /// starts).
     pub max_game_bytes: usize,
     /// The longest comment, in bytes (default 1 MiB).
     pub max_comment_bytes: usize,
@@ -215,6 +218,8 @@ pub struct GameSplitter<R> {
     eof: bool,
     first_line: u64,
     first_byte: u64,
+    /// Characters before `buf[0]` on its line (see [`Chunk::column_offset`]).
+    column_offset: u64,
     chunk_bytes: usize,
     /// The size the next chunk is cut at: `chunk_bytes`, or less at first, doubled with each
     /// chunk (see [`GameSplitter::starting_at`]).
@@ -262,10 +267,13 @@ pub struct GameSplitter<R> {
     /// Whether a pause of the input ends the game its bytes so far end with a result (see
     /// [`crate::chunk::Split::cut_at_pauses`]).
     cut_at_pauses: bool,
-    /// A pause has just cut a game (see `cut_at_pause`): the blanks before the next game's
-    /// first byte are between games, as they are in a stream read at once (a game starts at
-    /// its first byte, for its size and the place of its errors).
+    /// Between games: at the stream's start, or a pause has just cut a game (see
+    /// `cut_at_pause`). The blanks before the next game's first byte are no game's (a game
+    /// starts at its first byte, for its size and the place of its errors).
     after_cut: bool,
+    /// How far the bytes from the size limit of the game being scanned on are known to be
+    /// blank (see [`GameSplitter::found_too_large`]); 0 for none.
+    blank_until: usize,
     /// Old Mac files end their lines with a lone CR: each is made a LF as it is read (same
     /// length, so offsets and columns stay those of the file). Decided at the first line end.
     line_ends: LineEnds,
@@ -318,6 +326,7 @@ impl<R: Read> GameSplitter<R> {
             eof: false,
             first_line: 1,
             first_byte: 0,
+            column_offset: 0,
             chunk_bytes: chunk_bytes.max(1),
             target_bytes: chunk_bytes.max(1),
             least_bytes: chunk_bytes.max(1),
@@ -341,7 +350,8 @@ impl<R: Read> GameSplitter<R> {
             tag_open_lines: 0,
             needs_more: false,
             cut_at_pauses: false,
-            after_cut: false,
+            after_cut: true,
+            blank_until: 0,
             line_ends: LineEnds::Unknown,
         }
     }
@@ -435,8 +445,9 @@ impl<R: Read> GameSplitter<R> {
                 // stopped at a chunk's worth, or went back into an unclosed comment, is not),
                 // and the games cut from a long stretch before it have gone out.
                 if at_end && !enough && self.game_start < self.buf.len() {
+                    // (Between games, no game has begun: what is left is blank.)
                     let start = self.game_start;
-                    if self.buf[start..].iter().any(|b| !b.is_ascii_whitespace()) {
+                    if !self.after_cut && !is_blank_text(&self.buf[start..]) {
                         self.push_game(self.buf.len());
                     }
                     self.game_start = self.buf.len();
@@ -463,25 +474,41 @@ impl<R: Read> GameSplitter<R> {
             // the next game's tags, is not too large until that line's end is read.
             // (`pending` above still holds: nothing was scanned since, and the input is not
             // at its end, or the chunk would have gone out.)
-            let may_end = pending.is_some_and(|start| {
-                start.saturating_sub(self.game_start) <= self.limits.max_game_bytes
-            });
-            // A game too large to hold, once the limit's worth of it and a few bytes more are
-            // scanned and `cut_stretch` has found no next game in them: hand out its head
-            // (for the error message, with the games before it) and skip the rest of it
-            // without keeping it. (Not past the scan, which may have stopped at a line start
-            // to see more bytes: what it has not looked at stays in the buffer for the skip.)
-            let limit = self.limits.max_game_bytes;
-            if self.buf.len() - self.game_start > limit
-                && !may_end
-                && self.scanned - self.game_start >= limit.saturating_add(LOOK_PAST_LIMIT)
-            {
-                let head_end = self.game_start + self.head_bytes();
+            let may_end = pending.is_some_and(|start| !self.too_large(self.game_start, start));
+            if self.after_cut && self.scanned - self.game_start > BLANKS_HELD {
+                // Blanks between games are no game's, and not held: a stream of nothing
+                // else must not fill the memory. The games before them go out first.
+                if !self.games.is_empty() {
+                    let oversized = std::mem::take(&mut self.oversized);
+                    return Ok(Some(self.take_chunk(oversized)));
+                }
+                self.discard(self.scanned);
+            }
+            // A game too large to hold, once the scan has passed what makes it so and
+            // `cut_stretch` has found no next game before it: hand out its head (for the
+            // error message, with the games before it) and skip the rest of it without
+            // keeping it. (Not past the scan, which may have stopped at a line start to see
+            // more bytes: what it has not looked at stays in the buffer for the skip.)
+            if !self.after_cut && !may_end && self.found_too_large() {
+                let start = self.game_start;
+                let head_end = start + self.head_bytes();
                 let mut oversized = std::mem::take(&mut self.oversized);
                 oversized.push(self.games.len());
-                self.games.push(self.game_start..head_end);
-                let chunk = self.take_chunk(oversized);
-                self.game_start = 0;
+                self.games.push(start..head_end);
+                // The head stays in the buffer for the skip: whether a game without tags
+                // starts after the game looks back at its result, which may be in the head
+                // (`1. e4 e5 *` and a long comment, then `1. d4`), as when the game is read
+                // whole. Only the games before it are dropped.
+                let chunk = Chunk {
+                    first_line: self.first_line,
+                    first_byte: self.first_byte,
+                    column_offset: self.column_offset,
+                    bytes: self.buf[..head_end].to_vec(),
+                    games: std::mem::take(&mut self.games),
+                    oversized,
+                };
+                self.discard(start);
+                self.grow_target();
                 self.stretch_start = 0;
                 self.line_cuts = None;
                 self.cut_past_limit = false;
@@ -527,7 +554,7 @@ impl<R: Read> GameSplitter<R> {
         let whole = self.state == State::MoveLineStart
             && self.scanned == end
             && !self.needs_more
-            && end - self.game_start <= self.limits.max_game_bytes
+            && !self.too_large(self.game_start, end)
             && ends_with_result(self.movetext_before(end));
         if whole {
             // As if the next game started here, its tags not begun.
@@ -589,6 +616,7 @@ impl<R: Read> GameSplitter<R> {
     fn discard(&mut self, n: usize) {
         self.first_line += memchr::memchr_iter(b'\n', &self.buf[..n]).count() as u64;
         self.first_byte += n as u64;
+        self.column_offset = chars_on_last_line(&self.buf[..n], self.column_offset);
         self.buf.drain(..n);
         self.forget(n);
         for g in &mut self.games {
@@ -604,6 +632,7 @@ impl<R: Read> GameSplitter<R> {
         self.scanned -= n;
         self.game_start = self.game_start.saturating_sub(n);
         self.stretch_start = self.stretch_start.saturating_sub(n);
+        self.blank_until = self.blank_until.saturating_sub(n);
         if let Some(cuts) = &mut self.line_cuts {
             cuts.forget(n);
         }
@@ -714,19 +743,27 @@ impl<R: Read> GameSplitter<R> {
         let chunk = Chunk {
             first_line: self.first_line,
             first_byte: self.first_byte,
+            column_offset: self.column_offset,
             bytes,
             games,
             oversized,
         };
         self.first_line += memchr::memchr_iter(b'\n', &chunk.bytes).count() as u64;
         self.first_byte += chunk.bytes.len() as u64;
+        self.column_offset = chars_on_last_line(&chunk.bytes, self.column_offset);
+        self.grow_target();
+        self.forget(end);
+        chunk
+    }
+
+    /// After a chunk has gone out: the next is cut at twice its size, up to the chunk size,
+    /// or less near the end of an input whose length is known (see [`Self::input_bytes`]).
+    fn grow_target(&mut self) {
         self.target_bytes = (self.target_bytes * 2).min(self.chunk_bytes);
         if let Some(total) = self.input_bytes {
             let left = usize::try_from(total.saturating_sub(self.first_byte)).unwrap_or(usize::MAX);
             self.target_bytes = self.target_bytes.min((left / 4).max(self.least_bytes));
         }
-        self.forget(end);
-        chunk
     }
 
     /// Records the game being scanned, whole, as ending at `end`: the games cut from it if it
@@ -740,7 +777,7 @@ impl<R: Read> GameSplitter<R> {
         }
         self.cut_stretch(end, true, false);
         let start = self.game_start;
-        if end - start > self.limits.max_game_bytes {
+        if self.too_large(start, end) {
             self.oversized.push(self.games.len());
             self.games.push(start..start + self.head_bytes());
         } else {
@@ -766,14 +803,15 @@ impl<R: Read> GameSplitter<R> {
             .line_cuts
             .take()
             .unwrap_or_else(|| LineCuts::at(self.game_start, true));
-        let limit = self.limits.max_game_bytes;
+        let limit_end = self.game_start.saturating_add(self.limits.max_game_bytes);
         while let Some(at) = cuts.next(&self.buf[..end], whole) {
-            // A game within the limit, found in the limit's worth of bytes and a few more
-            // (whatever else has been read, so that whether a game is too large never
-            // depends on the reads): its next game's first word ends there, before the byte
-            // that ends it (which `next` needed to see).
-            let within = at - self.game_start <= limit
-                && cuts.word_end() - self.game_start < limit.saturating_add(LOOK_PAST_LIMIT);
+            // A game within the limit, its next game's first word found before the scan
+            // calls the game too large (see `found_too_large`: a few bytes past its first
+            // byte past the limit, the blanks before it aside, whatever else has been read,
+            // so that whether a game is too large never depends on the reads); the word ends
+            // there, before the byte that ends it (which `next` needed to see).
+            let within = !self.too_large(self.game_start, at)
+                && cuts.word_end() < at.max(limit_end).saturating_add(LOOK_PAST_LIMIT);
             if !within {
                 self.cut_past_limit = true;
                 break;
@@ -801,6 +839,7 @@ impl<R: Read> GameSplitter<R> {
     /// A next game starts at `at`, the one before it pushed.
     fn new_game_at(&mut self, at: usize) {
         self.game_start = at;
+        self.blank_until = 0;
         self.cut_past_limit = false;
         self.has_tags = false;
         if self.notes_start < at {
@@ -814,11 +853,7 @@ impl<R: Read> GameSplitter<R> {
         // A skip ends at the next game even when what is left of the game it skips is blank
         // (its head went out up to the blanks before the next game).
         let skipped_rest = self.skipping_rest();
-        if skipped_rest
-            || self.buf[self.game_start..at]
-                .iter()
-                .any(|b| !b.is_ascii_whitespace())
-        {
+        if skipped_rest || !is_blank_text(&self.buf[self.game_start..at]) {
             self.push_game(at);
             self.new_game_at(at);
             self.stretch_start = at;
@@ -852,20 +887,61 @@ impl<R: Read> GameSplitter<R> {
 
     /// The first byte that a decision at `at` looks back to (whether a result ends the
     /// movetext before a `1.`, whether a tag line was left open). Within the size limit, the
-    /// game's start. In a game past the limit, whose rest the skip drops as it scans (keeping
-    /// the last [`Self::lookback_window`] bytes), at most that far back, and never into the
-    /// head that went out with the error: the same bytes whether the game is read whole
-    /// (its end found in one read) or skipped, so where it ends never depends on the reads.
+    /// game's start. In a game past the limit (see [`Self::too_large`]), whose rest the skip
+    /// drops as it scans (keeping the last [`Self::lookback_window`] bytes), at most that far
+    /// back: the same bytes whether the game is read whole (its end found in one read) or
+    /// skipped, so where it ends never depends on the reads.
     #[inline]
     fn lookback_from(&self, at: usize) -> usize {
         let start = self.game_start;
-        if self.skipping_rest() {
-            // (`game_start` is where the skipped rest starts, or 0 once bytes are dropped.)
+        if self.skipping_rest() || self.too_large(start, at) {
+            // (While skipping, `game_start` is the game's start, or 0 once bytes are dropped.)
             start.max(at.saturating_sub(self.lookback_window()))
-        } else if at.saturating_sub(start) > self.limits.max_game_bytes {
-            (start + self.head_bytes()).max(at.saturating_sub(self.lookback_window()))
         } else {
             start
+        }
+    }
+
+    /// Whether a game from `start` to `end` (where the next one starts) is over the size
+    /// limit: its bytes up to the last one that is not blank (the blanks after a game are
+    /// between games, as those before it are: a game starts at its first byte), or, blanks
+    /// and all, over twice the limit (the buffer holds them until the next game starts).
+    #[inline]
+    fn too_large(&self, start: usize, end: usize) -> bool {
+        let limit = self.limits.max_game_bytes;
+        let bytes = end.saturating_sub(start);
+        bytes > limit
+            && (bytes > limit.saturating_mul(2)
+                || self.buf[start..end]
+                    .iter()
+                    .rposition(|&b| !is_blank(b))
+                    .is_some_and(|last| last >= limit))
+    }
+
+    /// Whether the scan has passed what makes the game being scanned too large (see
+    /// [`Self::too_large`]), whatever comes next: a byte that is not blank past the limit,
+    /// and [`LOOK_PAST_LIMIT`] bytes from it (enough to have told whether it starts the next
+    /// game: a `1.` and the byte after it); or twice the limit and as many bytes more, the
+    /// next game not begun.
+    fn found_too_large(&mut self) -> bool {
+        let start = self.game_start;
+        let limit = self.limits.max_game_bytes;
+        let scanned = self.scanned;
+        if scanned - start >= limit.saturating_mul(2).saturating_add(LOOK_PAST_LIMIT) {
+            return true;
+        }
+        // (The blanks from the limit on, looked at once: a long run of them is read in
+        // many reads.)
+        let from = self.blank_until.max(start.saturating_add(limit));
+        if scanned <= from {
+            return false;
+        }
+        match self.buf[from..scanned].iter().position(|&b| !is_blank(b)) {
+            Some(n) => scanned - (from + n) >= LOOK_PAST_LIMIT,
+            None => {
+                self.blank_until = scanned;
+                false
+            }
         }
     }
 
@@ -874,10 +950,7 @@ impl<R: Read> GameSplitter<R> {
     #[inline]
     fn just_after_notes(&self, at: usize) -> bool {
         self.notes_end >= self.lookback_from(at)
-            && self
-                .buf
-                .get(self.notes_end..at)
-                .is_some_and(|gap| gap.iter().all(u8::is_ascii_whitespace))
+            && self.buf.get(self.notes_end..at).is_some_and(is_blank_text)
     }
 
     /// Before a decision at `at` that looks back into the game (whether a result ends its
@@ -1330,6 +1403,35 @@ fn is_tag_line(text: &[u8]) -> bool {
         && rest.get(blanks) == Some(&b'"')
 }
 
+/// The characters after the last line feed of `bytes`, or, when it has none, those of
+/// `bytes` counted on from `before` (the characters before `bytes[0]` on its line): where
+/// the columns of what follows `bytes` count from. (Characters as [`crate::error::Locator`]
+/// counts them: bytes that do not continue a UTF-8 sequence.)
+fn chars_on_last_line(bytes: &[u8], before: u64) -> u64 {
+    let (line, before) = match memchr::memrchr(b'\n', bytes) {
+        Some(at) => (&bytes[at + 1..], 0),
+        None => (bytes, before),
+    };
+    before + line.iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64
+}
+
+/// Whether a byte is blank for a game's size (see [`GameSplitter::too_large`]): white space,
+/// as the scan skips at a line's start, and the bytes of a byte-order mark (files joined with
+/// `cat` have one before the next file's first game), each on its own, so that the first
+/// byte past the limit that is not blank (looking forward) and the last byte of a game
+/// (looking back) are found alike. (A game that ends with a character whose last byte is
+/// one of those, `»`, is measured a byte short.)
+fn is_blank(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' | 0xEF | 0xBB | 0xBF
+    )
+}
+
+/// The most blanks between games held before they are dropped (see
+/// [`GameSplitter::next_chunk`]).
+const BLANKS_HELD: usize = 64 << 10;
+
 /// The most bytes of a game too large that go out with its error (see
 /// [`GameSplitter::head_bytes`]).
 const HEAD_BYTES: usize = 512;
@@ -1339,8 +1441,9 @@ const HEAD_BYTES: usize = 512;
 /// comments after it.
 const MIN_LOOKBACK: usize = 128;
 
-/// How far past the size limit a game is scanned before it is called too large: a game at
-/// the limit, then the next one's `1.` and the blank after it.
+/// How far past its first byte past the size limit that is not blank a game is scanned
+/// before it is called too large: a game at the limit, then the next one's `1.` and the
+/// blank after it.
 const LOOK_PAST_LIMIT: usize = 16;
 
 /// How long a stretch of text without a game found at a line's start grows before it is
