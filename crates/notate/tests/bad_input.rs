@@ -882,6 +882,21 @@ fn blanks_around_a_game_are_no_part_of_its_size() {
         (format!("{game}\u{feff}1. d4 d5 *\n"), vec!["None", "None"]),
         ("\x0b\n\n\n\u{feff}\u{feff}\n".to_string(), vec![]),
     ];
+    // A mark glued to a result is part of its word, as the parser reads it (`cat` of a file
+    // without a last line break): no result, so no next game there, whatever the limit and
+    // however long the line (a long one is looked through for games on it).
+    let glued = "1. d4 d5 1-0\u{feff} 1. e4 e5 2. Ke2 Ke7 3. Ke3 *\n";
+    for max_game_bytes in [60, 1000] {
+        let limits = ReadOptions {
+            max_game_bytes,
+            ..limits
+        };
+        assert_eq!(
+            events_of(glued.as_bytes(), 64, limits),
+            ["None"],
+            "{max_game_bytes}"
+        );
+    }
     for (text, expected) in &cases {
         for sizes in [&[1 << 20][..], &[1], &[2, 5], &[7, 300]] {
             for chunk_bytes in [1, 64, 4096] {

@@ -217,17 +217,23 @@ pub(super) fn ends_with_result(text: &[u8]) -> bool {
     let text = trim_blanks_end(text);
     ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|result| {
         text.strip_suffix(result.as_bytes())
-            .is_some_and(|before| trim_blanks_end(before).len() < before.len() || before.is_empty())
+            .is_some_and(|before| before.is_empty() || trim_blanks_end(before).len() < before.len())
     })
 }
 
 /// `text` without the blanks that end it, as the scan and the parser read blanks: white
-/// space (a line tabulation too) and byte-order marks (files joined with `cat`).
+/// space (a line tabulation too), and byte-order marks (files joined with `cat`) where a
+/// word would start: after white space, or first. Marks glued to the end of a word are part
+/// of it, as the parser reads them (`1-0` and a mark is no result).
 fn trim_blanks_end(mut text: &[u8]) -> &[u8] {
     loop {
-        match text {
+        let mut marks = text;
+        while let [rest @ .., 0xEF, 0xBB, 0xBF] = marks {
+            marks = rest;
+        }
+        match marks {
+            [] => return marks,
             [rest @ .., b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'] => text = rest,
-            [rest @ .., 0xEF, 0xBB, 0xBF] => text = rest,
             _ => return text,
         }
     }
@@ -274,5 +280,29 @@ fn starts_line(text: &[u8], at: usize) -> bool {
             }
             _ => return false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_blank_where_a_word_would_start() {
+        // As the parser reads it: after white space (or first), a mark is blank; glued to a
+        // word's end, it is part of the word, and `1-0` with a mark is no result.
+        assert!(ends_with_result(b"1. e4 1-0\n\xEF\xBB\xBF"));
+        assert!(ends_with_result(
+            b"1. e4 \xEF\xBB\xBF1-0 \xEF\xBB\xBF\xEF\xBB\xBF"
+        ));
+        assert!(ends_with_result(b"\xEF\xBB\xBF*"));
+        assert!(!ends_with_result(b"1. e4 1-0\xEF\xBB\xBF"));
+        assert!(!ends_with_result(b"1. e4 1-0\xEF\xBB\xBF\n"));
+        assert!(!ends_with_result(b"1. e4 x\xEF\xBB\xBF1-0"));
+        assert!(is_blank_text(
+            b"\xEF\xBB\xBF \x0b\xEF\xBB\xBF\xEF\xBB\xBF\x0c"
+        ));
+        assert!(!is_blank_text(b"x\xEF\xBB\xBF"));
+        assert!(!is_blank_text(b"\xEF\xBB"));
     }
 }
