@@ -436,10 +436,10 @@ fn run_pipeline(command: &Command) -> ExitCode {
         sink = sink.with_failures();
     }
     let mut result = pipeline::run(&run.inputs, &run.settings, stages, &mut sink, &mut reporter);
-    if let (Ok(_), Some(page)) = (&result, page) {
-        if let Err(e) = page.finish() {
-            result = Err(anyhow::Error::new(e).context("cannot write output"));
-        }
+    if let (Ok(_), Some(page)) = (&result, page)
+        && let Err(e) = page.finish()
+    {
+        result = Err(anyhow::Error::new(e).context("cannot write output"));
     }
     exit_status(result, |ok, failed| reporter.finish(run.verb, ok, failed))
 }

@@ -172,13 +172,12 @@ async fn player(addr: SocketAddr, pair: usize, seed: u64, stats: Arc<Stats>, sto
                         let mv = packed.to_move(&t.pos).expect("a legal move");
                         t.pos.play_unchecked(mv);
                         t.plies += 1;
-                        if let Some((index, sent)) = t.pending {
-                            if index == packed.index {
+                        if let Some((index, sent)) = t.pending
+                            && index == packed.index {
                                 stats.round_trips.lock().unwrap().push(sent.elapsed().as_secs_f64() * 1000.0);
                                 stats.moves.fetch_add(1, Ordering::Relaxed);
                                 t.pending = None;
                             }
-                        }
                         if t.pos.turn() == t.color && Instant::now() < stop && !t.pos.legal_moves().is_empty() {
                             t.move_at = Some(tokio::time::Instant::now() + think(&mut rng));
                         }

@@ -570,10 +570,10 @@ impl Hub {
         if self.failed.borrow().is_some() {
             return;
         }
-        if let Some(c) = self.conns.get(&conn) {
-            if c.out.try_send(text).is_err() {
-                self.overflowed.borrow_mut().push(conn);
-            }
+        if let Some(c) = self.conns.get(&conn)
+            && c.out.try_send(text).is_err()
+        {
+            self.overflowed.borrow_mut().push(conn);
         }
     }
 
@@ -1860,11 +1860,11 @@ impl Hub {
             if game.check_time(now).is_some() {
                 self.game_over(&game);
             }
-            if let Some((_, at)) = game.rematch {
-                if now >= at + REMATCH_TIMEOUT_MS {
-                    game.rematch = None;
-                    self.send_game(&game, &ServerMessage::RematchExpired { game: id.clone() });
-                }
+            if let Some((_, at)) = game.rematch
+                && now >= at + REMATCH_TIMEOUT_MS
+            {
+                game.rematch = None;
+                self.send_game(&game, &ServerMessage::RematchExpired { game: id.clone() });
             }
             let stale = game
                 .end_time

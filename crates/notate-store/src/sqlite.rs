@@ -107,11 +107,11 @@ impl SqliteStore {
     }
 
     fn commit(&mut self) -> Result<(), StoreError> {
-        if !self.connection.is_autocommit() {
-            if let Err(error) = self.connection.execute_batch("COMMIT") {
-                self.abandon();
-                return Err(error.into());
-            }
+        if !self.connection.is_autocommit()
+            && let Err(error) = self.connection.execute_batch("COMMIT")
+        {
+            self.abandon();
+            return Err(error.into());
         }
         self.inserted += std::mem::take(&mut self.uncommitted);
         Ok(())

@@ -205,10 +205,10 @@ pub fn history_decode(
 }
 
 fn square(text: &str) -> Result<Square, Error> {
-    if let Ok(n) = text.parse::<u32>() {
-        if n < 64 {
-            return Ok(Square::new(n));
-        }
+    if let Ok(n) = text.parse::<u32>()
+        && n < 64
+    {
+        return Ok(Square::new(n));
     }
     text.parse()
         .map_err(|_| usage(format!("square {text:?}: a1 … h8 or 0 … 63")).with_token(text))

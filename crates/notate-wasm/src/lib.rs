@@ -123,12 +123,12 @@ pub(crate) fn parse_move(
 ) -> Result<notate::shakmaty::Move, Error> {
     use notate::shakmaty::uci::UciMove;
     let bad = |why: String| Error::new(ErrorKind::Illegal, why).with_token(text);
-    if let Ok(uci) = text.parse::<UciMove>() {
-        if !matches!(uci, UciMove::Null) {
-            return uci
-                .to_move(pos)
-                .map_err(|e| bad(format!("move {text:?}: {e}")));
-        }
+    if let Ok(uci) = text.parse::<UciMove>()
+        && !matches!(uci, UciMove::Null)
+    {
+        return uci
+            .to_move(pos)
+            .map_err(|e| bad(format!("move {text:?}: {e}")));
     }
     match notate::chess::san::play_token(pos, text.as_bytes()) {
         Ok(Some(mv)) => Ok(mv),

@@ -138,11 +138,11 @@ fn every_icn_vector_input_that_reads() {
         }
         let text = std::fs::read_to_string(&path).unwrap();
         // Quirk inputs that notate refuses are the vector tests' business.
-        if let Ok(game) = short::read_one(&text) {
-            if notate::infinite::replay::replay(&game).is_ok() {
-                check(&game, &name);
-                checked += 1;
-            }
+        if let Ok(game) = short::read_one(&text)
+            && notate::infinite::replay::replay(&game).is_ok()
+        {
+            check(&game, &name);
+            checked += 1;
         }
     }
     assert!(checked >= 20, "only {checked} vector games");

@@ -737,12 +737,12 @@ impl StartPosition {
         .or_else(PositionError::ignore_invalid_castling_rights)
         .map_err(|e| StartError::IllegalFen(text.to_string(), e.to_string()))?;
         let mut notes = Vec::new();
-        if let Some(square) = written_ep {
-            if position.ep_square(EnPassantMode::Always).is_none() {
-                notes.push(format!(
-                    "the FEN's en passant square {square} follows no pawn's double step: ignored"
-                ));
-            }
+        if let Some(square) = written_ep
+            && position.ep_square(EnPassantMode::Always).is_none()
+        {
+            notes.push(format!(
+                "the FEN's en passant square {square} follows no pawn's double step: ignored"
+            ));
         }
         if position.castles().castling_rights() != written_rights {
             let field = |fen: &str| {

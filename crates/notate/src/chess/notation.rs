@@ -400,10 +400,8 @@ pub fn is_standard_san(token: &[u8]) -> bool {
         Some(b'K' | b'Q' | b'R' | b'B' | b'N') => (true, &body[1..]),
         _ => (false, body),
     };
-    if !piece {
-        if let [head @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = rest {
-            rest = head;
-        }
+    if !piece && let [head @ .., b'=', b'Q' | b'R' | b'B' | b'N'] = rest {
+        rest = head;
     }
     let [prefix @ .., f, r] = rest else {
         return false;

@@ -240,16 +240,16 @@ impl MoveSpec {
         // Read from the end: [=]promotion, target square, [-x:], rank, file, piece.
         let mut end = body.len();
         let mut promotion = None;
-        if end >= 3 {
-            if let Some(role) = role_of(body[end - 1]).filter(|r| *r != Role::King) {
-                if body[end - 2] == b'=' {
-                    promotion = Some(role);
-                    end -= 2;
-                } else if rank_of(body[end - 2]).is_some() {
-                    // `e8Q`, and `e7e8q` in UCI style.
-                    promotion = Some(role);
-                    end -= 1;
-                }
+        if end >= 3
+            && let Some(role) = role_of(body[end - 1]).filter(|r| *r != Role::King)
+        {
+            if body[end - 2] == b'=' {
+                promotion = Some(role);
+                end -= 2;
+            } else if rank_of(body[end - 2]).is_some() {
+                // `e8Q`, and `e7e8q` in UCI style.
+                promotion = Some(role);
+                end -= 1;
             }
         }
         if end < 2 {
@@ -265,18 +265,18 @@ impl MoveSpec {
             end -= 1;
         }
         let mut rank = None;
-        if end > 0 {
-            if let Some(r) = rank_of(body[end - 1]) {
-                rank = Some(r);
-                end -= 1;
-            }
+        if end > 0
+            && let Some(r) = rank_of(body[end - 1])
+        {
+            rank = Some(r);
+            end -= 1;
         }
         let mut file = None;
-        if end > 0 {
-            if let Some(f) = file_of(body[end - 1]) {
-                file = Some(f);
-                end -= 1;
-            }
+        if end > 0
+            && let Some(f) = file_of(body[end - 1])
+        {
+            file = Some(f);
+            end -= 1;
         }
         let mut role = None;
         if end > 0 {

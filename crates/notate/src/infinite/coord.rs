@@ -120,10 +120,10 @@ impl Int {
 
     /// `self - other`.
     pub fn sub(&self, other: &Int) -> Int {
-        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0) {
-            if let Some(d) = a.checked_sub(*b) {
-                return Int(Repr::Small(d));
-            }
+        if let (Repr::Small(a), Repr::Small(b)) = (&self.0, &other.0)
+            && let Some(d) = a.checked_sub(*b)
+        {
+            return Int(Repr::Small(d));
         }
         Int::from_big(self.to_big() - other.to_big())
     }

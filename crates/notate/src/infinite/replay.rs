@@ -70,27 +70,27 @@ impl Board {
                 piece.kind.plural().trim_end_matches('s')
             )));
         }
-        if let Some(named) = mv.piece {
-            if named != piece {
-                return Err(fail(format!(
-                    "the record moves {named} but {piece} stands on {}",
-                    mv.from
-                )));
-            }
+        if let Some(named) = mv.piece
+            && named != piece
+        {
+            return Err(fail(format!(
+                "the record moves {named} but {piece} stands on {}",
+                mv.from
+            )));
         }
         if mv.from == mv.to {
             return Err(fail("a move must leave its square".into()));
         }
-        if let Some(promotion) = mv.promotion {
-            if piece.kind != PieceKind::Pawn || promotion.player != piece.player {
-                return Err(fail(format!("{piece} cannot promote to {promotion}")));
-            }
+        if let Some(promotion) = mv.promotion
+            && (piece.kind != PieceKind::Pawn || promotion.player != piece.player)
+        {
+            return Err(fail(format!("{piece} cannot promote to {promotion}")));
         }
         let mut target = self.position.get(&mv.to).map(|t| (mv.to.clone(), t));
-        if let Some((_, t)) = &target {
-            if t.player == piece.player {
-                return Err(fail(format!("{} is taken by its own side", mv.to)));
-            }
+        if let Some((_, t)) = &target
+            && t.player == piece.player
+        {
+            return Err(fail(format!("{} is taken by its own side", mv.to)));
         }
         let mut en_passant = false;
         if piece.kind == PieceKind::Pawn
@@ -151,10 +151,10 @@ impl Board {
         } else {
             None
         };
-        if self.turn == Player::Black {
-            if let Some(n) = &mut self.full_move {
-                *n += 1;
-            }
+        if self.turn == Player::Black
+            && let Some(n) = &mut self.full_move
+        {
+            *n += 1;
         }
         self.turn = self.turn.opponent();
         Ok(Played {

@@ -1340,13 +1340,13 @@ fn write_2024(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
             "the 2024 dialect has no `Squares:` or `Rays:` presets (use --dialect 2025)".into(),
         ));
     }
-    if options.position {
-        if let Some(position) = &game.position {
-            push_position(position, out);
-            if game.moves.is_some() {
-                out.push_str(sep);
-                out.push_str(sep);
-            }
+    if options.position
+        && let Some(position) = &game.position
+    {
+        push_position(position, out);
+        if game.moves.is_some() {
+            out.push_str(sep);
+            out.push_str(sep);
         }
     }
     if let Some(moves) = &game.moves {
@@ -1659,11 +1659,11 @@ fn write_2025(game: &Game, options: &WriteOptions, out: &mut String) -> Result<(
             }
         }
     }
-    if options.position {
-        if let Some(position) = game.position.as_ref().filter(|p| !p.is_empty()) {
-            header.push(' ');
-            push_position(position, &mut header);
-        }
+    if options.position
+        && let Some(position) = game.position.as_ref().filter(|p| !p.is_empty())
+    {
+        header.push(' ');
+        push_position(position, &mut header);
     }
     parts.push(header);
     if let Some(moves) = game.moves.as_deref().filter(|m| !m.is_empty()) {
@@ -1734,10 +1734,10 @@ impl SiteMoves {
     /// (`P1,7 x 2,8 =Q + {[%clk 0:09:56.7] fine}`, `P1,7x2,8=Q+{fine}`).
     fn push(&self, mv: &Move, out: &mut String) {
         let sep = if self.spaces { " " } else { "" };
-        if !self.compact {
-            if let Some(p) = mv.piece {
-                out.push_str(p.code());
-            }
+        if !self.compact
+            && let Some(p) = mv.piece
+        {
+            out.push_str(p.code());
         }
         mv.from.write_to(out);
         out.push_str(sep);

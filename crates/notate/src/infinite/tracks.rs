@@ -150,18 +150,18 @@ impl Tracker {
             None => mover,
         };
         self.names.insert(mv.to.clone(), standing);
-        if let Some((dir, partner_square)) = &played.castle {
-            if let Some(partner) = self.names.remove(partner_square) {
-                let landing = Coord {
-                    x: mv.to.x.add_i64(-dir),
-                    y: mv.to.y.clone(),
-                };
-                actions.push(Action {
-                    piece: partner.clone(),
-                    target: Target::Square(landing.clone()),
-                });
-                self.names.insert(landing, partner);
-            }
+        if let Some((dir, partner_square)) = &played.castle
+            && let Some(partner) = self.names.remove(partner_square)
+        {
+            let landing = Coord {
+                x: mv.to.x.add_i64(-dir),
+                y: mv.to.y.clone(),
+            };
+            actions.push(Action {
+                piece: partner.clone(),
+                target: Target::Square(landing.clone()),
+            });
+            self.names.insert(landing, partner);
         }
         actions
     }

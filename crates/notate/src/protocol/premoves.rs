@@ -130,10 +130,10 @@ impl Premove {
                 }
             }
             Role::Pawn => {
-                if let Some(role) = promote_to {
-                    if matches!(role, Role::King | Role::Pawn) {
-                        return Err(PremoveError::PromotionPiece(role.upper_char()));
-                    }
+                if let Some(role) = promote_to
+                    && matches!(role, Role::King | Role::Pawn)
+                {
+                    return Err(PremoveError::PromotionPiece(role.upper_char()));
                 }
                 let forward = if piece.color == Color::White { 1 } else { -1 };
                 let start = if piece.color == Color::White {

@@ -195,10 +195,12 @@ pub(crate) fn path_at(text: &str, at: usize) -> String {
     }
     // At the first byte of an array's element (a `{` or `[` serde_json found where it wanted
     // something else): that element.
-    if let (Some(level), Some(b)) = (levels.last_mut(), bytes.get(end)) {
-        if level.is_array && !level.open && !b"], \n\t\r".contains(b) {
-            level.open = true;
-        }
+    if let (Some(level), Some(b)) = (levels.last_mut(), bytes.get(end))
+        && level.is_array
+        && !level.open
+        && !b"], \n\t\r".contains(b)
+    {
+        level.open = true;
     }
     let mut path = String::new();
     for level in levels.iter().filter(|l| l.open) {

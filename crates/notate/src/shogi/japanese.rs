@@ -225,10 +225,12 @@ impl RecordReader {
     pub fn ply_of_number(&mut self, written: u32) -> u32 {
         if !self.numbered {
             self.numbered = true;
-            if let Some(&MovesBefore { count, .. }) = self.bod_moves.as_ref() {
-                if count > 0 && self.line == 0 && written == count.saturating_add(1) {
-                    self.number_offset = count;
-                }
+            if let Some(&MovesBefore { count, .. }) = self.bod_moves.as_ref()
+                && count > 0
+                && self.line == 0
+                && written == count.saturating_add(1)
+            {
+                self.number_offset = count;
             }
         }
         written.saturating_sub(self.number_offset)
@@ -370,10 +372,10 @@ impl RecordReader {
                 }
             }
         }
-        if self.bod_rows.is_empty() {
-            if let Some(side) = side {
-                start.set_side_to_move(side);
-            }
+        if self.bod_rows.is_empty()
+            && let Some(side) = side
+        {
+            start.set_side_to_move(side);
         }
         // SFEN's move number: the diagram's moves before it, plus one.
         if let Some(before) = &self.bod_moves {
@@ -710,22 +712,22 @@ pub(super) fn read_japanese(
     r.start(end, "")?;
     r.record.normalize_variations();
     // A summary that disagrees with the moves read means moves went missing.
-    if let Some((number, text)) = summary {
-        if let Some(n) = summary_plies(&text) {
-            // A summary may count the moves before a `手数＝N` diagram too.
-            let moves = r.record.moves.len();
-            let before = r.bod_moves.as_ref().map_or(0, |b| b.count as usize);
-            if n != moves && n != moves + before {
-                return Err(error::line(
-                    number,
-                    &text,
-                    0,
-                    format!(
-                        "the summary says {n} moves, the main line has {}",
-                        r.record.moves.len()
-                    ),
-                ));
-            }
+    if let Some((number, text)) = summary
+        && let Some(n) = summary_plies(&text)
+    {
+        // A summary may count the moves before a `手数＝N` diagram too.
+        let moves = r.record.moves.len();
+        let before = r.bod_moves.as_ref().map_or(0, |b| b.count as usize);
+        if n != moves && n != moves + before {
+            return Err(error::line(
+                number,
+                &text,
+                0,
+                format!(
+                    "the summary says {n} moves, the main line has {}",
+                    r.record.moves.len()
+                ),
+            ));
         }
     }
     Ok(r.record)

@@ -353,15 +353,16 @@ impl Position {
     /// Puts `piece` (or nothing) on `sq`.
     pub fn set_piece(&mut self, sq: Square, piece: Option<Piece>) {
         self.check = CheckState::Unknown;
-        if let Some(old) = self.board[sq.index()] {
-            if old.kind == PieceKind::King && self.kings[old.color.index()] == Some(sq) {
-                self.kings[old.color.index()] = None;
-            }
+        if let Some(old) = self.board[sq.index()]
+            && old.kind == PieceKind::King
+            && self.kings[old.color.index()] == Some(sq)
+        {
+            self.kings[old.color.index()] = None;
         }
-        if let Some(new) = piece {
-            if new.kind == PieceKind::King {
-                self.kings[new.color.index()] = Some(sq);
-            }
+        if let Some(new) = piece
+            && new.kind == PieceKind::King
+        {
+            self.kings[new.color.index()] = Some(sq);
         }
         self.board[sq.index()] = piece;
     }
@@ -658,11 +659,11 @@ impl Position {
         let mut moved = played.piece.kind;
         match mv {
             Move::Normal { from, to, promote } => {
-                if let Some(c) = played.captured {
-                    if let Some(i) = c.kind.unpromoted().hand_index() {
-                        let n = &mut self.hands[side.index()][i];
-                        *n = n.saturating_add(1);
-                    }
+                if let Some(c) = played.captured
+                    && let Some(i) = c.kind.unpromoted().hand_index()
+                {
+                    let n = &mut self.hands[side.index()][i];
+                    *n = n.saturating_add(1);
                 }
                 let kind = if promote {
                     played.piece.kind.promoted().unwrap_or(played.piece.kind)
@@ -797,10 +798,10 @@ impl Position {
                                 break;
                             }
                         }
-                    } else if steps(piece.kind, fr, fc) {
-                        if let Some(sq) = from.offset(dr, dc) {
-                            push(sq);
-                        }
+                    } else if steps(piece.kind, fr, fc)
+                        && let Some(sq) = from.offset(dr, dc)
+                    {
+                        push(sq);
                     }
                 }
             }

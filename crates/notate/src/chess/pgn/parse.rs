@@ -1033,11 +1033,11 @@ impl<'a> GameParser<'a> {
         }
         let mut offset = start;
         // The common case first: a plain move.
-        if word[0].is_ascii_alphabetic() {
-            if let Ok(spec) = MoveSpec::parse(word) {
-                b.push(word, spec, offset)?;
-                return Ok(false);
-            }
+        if word[0].is_ascii_alphabetic()
+            && let Ok(spec) = MoveSpec::parse(word)
+        {
+            b.push(word, spec, offset)?;
+            return Ok(false);
         }
         if let Some(result) = result_marker(word) {
             return self.end_with_result(game, b, result, start);
@@ -1216,27 +1216,27 @@ fn split_move(word: &[u8]) -> Option<(&[u8], Option<u8>, Option<GameResult>)> {
     let mut w = word;
     let mut result = None;
     for marker in ["1/2-1/2", "1-0", "0-1", "1/2"] {
-        if let Some(rest) = w.strip_suffix(marker.as_bytes()) {
-            if rest.len() >= 2 {
-                result = result_marker(marker.as_bytes());
-                w = rest;
-                break;
-            }
+        if let Some(rest) = w.strip_suffix(marker.as_bytes())
+            && rest.len() >= 2
+        {
+            result = result_marker(marker.as_bytes());
+            w = rest;
+            break;
         }
     }
-    if let Some(rest) = w.strip_suffix(b".").or_else(|| w.strip_suffix(b",")) {
-        if MoveSpec::parse(rest).is_ok() {
-            w = rest;
-        }
+    if let Some(rest) = w.strip_suffix(b".").or_else(|| w.strip_suffix(b","))
+        && MoveSpec::parse(rest).is_ok()
+    {
+        w = rest;
     }
     for mark in [&b"e.p."[..], b"e.p", b"ep"] {
         for suffix in [&b""[..], b"+", b"#"] {
             let mut tail = mark.to_vec();
             tail.extend_from_slice(suffix);
-            if let Some(rest) = w.strip_suffix(tail.as_slice()) {
-                if MoveSpec::parse(rest).is_ok() {
-                    w = rest;
-                }
+            if let Some(rest) = w.strip_suffix(tail.as_slice())
+                && MoveSpec::parse(rest).is_ok()
+            {
+                w = rest;
             }
         }
     }
@@ -1244,10 +1244,11 @@ fn split_move(word: &[u8]) -> Option<(&[u8], Option<u8>, Option<GameResult>)> {
         return Some((w, None, result));
     }
     for (glyph, nag) in GLYPHS {
-        if let Some(rest) = w.strip_suffix(glyph.as_bytes()) {
-            if !rest.is_empty() && MoveSpec::parse(rest).is_ok() {
-                return Some((rest, Some(*nag), result));
-            }
+        if let Some(rest) = w.strip_suffix(glyph.as_bytes())
+            && !rest.is_empty()
+            && MoveSpec::parse(rest).is_ok()
+        {
+            return Some((rest, Some(*nag), result));
         }
     }
     None

@@ -586,12 +586,12 @@ impl<R: Read> GameSplitter<R> {
         } else if self.eof {
             // A comment still open at the end: its last line may be the next game's tags, as
             // `next_chunk` looks for them at the end of a game read whole.
-            if self.state == State::BraceComment {
-                if let Some(at) = self.tags_search.find(&self.buf, self.buf.len(), true) {
-                    self.scanned = at;
-                    self.state = State::MoveLineStart;
-                    return Ok(());
-                }
+            if self.state == State::BraceComment
+                && let Some(at) = self.tags_search.find(&self.buf, self.buf.len(), true)
+            {
+                self.scanned = at;
+                self.state = State::MoveLineStart;
+                return Ok(());
             }
             self.discard(self.buf.len());
             self.skipping = false;
