@@ -255,7 +255,8 @@ pub const PAUSE: std::time::Duration = std::time::Duration::from_millis(100);
 /// as a pause, as a [`Feed`](crate::format::Feed)'s (it hands out the games known to be whole
 /// at once, not after a chunk's worth more; told [`Split::cut_at_pauses`], a PGN game its
 /// result ended), and goes on at the next call. Read with blocking reads, a broadcast gave
-/// nothing until it ended. Memory stays flat: a few buffers are in flight.
+/// nothing until it ended. Memory stays flat: a few buffers are in flight. A source whose
+/// read panics on that thread gives an error, not an end: its input never looks whole.
 ///
 /// ```
 /// use std::io::{ErrorKind, Write};
@@ -301,7 +302,12 @@ impl Paced {
             .spawn(move || loop {
                 let mut buffer = spare_rx.try_recv().unwrap_or_else(|_| vec![0; 256 << 10]);
                 let sent = match source.read(&mut buffer) {
-                    Ok(0) => return,
+                    // The end is said, not told by the thread's going: a thread that
+                    // panics goes too, and its input must not look whole.
+                    Ok(0) => {
+                        let _ = tx.send(Ok((buffer, 0)));
+                        return;
+                    }
                     Ok(n) => tx.send(Ok((buffer, n))),
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                     // A descriptor left non-blocking by whoever started the program.
@@ -335,6 +341,7 @@ impl io::BufRead for Paced {
         use std::sync::mpsc::RecvTimeoutError;
         if self.at == self.len && !self.ended {
             match self.bytes.recv_timeout(PAUSE) {
+                Ok(Ok((_, 0))) => self.ended = true,
                 Ok(Ok((bytes, len))) => {
                     let read = std::mem::replace(&mut self.current, bytes);
                     // (Not the empty one it starts with: a read into it would be the end.)
@@ -348,7 +355,12 @@ impl io::BufRead for Paced {
                     return Err(e);
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(io::ErrorKind::WouldBlock.into()),
-                Err(RecvTimeoutError::Disconnected) => self.ended = true,
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.ended = true;
+                    return Err(io::Error::other(
+                        "the thread reading the input stopped before its end",
+                    ));
+                }
             }
         }
         Ok(&self.current[self.at..self.len])
@@ -366,5 +378,65 @@ impl Read for Paced {
         out[..n].copy_from_slice(&available[..n]);
         io::BufRead::consume(self, n);
         Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Gives `bytes`, then panics (`panics`) or ends.
+    struct Source {
+        bytes: Option<&'static [u8]>,
+        panics: bool,
+    }
+
+    impl Read for Source {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            match self.bytes.take() {
+                Some(bytes) => {
+                    out[..bytes.len()].copy_from_slice(bytes);
+                    Ok(bytes.len())
+                }
+                None if self.panics => panic!("the source failed (a test's panic)"),
+                None => Ok(0),
+            }
+        }
+    }
+
+    /// Reads on through pauses until the end or an error.
+    fn read_all(paced: &mut Paced) -> io::Result<Vec<u8>> {
+        let mut all = Vec::new();
+        let mut buffer = [0; 64];
+        loop {
+            match paced.read(&mut buffer) {
+                Ok(0) => return Ok(all),
+                Ok(n) => all.extend_from_slice(&buffer[..n]),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// A paced source that gives one game, then ends or panics.
+    fn one_game(panics: bool) -> Paced {
+        let bytes = Some(&b"1. e4 *\n"[..]);
+        Paced::spawn(Source { bytes, panics }).unwrap()
+    }
+
+    #[test]
+    fn a_source_that_ends_gives_its_bytes_then_the_end() {
+        let mut paced = one_game(false);
+        assert_eq!(read_all(&mut paced).unwrap(), b"1. e4 *\n");
+        assert_eq!(paced.read(&mut [0; 8]).unwrap(), 0);
+    }
+
+    #[test]
+    fn a_reading_thread_that_panics_is_an_error_not_the_end() {
+        let error = read_all(&mut one_game(true)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the thread reading the input stopped before its end"
+        );
     }
 }
