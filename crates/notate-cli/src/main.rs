@@ -186,10 +186,12 @@ struct Common {
     quiet: bool,
     /// PGN from a pipe that pauses (a broadcast that sends each game as it is played): give
     /// a game once its result and a line break came, without waiting for the next game (a
-    /// note after the result, sent on a later line, then goes with the next game)
+    /// note after the result, sent on a later line, then goes with the next game); `load`
+    /// commits, or publishes its Parquet files, at each pause
     #[arg(long)]
     live: bool,
-    /// Only this game of each input (1-based)
+    /// Only this game of each input (1-based), which is read no further; an input with
+    /// fewer games fails
     #[arg(long, value_name = "N")]
     game: Option<u64>,
     /// Largest game in bytes, the blanks after it aside (up to as many again); a larger one

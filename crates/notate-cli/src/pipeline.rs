@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 
@@ -122,6 +122,11 @@ pub trait Sink<O> {
     /// nothing (not a store's batch).
     fn pause(&mut self) -> Result<()> {
         Ok(())
+    }
+    /// When a live input paused (`--live`), after the output of the games it made whole:
+    /// puts out everything (a store commits).
+    fn input_paused(&mut self) -> Result<()> {
+        self.pause()
     }
     /// A game (`game`: its number in its input) or an input (`None`) that failed, in input
     /// order between the output of the games around it; `line` is the error as stderr gets
@@ -272,13 +277,45 @@ enum Work {
         format: InputFormat,
         path: std::path::PathBuf,
     },
+    /// A live input paused after the chunks before it (see [`Settings::live`]).
+    Pause { seq: u64 },
     /// An input that could not be opened or read.
-    InputError { seq: u64, message: String },
+    InputError {
+        seq: u64,
+        input: usize,
+        message: String,
+    },
 }
 
 enum Outcome<O> {
     Done(Done<O>),
-    InputError(String),
+    /// Input `.0` could not be opened or read: why.
+    InputError(usize, String),
+    /// A live input paused here.
+    Pause,
+}
+
+/// Which inputs still need reading: the writer tells the reader thread. The inputs before
+/// the index it holds are read far enough (their game `--game N` is out), and none is needed
+/// once the run has stopped.
+#[derive(Default)]
+struct Needed(AtomicUsize);
+
+impl Needed {
+    /// Whether input `index` is still needed.
+    fn input(&self, index: usize) -> bool {
+        self.0.load(Ordering::Relaxed) <= index
+    }
+
+    /// Input `index` is read far enough.
+    fn passed(&self, index: usize) {
+        self.0.fetch_max(index + 1, Ordering::Relaxed);
+    }
+
+    /// No input is needed any more.
+    fn stop(&self) {
+        self.0.store(usize::MAX, Ordering::Relaxed);
+    }
 }
 
 /// Runs the pipeline over `inputs`: each worker writes games with a writer from
@@ -305,7 +342,7 @@ pub fn run<O: ChunkOutput + 'static>(
     }
     let read_bytes = Arc::new(AtomicU64::new(0));
     reporter.start(inputs, read_bytes.clone());
-    let stopped = Arc::new(AtomicBool::new(false));
+    let needed = Arc::new(Needed::default());
 
     // The threads are not scoped: a run that stops early (--strict, a write error) must not
     // wait for a reader blocked on a pipe that sends nothing, or on a FIFO no writer opened.
@@ -313,9 +350,9 @@ pub fn run<O: ChunkOutput + 'static>(
     {
         let inputs = inputs.to_vec();
         let settings = settings.clone();
-        let (read_bytes, stopped) = (read_bytes.clone(), stopped.clone());
+        let (read_bytes, needed) = (read_bytes.clone(), needed.clone());
         handles.push(thread::spawn(move || {
-            read_inputs(&inputs, &settings, work_tx, spare_rx, read_bytes, &stopped)
+            read_inputs(&inputs, &settings, work_tx, spare_rx, read_bytes, &needed)
         }));
     }
     for _ in 0..threads {
@@ -333,7 +370,15 @@ pub fn run<O: ChunkOutput + 'static>(
     drop(done_tx);
     drop(spare_tx);
     drop(spare_out_rx);
-    let result = write_in_order(&done_rx, &spare_out_tx, inputs, settings, sink, reporter);
+    let result = write_in_order(
+        &done_rx,
+        &spare_out_tx,
+        inputs,
+        settings,
+        &needed,
+        sink,
+        reporter,
+    );
     // Every worker gone means every input was read to its end: the threads are ending, and a
     // panic in one is this run's. Otherwise the run stopped early: the others stop at their
     // next hand-over (a reader waiting out a pipe's pause, at once), or are left behind.
@@ -341,7 +386,7 @@ pub fn run<O: ChunkOutput + 'static>(
         done_rx.try_recv(),
         Err(crossbeam_channel::TryRecvError::Disconnected)
     );
-    stopped.store(true, Ordering::Relaxed);
+    needed.stop();
     drop(done_rx);
     drop(spare_out_tx);
     if finished {
@@ -378,12 +423,12 @@ fn read_inputs(
     tx: Sender<Work>,
     spare: Receiver<Vec<u8>>,
     read_bytes: Arc<AtomicU64>,
-    stopped: &AtomicBool,
+    needed: &Needed,
 ) {
     let mut seq = 0;
     for (index, name) in inputs.iter().enumerate() {
-        if stopped.load(Ordering::Relaxed) {
-            return;
+        if !needed.input(index) {
+            continue;
         }
         let result = (|| -> Result<()> {
             if let Some((path, format)) = plain_whole_text(name, settings) {
@@ -429,41 +474,55 @@ fn read_inputs(
             if settings.live {
                 splitter.cut_at_pauses();
             }
-            let spare = spare.clone();
-            let mut next = move || loop {
+            // Whether a chunk went out since the input's last pause.
+            let mut sent = false;
+            loop {
                 if let Ok(bytes) = spare.try_recv() {
                     splitter.recycle(bytes);
                 }
-                match splitter.next_chunk() {
+                let work = match splitter.next_chunk() {
                     // A pause of a pipe (see `notate::chunk::Paced`): the games it made whole have
-                    // gone out; wait on, unless the run has stopped.
+                    // gone out; wait on, unless the input is no longer needed. Live, the
+                    // pause itself goes on, after them (a load commits there).
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                        if stopped.load(Ordering::Relaxed) {
-                            return Ok(None);
+                        if !needed.input(index) {
+                            return Ok(());
+                        }
+                        if !(settings.live && sent) {
+                            continue;
+                        }
+                        sent = false;
+                        Work::Pause { seq }
+                    }
+                    read => {
+                        match read.with_context(|| format!("cannot read {}", name.display()))? {
+                            None => return Ok(()),
+                            Some(chunk) => {
+                                sent = true;
+                                Work::Chunk {
+                                    seq,
+                                    input: index,
+                                    format,
+                                    chunk,
+                                }
+                            }
                         }
                     }
-                    read => return read,
-                }
-            };
-            while let Some(chunk) =
-                next().with_context(|| format!("cannot read {}", name.display()))?
-            {
-                let work = Work::Chunk {
-                    seq,
-                    input: index,
-                    format,
-                    chunk,
                 };
                 seq += 1;
-                if tx.send(work).is_err() {
+                if tx.send(work).is_err() || !needed.input(index) {
                     return Ok(());
                 }
             }
-            Ok(())
         })();
         if let Err(e) = result {
             let message = format!("{e:#}");
-            if tx.send(Work::InputError { seq, message }).is_err() {
+            let work = Work::InputError {
+                seq,
+                input: index,
+                message,
+            };
+            if tx.send(work).is_err() {
                 return;
             }
             seq += 1;
@@ -512,9 +571,17 @@ fn work<O: ChunkOutput>(
         };
         let Ok(item) = rx.recv() else { return };
         let (seq, outcome) = match item {
-            Work::InputError { seq, message } => {
+            Work::InputError {
+                seq,
+                input,
+                message,
+            } => {
                 held = Some(output);
-                (seq, Outcome::InputError(message))
+                (seq, Outcome::InputError(input, message))
+            }
+            Work::Pause { seq } => {
+                held = Some(output);
+                (seq, Outcome::Pause)
             }
             Work::File {
                 seq,
@@ -526,7 +593,7 @@ fn work<O: ChunkOutput>(
                 Err(e) => {
                     held = Some(output);
                     let message = format!("cannot read {}: {e}", path.display());
-                    (seq, Outcome::InputError(message))
+                    (seq, Outcome::InputError(input, message))
                 }
             },
             Work::Chunk {
@@ -552,19 +619,23 @@ fn write_in_order<O: ChunkOutput>(
     spare_out: &Sender<O>,
     inputs: &[InputName],
     settings: &Settings,
+    needed: &Needed,
     sink: &mut dyn Sink<O>,
     reporter: &mut Reporter,
 ) -> Result<(u64, u64)> {
     let mut pending: BTreeMap<u64, Outcome<O>> = BTreeMap::new();
     let mut next = 0u64;
     let mut game_numbers = vec![0u64; inputs.len()];
+    let mut unreadable = vec![false; inputs.len()];
     let (mut ok, mut failed) = (0u64, 0u64);
     for (seq, outcome) in rx.iter() {
         pending.insert(seq, outcome);
         while let Some(outcome) = pending.remove(&next) {
             next += 1;
             match outcome {
-                Outcome::InputError(message) => {
+                Outcome::Pause => sink.input_paused()?,
+                Outcome::InputError(input, message) => {
+                    unreadable[input] = true;
                     reporter.input_error(&message);
                     sink.failed(None, &message)?;
                     failed += 1;
@@ -588,6 +659,9 @@ fn write_in_order<O: ChunkOutput>(
                         game_numbers[done.input] += 1;
                         let number = game_numbers[done.input];
                         let selected = settings.only_game.is_none_or(|g| g == number);
+                        if settings.only_game == Some(number) {
+                            needed.passed(done.input);
+                        }
                         match fate {
                             Fate::Done { out_end, notes } => {
                                 if selected {
@@ -621,6 +695,14 @@ fn write_in_order<O: ChunkOutput>(
                     }
                     put(sink, unput..written)?;
                     reporter.progress(ok + failed);
+                    if !needed.input(inputs.len() - 1) {
+                        // `--game N` of the last input is out: what follows is not read,
+                        // which ends a pipe that stays open.
+                        let counts = (&game_numbers[..], &unreadable[..]);
+                        failed += missing_games(settings, inputs, counts, sink, reporter)?;
+                        sink.flush()?;
+                        return Ok((ok, failed));
+                    }
                     let mut output = done.output;
                     if output.is_oversized() {
                         // One huge game must not keep its buffer's memory for the whole run.
@@ -636,6 +718,36 @@ fn write_in_order<O: ChunkOutput>(
             sink.pause()?;
         }
     }
+    let counts = (&game_numbers[..], &unreadable[..]);
+    failed += missing_games(settings, inputs, counts, sink, reporter)?;
     sink.flush()?;
     Ok((ok, failed))
+}
+
+/// Fails each input without the game `--game N` asks for (one that could not be read has
+/// said why already), given each input's games and whether it was unreadable; how many.
+fn missing_games<O>(
+    settings: &Settings,
+    inputs: &[InputName],
+    (games, unreadable): (&[u64], &[bool]),
+    sink: &mut dyn Sink<O>,
+    reporter: &mut Reporter,
+) -> Result<u64> {
+    let Some(wanted) = settings.only_game else {
+        return Ok(0);
+    };
+    let mut missing = 0;
+    for (index, &count) in games.iter().enumerate() {
+        if count < wanted && !unreadable[index] {
+            let noun = if count == 1 { "game" } else { "games" };
+            let message = format!(
+                "{} has {count} {noun}, no game {wanted}",
+                inputs[index].display()
+            );
+            reporter.input_error(&message);
+            sink.failed(None, &message)?;
+            missing += 1;
+        }
+    }
+    Ok(missing)
 }

@@ -120,7 +120,13 @@ impl Sink<Rows> for StoreSink {
     }
 
     fn flush(&mut self) -> Result<()> {
-        self.inserted = self.store.finish()?;
+        self.inserted += self.store.finish()?;
+        Ok(())
+    }
+
+    fn input_paused(&mut self) -> Result<()> {
+        // A broadcast's games are stored as they end, not when a batch is full.
+        self.inserted += self.store.flush()?;
         Ok(())
     }
 }

@@ -1289,3 +1289,97 @@ fn a_pipe_that_pauses_in_its_first_bytes_is_told_by_them_all() {
         assert_eq!(notate.close(), (vec![moves.to_string()], Some(0)));
     }
 }
+
+/// `--game N` reads an input as far as its game N and no further: a pipe that stays open
+/// ends the run once that game is out, and the next input is read.
+#[test]
+fn game_n_ends_the_reading_of_a_pipe_that_stays_open() {
+    let mut notate = Piped::start(&["convert", "--to", "uci", "--game", "2"]);
+    notate.send("1. e4 *\n\n1. d4 *\n\n1. c4");
+    assert_eq!(notate.line(), "d2d4");
+    assert_eq!(notate.exit_while_open(), Some(0));
+    assert_eq!(notate.close(), (vec![], Some(0)));
+
+    let scratch = notate_testdata::scratch_dir("notate-cli-game-n");
+    let file = scratch.path().join("after.pgn");
+    std::fs::write(&file, "1. Nf3 *\n\n1. g3 *\n").unwrap();
+    let file = file.to_str().unwrap();
+    let mut notate = Piped::start(&["convert", "--to", "uci", "--game", "1", "-", file]);
+    notate.send("1. e4 *\n\n1. d4");
+    assert_eq!(notate.line(), "e2e4");
+    assert_eq!(notate.line(), "g1f3");
+    assert_eq!(notate.exit_while_open(), Some(0));
+}
+
+/// An input without the game `--game N` asks for fails, and says how many it has.
+#[test]
+fn game_n_of_an_input_that_has_fewer_fails() {
+    let out = notate(&["check", "--game", "3"], "1. e4 *\n\n1. d4 *\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "notate: <stdin> has 2 games, no game 3\nchecked 0 games, 1 failed\n"
+    );
+    let out = notate(&["check", "--game", "2"], "1. e4 *\n\n1. d4 *\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "checked 1 game, 0 failed\n");
+    // One of two inputs has it: the other fails, after the games.
+    let scratch = notate_testdata::scratch_dir("notate-cli-game-missing");
+    let (short, long) = (
+        scratch.path().join("short.pgn"),
+        scratch.path().join("long.pgn"),
+    );
+    std::fs::write(&short, "1. e4 *\n").unwrap();
+    std::fs::write(&long, "1. e4 *\n\n1. d4 *\n").unwrap();
+    let (short, long) = (short.to_str().unwrap(), long.to_str().unwrap());
+    let out = notate(&["convert", "--to", "uci", "--game", "2", short, long], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "d2d4\n");
+    assert_eq!(
+        text(&out.stderr),
+        format!("notate: {short} has 1 game, no game 2\nconverted 1 game, 1 failed\n")
+    );
+}
+
+/// Waits until `done` holds, which must happen while a test's pipe is still open.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + WAIT;
+    while !done() {
+        assert!(std::time::Instant::now() < deadline, "never: {what}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// `load --live` stores a broadcast's games as they end: each pause of the pipe after a
+/// game commits (SQLite) or publishes the files (Parquet), while the pipe stays open.
+#[test]
+fn load_live_stores_each_game_at_the_pause_after_it() {
+    let game =
+        |white: &str| format!("[White \"{white}\"]\n[Date \"2016.05.01\"]\n\n1. e4 e5 1-0\n\n");
+    let scratch = notate_testdata::scratch_dir("notate-cli-load-live");
+    let db = scratch.path().join("live.sqlite");
+    let db = db.to_str().unwrap();
+    let games_in = || {
+        let sql = "SELECT count(*) AS n FROM games";
+        text(&notate(&["query", "--db", db, "--format", "csv", sql], "").stdout)
+    };
+    let mut load = Piped::start(&["load", "--live", "--db", db]);
+    load.send(&game("a"));
+    wait_until("game 1 in SQLite", || games_in() == "n\n1\n");
+    load.send(&game("b"));
+    wait_until("game 2 in SQLite", || games_in() == "n\n2\n");
+    assert_eq!(load.close(), (vec![], Some(0)));
+
+    let dir = scratch.path().join("parquet");
+    let target = format!("parquet:{}", dir.display());
+    let part = |n: u32| {
+        dir.join(format!("games/year=2016/month=05/part-{n}.parquet"))
+            .is_file()
+    };
+    let mut load = Piped::start(&["load", "--live", "--db", &target]);
+    load.send(&game("a"));
+    wait_until("the first Parquet file", || part(0));
+    load.send(&game("b"));
+    wait_until("the second Parquet file", || part(1));
+    assert_eq!(load.close(), (vec![], Some(0)));
+}
