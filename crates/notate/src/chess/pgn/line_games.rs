@@ -78,7 +78,7 @@ impl LineCuts {
                 text[i - 1] == b'\n'
             };
             match text[i] {
-                b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' => i += 1,
+                white_space!() => i += 1,
                 // A byte-order mark is blank too (files joined with `cat`), as the scan
                 // reads it; more bytes tell whether the last ones read start one.
                 0xEF if text[i..].starts_with(BOM) => i += 3,
@@ -178,7 +178,7 @@ impl LineCuts {
             TokenEnd::Line => memchr::memchr(b'\n', rest),
             TokenEnd::Word => rest
                 .iter()
-                .position(|b| b.is_ascii_whitespace() || b"\x0b{;()".contains(b)),
+                .position(|&b| matches!(b, white_space!() | b'{' | b';' | b'(' | b')')),
         };
         if found.is_none() {
             self.miss = Some((from, end, text.len()));
@@ -233,7 +233,7 @@ fn trim_blanks_end(mut text: &[u8]) -> &[u8] {
         }
         match marks {
             [] => return marks,
-            [rest @ .., b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c'] => text = rest,
+            [rest @ .., white_space!()] => text = rest,
             _ => return text,
         }
     }
@@ -266,7 +266,7 @@ fn starts_line(text: &[u8], at: usize) -> bool {
     loop {
         match before {
             [] | [.., b'\n'] => return true,
-            [rest @ .., b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b'] => before = rest,
+            [rest @ .., blank_in_line!()] => before = rest,
             [rest @ .., 0xEF, 0xBB, 0xBF] => before = rest,
             [.., b']'] => {
                 let marker = FORUM_MARKERS.into_iter().find(|marker| {

@@ -11,6 +11,24 @@
 //! [`read_chunk`], [`replay_chunk`], [`ReadGame`], [`GameParser`]) is public for other pipelines; a program
 //! that reads games uses [`Reader`] or [`read_str`].
 
+/// The bytes PGN reads as white space inside a line, as a pattern: ASCII's white space
+/// without the line feed, and with the line tabulation, which Rust's `is_ascii_whitespace`
+/// leaves out. The splitter, the parser and the look for games without tags must agree on
+/// it, or a game is cut where the parser reads on (a byte-order mark is blank too, where a
+/// word would start: each reader says how it takes one).
+macro_rules! blank_in_line {
+    () => {
+        b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c'
+    };
+}
+
+/// PGN's white space, the line feed included, as a pattern (see `blank_in_line`).
+macro_rules! white_space {
+    () => {
+        blank_in_line!() | b'\n'
+    };
+}
+
 mod find;
 mod line_games;
 mod parse;

@@ -435,7 +435,7 @@ impl<'a> GameParser<'a> {
     fn skip_blank(&mut self) {
         while self.pos < self.end {
             match self.src[self.pos] {
-                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
+                white_space!() => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
                 0xEF if self.src[self.pos..self.end].starts_with(BOM) => self.pos += BOM.len(),
                 b'[' => match forum_marker(&self.src[self.pos..self.end]) {
@@ -807,7 +807,7 @@ impl<'a> GameParser<'a> {
                 return Ok(());
             }
             match self.src[start] {
-                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => self.pos += 1,
+                white_space!() => self.pos += 1,
                 b'%' if self.at_line_start() => self.skip_to_line_end(),
                 0xEF if self.src[start..self.end].starts_with(BOM) => self.pos += BOM.len(),
                 b'{' | b';' => {
@@ -960,7 +960,7 @@ impl<'a> GameParser<'a> {
         let text = &self.src[..self.end];
         while at < text.len() {
             match text[at] {
-                b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c' => at += 1,
+                white_space!() => at += 1,
                 0xEF if text[at..].starts_with(BOM) => at += BOM.len(),
                 b'%' if at == 0 || text[at - 1] == b'\n' => {
                     at = memchr(b'\n', &text[at..]).map_or(text.len(), |n| at + n + 1);

@@ -1042,7 +1042,7 @@ impl<R: Read> GameSplitter<R> {
                     let b = self.buf[i];
                     if self.after_cut {
                         match b {
-                            b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' | b'\n' => {}
+                            white_space!() => {}
                             // A byte-order mark is blank too (or may be: more bytes tell).
                             0xEF if self.buf[i..].starts_with(BOM)
                                 || (i + 3 > buf_len && !self.eof) => {}
@@ -1056,7 +1056,7 @@ impl<R: Read> GameSplitter<R> {
                         }
                     }
                     match b {
-                        b' ' | b'\t' | b'\r' | b'\x0c' | b'\x0b' => i += 1,
+                        blank_in_line!() => i += 1,
                         // A byte-order mark inside the stream (files joined with `cat`) is
                         // white space, as the parser reads it.
                         0xEF if i + 3 > buf_len && !self.eof => {
@@ -1422,10 +1422,7 @@ fn chars_on_last_line(bytes: &[u8], before: u64) -> u64 {
 /// (looking back) are found alike. (A game that ends with a character whose last byte is
 /// one of those, `»`, is measured a byte short.)
 fn is_blank(b: u8) -> bool {
-    matches!(
-        b,
-        b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c' | 0xEF | 0xBB | 0xBF
-    )
+    matches!(b, white_space!() | 0xEF | 0xBB | 0xBF)
 }
 
 /// The most blanks between games held before they are dropped (see
