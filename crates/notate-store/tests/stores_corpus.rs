@@ -1,8 +1,8 @@
 //! Loads three files of the PGN corpus of `../shared/` (other projects' files, never in the
 //! repository) into SQLite, Parquet and PostgreSQL, and runs every query of
 //! `examples/queries/` on each: SQLite's answers are asserted (checked by hand against the
-//! corpus), the other two must give the same. Run by `scripts/shared-suites` (feature
-//! `shared`). PostgreSQL runs on a server the test starts itself (`initdb` + `pg_ctl`, from
+//! corpus), the other two must give the same. Run by `scripts/shared-suites` (never by
+//! `cargo test`). PostgreSQL runs on a server the test starts itself (`initdb` + `pg_ctl`, from
 //! Debian's `postgresql` package); Parquet is queried through DuckDB (`pip install duckdb`).
 //! Neither is ever skipped: a missing server or DuckDB fails the test.
 

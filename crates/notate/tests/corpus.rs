@@ -1,7 +1,7 @@
 //! Every file of the PGN corpus in `../shared/corpus/` (other projects' files, never in the
 //! repository) reads; every game converts or is reported precisely; and the whole corpus
 //! passes the round-trip checks of `roundtrip_common` that `roundtrip.rs` runs on generated
-//! games. Run by `scripts/shared-suites` (feature `shared`); fails when `../shared` is missing.
+//! games. Run by `scripts/shared-suites` (never by `cargo test`); fails when `../shared` is missing.
 
 use std::path::{Path, PathBuf};
 

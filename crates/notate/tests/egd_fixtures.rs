@@ -1,6 +1,6 @@
 //! The egd gem's own spec fixtures (`f*` in `../shared/vectors/egd/`), which are another
-//! project's files and so stay out of the repository. Run by `scripts/shared-suites` (feature
-//! `shared`), which fails when `../shared` is missing.
+//! project's files and so stay out of the repository. Run by `scripts/shared-suites` (never by
+//! `cargo test`), which fails when `../shared` is missing.
 //!
 //! Same rules as `egd_vectors.rs`: equal where the reference is right, the listed fields
 //! differ where it is wrong, notate's own output where it failed.
