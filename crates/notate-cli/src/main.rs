@@ -128,7 +128,7 @@ enum Command {
     },
     /// Load chess games into SQLite, PostgreSQL or Parquet (tables `games` and `moves`)
     #[command(
-        after_help = "Loading is idempotent: a game's id is a hash of its tags and moves, and a game already\nstored is not added again. Games are committed in batches (Parquet: whole files), so an\ninterrupted load leaves whole games only.\n\nExamples:\n  notate load lichess_db_standard_rated_2016-05.pgn.zst --db games.sqlite\n  notate load *.pgn --db postgres://me@localhost/chess\n  notate load games.pgn --db parquet:games    # games/games/year=2016/month=05/part-0.parquet"
+        after_help = "Loading is idempotent: a game's id is a hash of its tags and moves, and a game already\nstored is not added again. Games are committed in batches (Parquet: whole files), and with\n--live at each pause of the input after a game, so an interrupted load leaves whole games\nonly.\n\nExamples:\n  notate load lichess_db_standard_rated_2016-05.pgn.zst --db games.sqlite\n  notate load *.pgn --db postgres://me@localhost/chess\n  notate load games.pgn --db parquet:games    # games/games/year=2016/month=05/part-0.parquet"
     )]
     Load {
         #[command(flatten)]
@@ -187,12 +187,13 @@ struct Common {
     /// PGN from a pipe that pauses (a broadcast that sends each game as it is played): give
     /// a game once its result and a line break came, without waiting for the next game (a
     /// note after the result, sent on a later line, then goes with the next game); `load`
-    /// commits, or publishes its Parquet files, at each pause
+    /// commits (Parquet: publishes its files) at each pause after a game, a SQLite file in
+    /// WAL mode
     #[arg(long)]
     live: bool,
-    /// Only this game of each input (1-based), which is read no further; an input with
-    /// fewer games fails
-    #[arg(long, value_name = "N")]
+    /// Only game N of each input (1-based): an input is read no further than its game N,
+    /// and one with fewer games fails
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     game: Option<u64>,
     /// Largest game in bytes, the blanks after it aside (up to as many again); a larger one
     /// is reported and skipped (default: 16 MiB for PGN

@@ -279,6 +279,8 @@ enum Work {
     },
     /// A live input paused after the chunks before it (see [`Settings::live`]).
     Pause { seq: u64 },
+    /// The end of an input (sent when `--game N` is given: see [`Outcome::InputEnd`]).
+    InputEnd { seq: u64, input: usize },
     /// An input that could not be opened or read.
     InputError {
         seq: u64,
@@ -291,6 +293,8 @@ enum Outcome<O> {
     Done(Done<O>),
     /// Input `.0` could not be opened or read: why.
     InputError(usize, String),
+    /// Input `.0` was read whole (sent when `--game N` is given, for an input without it).
+    InputEnd(usize),
     /// A live input paused here.
     Pause,
 }
@@ -515,18 +519,19 @@ fn read_inputs(
                 }
             }
         })();
-        if let Err(e) = result {
-            let message = format!("{e:#}");
-            let work = Work::InputError {
+        let work = match result {
+            Ok(()) if settings.only_game.is_some() => Work::InputEnd { seq, input: index },
+            Ok(()) => continue,
+            Err(e) => Work::InputError {
                 seq,
                 input: index,
-                message,
-            };
-            if tx.send(work).is_err() {
-                return;
-            }
-            seq += 1;
+                message: format!("{e:#}"),
+            },
+        };
+        if tx.send(work).is_err() {
+            return;
         }
+        seq += 1;
     }
 }
 
@@ -583,6 +588,10 @@ fn work<O: ChunkOutput>(
                 held = Some(output);
                 (seq, Outcome::Pause)
             }
+            Work::InputEnd { seq, input } => {
+                held = Some(output);
+                (seq, Outcome::InputEnd(input))
+            }
             Work::File {
                 seq,
                 input,
@@ -626,24 +635,33 @@ fn write_in_order<O: ChunkOutput>(
     let mut pending: BTreeMap<u64, Outcome<O>> = BTreeMap::new();
     let mut next = 0u64;
     let mut game_numbers = vec![0u64; inputs.len()];
+    // Inputs that could not be read (a file read whole by a worker is also said to end).
     let mut unreadable = vec![false; inputs.len()];
     let (mut ok, mut failed) = (0u64, 0u64);
     for (seq, outcome) in rx.iter() {
         pending.insert(seq, outcome);
         while let Some(outcome) = pending.remove(&next) {
             next += 1;
-            match outcome {
-                Outcome::Pause => sink.input_paused()?,
+            // An input's own failure: it could not be read, or lacks the game asked for.
+            let input_failure = match outcome {
+                Outcome::Pause => {
+                    sink.input_paused()?;
+                    None
+                }
+                // What an input holds after the game `--game N` asks for is none of the
+                // run's business, a fault included: whether the reader met one before it
+                // heard that the game was out would be a matter of timing.
                 Outcome::InputError(input, message) => {
                     unreadable[input] = true;
-                    reporter.input_error(&message);
-                    sink.failed(None, &message)?;
-                    failed += 1;
-                    if settings.strict {
-                        sink.flush()?;
-                        return Ok((ok, failed));
-                    }
+                    settings
+                        .only_game
+                        .is_none_or(|n| game_numbers[input] < n)
+                        .then_some(message)
                 }
+                Outcome::InputEnd(input) => settings
+                    .only_game
+                    .filter(|&n| game_numbers[input] < n && !unreadable[input])
+                    .map(|n| missing_game(&inputs[input], game_numbers[input], n)),
                 Outcome::Done(mut done) => {
                     let name = inputs[done.input].display();
                     // The output of consecutive good games goes to the sink in one piece.
@@ -698,8 +716,6 @@ fn write_in_order<O: ChunkOutput>(
                     if !needed.input(inputs.len() - 1) {
                         // `--game N` of the last input is out: what follows is not read,
                         // which ends a pipe that stays open.
-                        let counts = (&game_numbers[..], &unreadable[..]);
-                        failed += missing_games(settings, inputs, counts, sink, reporter)?;
                         sink.flush()?;
                         return Ok((ok, failed));
                     }
@@ -709,6 +725,16 @@ fn write_in_order<O: ChunkOutput>(
                         output = O::default();
                     }
                     let _ = spare_out.send(output);
+                    None
+                }
+            };
+            if let Some(message) = input_failure {
+                reporter.input_error(&message);
+                sink.failed(None, &message)?;
+                failed += 1;
+                if settings.strict {
+                    sink.flush()?;
+                    return Ok((ok, failed));
                 }
             }
         }
@@ -718,36 +744,13 @@ fn write_in_order<O: ChunkOutput>(
             sink.pause()?;
         }
     }
-    let counts = (&game_numbers[..], &unreadable[..]);
-    failed += missing_games(settings, inputs, counts, sink, reporter)?;
     sink.flush()?;
     Ok((ok, failed))
 }
 
-/// Fails each input without the game `--game N` asks for (one that could not be read has
-/// said why already), given each input's games and whether it was unreadable; how many.
-fn missing_games<O>(
-    settings: &Settings,
-    inputs: &[InputName],
-    (games, unreadable): (&[u64], &[bool]),
-    sink: &mut dyn Sink<O>,
-    reporter: &mut Reporter,
-) -> Result<u64> {
-    let Some(wanted) = settings.only_game else {
-        return Ok(0);
-    };
-    let mut missing = 0;
-    for (index, &count) in games.iter().enumerate() {
-        if count < wanted && !unreadable[index] {
-            let noun = if count == 1 { "game" } else { "games" };
-            let message = format!(
-                "{} has {count} {noun}, no game {wanted}",
-                inputs[index].display()
-            );
-            reporter.input_error(&message);
-            sink.failed(None, &message)?;
-            missing += 1;
-        }
-    }
-    Ok(missing)
+/// The failure of an input read whole that has `games` games where `--game N` asks for
+/// game `wanted`.
+fn missing_game(input: &InputName, games: u64, wanted: u64) -> String {
+    let noun = if games == 1 { "game" } else { "games" };
+    format!("{} has {games} {noun}, no game {wanted}", input.display())
 }

@@ -139,7 +139,12 @@ pub fn load(
     db: &str,
     reporter: &mut Reporter,
 ) -> Result<(u64, u64)> {
-    let store = target.open().with_context(|| format!("cannot open {db}"))?;
+    let mut store = target.open().with_context(|| format!("cannot open {db}"))?;
+    if settings.live {
+        store
+            .go_live()
+            .with_context(|| format!("cannot open {db}"))?;
+    }
     let seen = Arc::new(SeenIds::new());
     let mut sink = StoreSink {
         store,

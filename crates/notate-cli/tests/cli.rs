@@ -1339,6 +1339,59 @@ fn game_n_of_an_input_that_has_fewer_fails() {
         text(&out.stderr),
         format!("notate: {short} has 1 game, no game 2\nconverted 1 game, 1 failed\n")
     );
+    // In its place among the inputs: --strict stops there.
+    let out = notate(
+        &[
+            "convert", "--to", "uci", "--game", "2", "--strict", short, long,
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        format!("notate: {short} has 1 game, no game 2\nconverted 0 games, 1 failed\n")
+    );
+    // Games count from 1.
+    let out = notate(&["check", "--game", "0"], "1. e4 *\n");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// What an input holds after its game N is not looked at, a fault included, wherever the
+/// reader happened to be when that game went out.
+#[test]
+fn game_n_ignores_a_fault_after_it() {
+    let scratch = notate_testdata::scratch_dir("notate-cli-game-fault");
+    // 3 MB of games, gzipped and cut short: the fault is chunks after game 1.
+    let mut gzipped = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    for i in 0..60_000 {
+        write!(gzipped, "[Round \"{i}\"]\n\n1. e4 e5 2. Nf3 *\n\n").unwrap();
+    }
+    let gzipped = gzipped.finish().unwrap();
+    let cut = scratch.path().join("cut.pgn.gz");
+    std::fs::write(&cut, &gzipped[..gzipped.len() - 20]).unwrap();
+    let two = scratch.path().join("two.pgn");
+    std::fs::write(&two, "1. e4 *\n\n1. d4 *\n").unwrap();
+    let (cut, two) = (cut.to_str().unwrap(), two.to_str().unwrap());
+    for inputs in [[cut, two], [two, cut]] {
+        let out = notate(
+            &["check", "--quiet", "--game", "1", inputs[0], inputs[1]],
+            "",
+        );
+        assert_eq!(
+            (out.status.code(), text(&out.stderr)),
+            (Some(0), "checked 2 games, 0 failed\n".to_string()),
+            "{inputs:?}"
+        );
+    }
+    // Read whole, the fault is an error.
+    let out = notate(&["check", "--quiet", cut], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("cannot read"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// Waits until `done` holds, which must happen while a test's pipe is still open.
@@ -1366,8 +1419,21 @@ fn load_live_stores_each_game_at_the_pause_after_it() {
     let mut load = Piped::start(&["load", "--live", "--db", db]);
     load.send(&game("a"));
     wait_until("game 1 in SQLite", || games_in() == "n\n1\n");
+    // A reader that holds the file meanwhile neither holds up nor fails the load (the file
+    // is in WAL mode), and sees what was stored when it began.
+    let reader = rusqlite::Connection::open(db).unwrap();
+    reader.execute_batch("BEGIN").unwrap();
+    let count = || -> i64 {
+        reader
+            .query_row("SELECT count(*) FROM games", [], |r| r.get(0))
+            .unwrap()
+    };
+    assert_eq!(count(), 1);
     load.send(&game("b"));
     wait_until("game 2 in SQLite", || games_in() == "n\n2\n");
+    assert_eq!(count(), 1);
+    reader.execute_batch("COMMIT").unwrap();
+    assert_eq!(count(), 2);
     assert_eq!(load.close(), (vec![], Some(0)));
 
     let dir = scratch.path().join("parquet");

@@ -246,8 +246,8 @@ pub trait Store {
     /// Adds the games `games` (indexes) of `batch` that are not stored yet, with their
     /// moves. SQLite commits every [`BATCH_MOVES`] moves or so, PostgreSQL each call as one
     /// transaction (sent on one of two connections, so it may still be under way when this
-    /// returns), Parquet publishes a file every 4 M moves of a partition; [`Store::finish`]
-    /// commits the rest.
+    /// returns), Parquet publishes a file every 4 M moves of a partition; [`Store::flush`]
+    /// and [`Store::finish`] commit the rest.
     /// After an interruption the store holds whole games only.
     fn insert(&mut self, batch: &RowBatch, games: Range<usize>) -> Result<(), StoreError>;
     /// [`Store::insert`] of rows a [`Preparer`] may have worked on: what it made is used
@@ -260,10 +260,19 @@ pub trait Store {
     fn finish(&mut self) -> Result<Inserted, StoreError>;
     /// Commits what the inserts so far added and says what that was, without the work of a
     /// load's end (the statistics SQLite and PostgreSQL gather then): for a writer that stays
-    /// open and adds a game at a time, such as `notate serve`. Parquet publishes its files,
+    /// open and adds a game at a time, such as `notate serve`, and at each pause of a live
+    /// load. Parquet publishes its files,
     /// as [`Store::finish`] does.
     fn flush(&mut self) -> Result<Inserted, StoreError> {
         self.finish()
+    }
+    /// Readies the store for a live load (`notate load --live`), which is flushed at each
+    /// pause of its input while others read it: SQLite's file goes to WAL mode (and stays
+    /// in it), in which a commit and a query do not wait for each other; with a rollback
+    /// journal, a query that read for longer than the load waits for a lock would fail
+    /// the load.
+    fn go_live(&mut self) -> Result<(), StoreError> {
+        Ok(())
     }
 }
 

@@ -58,10 +58,10 @@ impl SqliteStore {
         let connection = Connection::open(path)?;
         // Another writer of the file (`notate serve`, another load) is waited for, not an
         // error.
-        connection.busy_timeout(std::time::Duration::from_secs(10))?;
+        connection.busy_timeout(BUSY_TIMEOUT)?;
         // A rollback journal writes less than WAL when most pages are new (WAL writes every
         // page twice); synchronous=FULL keeps a commit atomic even on power loss, and costs
-        // little with one commit per batch. Larger pages make the bulk inserts cheaper.
+        // little with one commit per batch (or per pause of a live input, which is slow). Larger pages make the bulk inserts cheaper.
         // A database in WAL mode (`notate serve`'s, while it runs) keeps it: leaving WAL
         // needs the file to itself.
         let mode: String = connection.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
@@ -201,7 +201,23 @@ impl Store for SqliteStore {
         self.commit()?;
         Ok(std::mem::take(&mut self.inserted))
     }
+
+    fn go_live(&mut self) -> Result<(), StoreError> {
+        let mode: String = self
+            .connection
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(StoreError::Target(format!(
+                "cannot put the file in WAL mode for a live load (its mode stays {mode})"
+            )));
+        }
+        Ok(())
+    }
 }
+
+/// How long a connection waits for another's lock on the file (another load, `notate
+/// serve`, a commit under a query) before it fails with `database is locked`.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Rows of moves in one `INSERT` statement: enough to spread the statement's own work
 /// (opening the table's and indexes' cursors, halting, resetting) over many rows, with
@@ -388,6 +404,8 @@ pub fn query(path: &Path, sql: &str, to: &mut dyn AnswerSink) -> Result<(), Stor
     let flags =
         rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let connection = Connection::open_with_flags(path, flags)?;
+    // A load's commit (a live load commits at every pause) is waited for, not an error.
+    connection.busy_timeout(BUSY_TIMEOUT)?;
     connection.pragma_update(None, "query_only", true)?;
     let mut statement = connection.prepare(sql)?;
     // `query_only` stops writes to the store, not `VACUUM INTO 'copy.sqlite'`, which
