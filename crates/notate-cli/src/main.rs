@@ -188,7 +188,7 @@ struct Common {
     /// a game once its result and a line break came, without waiting for the next game (a
     /// note after the result, sent on a later line, then goes with the next game); `load`
     /// commits (Parquet: publishes its files) at each pause after a game, a SQLite file in
-    /// WAL mode
+    /// WAL mode while it runs
     #[arg(long)]
     live: bool,
     /// Only game N of each input (1-based): an input is read no further than its game N,

@@ -1434,7 +1434,15 @@ fn load_live_stores_each_game_at_the_pause_after_it() {
     assert_eq!(count(), 1);
     reader.execute_batch("COMMIT").unwrap();
     assert_eq!(count(), 2);
+    drop(reader);
     assert_eq!(load.close(), (vec![], Some(0)));
+    // Back to a rollback journal at the end, readable where a reader may not write: only
+    // WAL mode stays with the file, a new connection starts in SQLite's default.
+    let mode: String = rusqlite::Connection::open(db)
+        .unwrap()
+        .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
 
     let dir = scratch.path().join("parquet");
     let target = format!("parquet:{}", dir.display());

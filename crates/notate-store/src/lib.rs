@@ -267,10 +267,10 @@ pub trait Store {
         self.finish()
     }
     /// Readies the store for a live load (`notate load --live`), which is flushed at each
-    /// pause of its input while others read it: SQLite's file goes to WAL mode (and stays
-    /// in it), in which a commit and a query do not wait for each other; with a rollback
-    /// journal, a query that read for longer than the load waits for a lock would fail
-    /// the load.
+    /// pause of its input while others read it: SQLite's file goes to WAL mode until
+    /// [`Store::finish`], in which a commit and a query do not wait for each other; with a
+    /// rollback journal, a query that read for longer than the load waits for a lock would
+    /// fail the load.
     fn go_live(&mut self) -> Result<(), StoreError> {
         Ok(())
     }

@@ -41,6 +41,8 @@ pub struct SqliteStore {
     /// What committed transactions added since the last [`Store::finish`] or
     /// [`Store::flush`].
     inserted: Inserted,
+    /// Whether [`Store::go_live`] put the file in WAL mode, to be taken back at the end.
+    went_live: bool,
 }
 
 fn type_name(kind: Kind) -> &'static str {
@@ -61,9 +63,9 @@ impl SqliteStore {
         connection.busy_timeout(BUSY_TIMEOUT)?;
         // A rollback journal writes less than WAL when most pages are new (WAL writes every
         // page twice); synchronous=FULL keeps a commit atomic even on power loss, and costs
-        // little with one commit per batch (or per pause of a live input, which is slow). Larger pages make the bulk inserts cheaper.
-        // A database in WAL mode (`notate serve`'s, while it runs) keeps it: leaving WAL
-        // needs the file to itself.
+        // little with one commit per batch (a live load's pauses are far apart). Larger
+        // pages make the bulk inserts cheaper. A database in WAL mode (`notate serve`'s
+        // while it runs, a live load's) keeps it: leaving WAL needs the file to itself.
         let mode: String = connection.query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
         if !mode.eq_ignore_ascii_case("wal") {
             connection.execute_batch(
@@ -102,6 +104,7 @@ impl SqliteStore {
                 placeholders(GAMES.len())
             ),
             uncommitted: Inserted::default(),
+            went_live: false,
             inserted: Inserted::default(),
         })
     }
@@ -194,6 +197,16 @@ impl Store for SqliteStore {
     fn finish(&mut self) -> Result<Inserted, StoreError> {
         self.commit()?;
         self.connection.execute_batch("PRAGMA optimize;")?;
+        if std::mem::take(&mut self.went_live) {
+            // Back to the rollback journal, where the file can be read by whoever may not
+            // write beside it (in WAL mode a reader makes `-shm` and `-wal` files). Best
+            // effort: a reader holding the file keeps it in WAL mode, which works as well.
+            let _ = self
+                .connection
+                .query_row("PRAGMA journal_mode = TRUNCATE", [], |r| {
+                    r.get::<_, String>(0)
+                });
+        }
         Ok(std::mem::take(&mut self.inserted))
     }
 
@@ -203,10 +216,17 @@ impl Store for SqliteStore {
     }
 
     fn go_live(&mut self) -> Result<(), StoreError> {
+        let before: String = self
+            .connection
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))?;
+        if before.eq_ignore_ascii_case("wal") {
+            return Ok(());
+        }
         let mode: String = self
             .connection
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-        if !mode.eq_ignore_ascii_case("wal") {
+        self.went_live = mode.eq_ignore_ascii_case("wal");
+        if !self.went_live {
             return Err(StoreError::Target(format!(
                 "cannot put the file in WAL mode for a live load (its mode stays {mode})"
             )));
