@@ -277,26 +277,24 @@ enum Work {
         format: InputFormat,
         path: std::path::PathBuf,
     },
+    /// What the reader says of an input between its chunks, passed on in order as it is.
+    Note { seq: u64, note: InputNote },
+}
+
+/// What the reader (or a worker that read a file) says of an input.
+enum InputNote {
     /// A live input paused after the chunks before it (see [`Settings::live`]).
-    Pause { seq: u64 },
-    /// The end of an input (sent when `--game N` is given: see [`Outcome::InputEnd`]).
-    InputEnd { seq: u64, input: usize },
-    /// An input that could not be opened or read.
-    InputError {
-        seq: u64,
-        input: usize,
-        message: String,
-    },
+    Pause,
+    /// Input `.0` was read to its end (said when `--game N` is given, for an input without
+    /// that game).
+    End(usize),
+    /// Input `.0` could not be opened or read: why.
+    Error(usize, String),
 }
 
 enum Outcome<O> {
     Done(Done<O>),
-    /// Input `.0` could not be opened or read: why.
-    InputError(usize, String),
-    /// Input `.0` was read whole (sent when `--game N` is given, for an input without it).
-    InputEnd(usize),
-    /// A live input paused here.
-    Pause,
+    Note(InputNote),
 }
 
 /// Which inputs still need reading: the writer tells the reader thread. The inputs before
@@ -496,20 +494,20 @@ fn read_inputs(
                             continue;
                         }
                         sent = false;
-                        Work::Pause { seq }
+                        let note = InputNote::Pause;
+                        Work::Note { seq, note }
                     }
                     read => {
-                        match read.with_context(|| format!("cannot read {}", name.display()))? {
-                            None => return Ok(()),
-                            Some(chunk) => {
-                                sent = true;
-                                Work::Chunk {
-                                    seq,
-                                    input: index,
-                                    format,
-                                    chunk,
-                                }
-                            }
+                        let read = read.with_context(|| format!("cannot read {}", name.display()));
+                        let Some(chunk) = read? else {
+                            return Ok(());
+                        };
+                        sent = true;
+                        Work::Chunk {
+                            seq,
+                            input: index,
+                            format,
+                            chunk,
                         }
                     }
                 };
@@ -519,16 +517,12 @@ fn read_inputs(
                 }
             }
         })();
-        let work = match result {
-            Ok(()) if settings.only_game.is_some() => Work::InputEnd { seq, input: index },
+        let note = match result {
+            Ok(()) if settings.only_game.is_some() => InputNote::End(index),
             Ok(()) => continue,
-            Err(e) => Work::InputError {
-                seq,
-                input: index,
-                message: format!("{e:#}"),
-            },
+            Err(e) => InputNote::Error(index, format!("{e:#}")),
         };
-        if tx.send(work).is_err() {
+        if tx.send(Work::Note { seq, note }).is_err() {
             return;
         }
         seq += 1;
@@ -576,21 +570,9 @@ fn work<O: ChunkOutput>(
         };
         let Ok(item) = rx.recv() else { return };
         let (seq, outcome) = match item {
-            Work::InputError {
-                seq,
-                input,
-                message,
-            } => {
+            Work::Note { seq, note } => {
                 held = Some(output);
-                (seq, Outcome::InputError(input, message))
-            }
-            Work::Pause { seq } => {
-                held = Some(output);
-                (seq, Outcome::Pause)
-            }
-            Work::InputEnd { seq, input } => {
-                held = Some(output);
-                (seq, Outcome::InputEnd(input))
+                (seq, Outcome::Note(note))
             }
             Work::File {
                 seq,
@@ -602,7 +584,7 @@ fn work<O: ChunkOutput>(
                 Err(e) => {
                     held = Some(output);
                     let message = format!("cannot read {}: {e}", path.display());
-                    (seq, Outcome::InputError(input, message))
+                    (seq, Outcome::Note(InputNote::Error(input, message)))
                 }
             },
             Work::Chunk {
@@ -644,21 +626,21 @@ fn write_in_order<O: ChunkOutput>(
             next += 1;
             // An input's own failure: it could not be read, or lacks the game asked for.
             let input_failure = match outcome {
-                Outcome::Pause => {
+                Outcome::Note(InputNote::Pause) => {
                     sink.input_paused()?;
                     None
                 }
                 // What an input holds after the game `--game N` asks for is none of the
                 // run's business, a fault included: whether the reader met one before it
                 // heard that the game was out would be a matter of timing.
-                Outcome::InputError(input, message) => {
+                Outcome::Note(InputNote::Error(input, message)) => {
                     unreadable[input] = true;
                     settings
                         .only_game
                         .is_none_or(|n| game_numbers[input] < n)
                         .then_some(message)
                 }
-                Outcome::InputEnd(input) => settings
+                Outcome::Note(InputNote::End(input)) => settings
                     .only_game
                     .filter(|&n| game_numbers[input] < n && !unreadable[input])
                     .map(|n| missing_game(&inputs[input], game_numbers[input], n)),

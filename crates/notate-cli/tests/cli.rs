@@ -1240,14 +1240,12 @@ fn piped_json_lines_go_out_line_by_line() {
 impl Piped {
     /// The exit status, which must come while the pipe is still open.
     fn exit_while_open(&mut self) -> Option<i32> {
-        let deadline = std::time::Instant::now() + WAIT;
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.code();
-            }
-            assert!(std::time::Instant::now() < deadline, "still running");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        let mut status = None;
+        wait_until("the run's end", || {
+            status = self.child.try_wait().unwrap();
+            status.is_some()
+        });
+        status.and_then(|s| s.code())
     }
 }
 
@@ -1323,7 +1321,7 @@ fn game_n_of_an_input_that_has_fewer_fails() {
     let out = notate(&["check", "--game", "2"], "1. e4 *\n\n1. d4 *\n");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stderr), "checked 1 game, 0 failed\n");
-    // One of two inputs has it: the other fails, after the games.
+    // One of two inputs has it: the other fails, in its place.
     let scratch = notate_testdata::scratch_dir("notate-cli-game-missing");
     let (short, long) = (
         scratch.path().join("short.pgn"),
@@ -1399,7 +1397,7 @@ fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
     let deadline = std::time::Instant::now() + WAIT;
     while !done() {
         assert!(std::time::Instant::now() < deadline, "never: {what}");
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
