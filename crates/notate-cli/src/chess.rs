@@ -24,6 +24,12 @@ pub trait WriteGame<O>: Send {
     /// An `Err` is a game this output cannot hold; an error without a ply is placed at the
     /// game's start.
     fn write(&mut self, game: &ChessGame, out: &mut O) -> Result<(), Error>;
+
+    /// Whether the job keeps `game` back: read well, not written, counted apart (`notate
+    /// load --live` keeps back a game in progress).
+    fn holds(&self, _game: &ChessGame) -> bool {
+        false
+    }
 }
 
 /// Chess as a stage of the pipeline: reads the records of a chunk, replays each game, and
@@ -58,6 +64,9 @@ impl<O: ChunkOutput, W: WriteGame<O>> FamilyStage<O> for ChessStage<W> {
                           warnings: Vec<Error>,
                           out: &mut O| {
             let fate = match game {
+                Ok(game) if self.writer.holds(&game) => Fate::Held {
+                    notes: Notes::of(warnings, || game.tags.players()),
+                },
                 Ok(game) => {
                     let mark = out.mark();
                     match self.writer.write(&game, out) {

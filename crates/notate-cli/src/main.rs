@@ -188,12 +188,13 @@ struct Common {
     /// a game once its result and a line break came, without waiting for the next game (a
     /// note after the result, sent on a later line, then goes with the next game); `load`
     /// commits (Parquet: publishes its files) at each pause after a game, a SQLite file in
-    /// WAL mode while it runs
+    /// WAL mode while it runs, and keeps back games in progress (result `*`: a broadcast
+    /// sends each game again at every move)
     #[arg(long)]
     live: bool,
     /// Only game N of each input (1-based): an input is read no further than its game N,
     /// and one with fewer games fails
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = game_number)]
     game: Option<u64>,
     /// Largest game in bytes, the blanks after it aside (up to as many again); a larger one
     /// is reported and skipped (default: 16 MiB for PGN
@@ -210,6 +211,15 @@ struct Common {
 }
 
 /// `--piece-letters`: a language code.
+/// A game's number in its input: from 1, as errors and `render` count them.
+fn game_number(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("games are numbered from 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a game number: {e}")),
+    }
+}
+
 fn piece_letters(code: &str) -> Result<PieceLetters, String> {
     PieceLetters::from_code(code).ok_or_else(|| {
         let codes: Vec<&str> = PieceLetters::ALL

@@ -135,6 +135,10 @@ pub trait Sink<O> {
     fn failed(&mut self, _game: Option<u64>, _line: &str) -> Result<()> {
         Ok(())
     }
+    /// A game read well that the job kept back (no output), in input order.
+    fn held(&mut self) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// A job that writes bytes: the games' output goes to a `Write`.
@@ -218,6 +222,8 @@ pub enum Fate {
         out_end: usize,
         notes: Option<Box<Notes>>,
     },
+    /// Read well but kept back by the job (see [`Sink::held`]): no output.
+    Held { notes: Option<Box<Notes>> },
     /// Failed: why, where (in the error), and who played it.
     Failed(Box<(Error, Notes)>),
 }
@@ -672,6 +678,13 @@ fn write_in_order<O: ChunkOutput>(
                                     unput = *out_end;
                                 }
                                 written = *out_end;
+                            }
+                            Fate::Held { notes } => {
+                                if selected {
+                                    reporter.warnings(&name, number, notes.as_deref());
+                                    ok += 1;
+                                    sink.held()?;
+                                }
                             }
                             Fate::Failed(failure) => {
                                 if !selected {

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 use notate::chess::rows::{GameKey, RowWriter};
-use notate::chess::ChessGame;
+use notate::chess::{ChessGame, GameResult};
 use notate::Error;
 use notate_store::{
     AnswerSink, Inserted, Preparer, QueryResult, Rows, Store, StoreError, Target, Value,
@@ -67,6 +67,10 @@ impl SeenIds {
 struct LoadWriter {
     rows: RowWriter,
     seen: Arc<SeenIds>,
+    /// `--live`: a game in progress (result `*`) is kept back. A broadcast sends each game
+    /// again at every move, and every version is a game of its own (its moves differ):
+    /// stored, a round of 80-move games would leave 80 partial copies of each.
+    live: bool,
 }
 
 impl WriteGame<Rows> for LoadWriter {
@@ -75,6 +79,10 @@ impl WriteGame<Rows> for LoadWriter {
         self.rows
             .write_unless(game, &mut out.batch, |key| seen.contains(key))
             .map(|_| ())
+    }
+
+    fn holds(&self, game: &ChessGame) -> bool {
+        self.live && game.outcome() == GameResult::Unknown
     }
 }
 
@@ -108,6 +116,8 @@ struct StoreSink {
     store: Box<dyn Store>,
     seen: Arc<SeenIds>,
     inserted: Inserted,
+    /// Games kept back (in progress, `--live`).
+    held: u64,
 }
 
 impl Sink<Rows> for StoreSink {
@@ -127,6 +137,11 @@ impl Sink<Rows> for StoreSink {
     fn input_paused(&mut self) -> Result<()> {
         // A broadcast's games are stored as they end, not when a batch is full.
         self.inserted += self.store.flush()?;
+        Ok(())
+    }
+
+    fn held(&mut self) -> Result<()> {
+        self.held += 1;
         Ok(())
     }
 }
@@ -150,6 +165,7 @@ pub fn load(
         store,
         seen: seen.clone(),
         inserted: Inserted::default(),
+        held: 0,
     };
     // Only chess is stored: the reader refuses other families' inputs.
     // Made here, where an error can still stop the load before it starts.
@@ -162,6 +178,7 @@ pub fn load(
                 LoadWriter {
                     rows: RowWriter::new(),
                     seen: seen.clone(),
+                    live: settings.live,
                 },
                 settings,
             ),
@@ -183,14 +200,21 @@ pub fn load(
         reporter.print(&format!("notate: {db}: {clash}"));
     }
     let clashed = clashes.len() as u64;
-    // Every game read is new, already there (in the store, or earlier in the input), or
-    // not stored for its id.
+    let held = sink.held;
+    // Every game read is new, already there (in the store, or earlier in the input), in
+    // progress (`--live`), or not stored for its id.
     let mut summary = format!(
         "loaded into {db}: {} new games with {} moves, {} already there",
         thousands(games),
         thousands(moves),
-        thousands(ok.saturating_sub(games + clashed))
+        thousands(ok.saturating_sub(games + clashed + held))
     );
+    if settings.live {
+        summary.push_str(&format!(
+            ", {} in progress (result *: stored once it has a result)",
+            thousands(held)
+        ));
+    }
     if clashed > 0 {
         summary.push_str(&format!(
             ", {} not stored (a different game has the id: see above)",

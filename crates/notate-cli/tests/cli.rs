@@ -1353,6 +1353,11 @@ fn game_n_of_an_input_that_has_fewer_fails() {
     // Games count from 1.
     let out = notate(&["check", "--game", "0"], "1. e4 *\n");
     assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("invalid value '0' for '--game <N>': games are numbered from 1"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// What an input holds after its game N is not looked at, a fault included, wherever the
@@ -1454,4 +1459,58 @@ fn load_live_stores_each_game_at_the_pause_after_it() {
     load.send(&game("b"));
     wait_until("the second Parquet file", || part(1));
     assert_eq!(load.close(), (vec![], Some(0)));
+}
+
+#[test]
+fn load_live_keeps_back_a_game_in_progress() {
+    // A broadcast sends each game again at every move, `*` until it ends: each version
+    // has other moves, so another id. Only the finished game is stored.
+    let version = |moves: &str, result: &str| {
+        format!("[White \"A\"]\n[Black \"B\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n")
+    };
+    let scratch = notate_testdata::scratch_dir("notate-cli-load-held");
+    let db = scratch.path().join("round.sqlite");
+    let db = db.to_str().unwrap();
+    let mut load = Piped::start(&["load", "--live", "--db", db]);
+    load.send(&version("", "*"));
+    load.send(&version("1. e4", "*"));
+    load.send(&version("1. e4 e5", "*"));
+    load.send(&version("1. e4 e5 2. Qh5", "*"));
+    load.send(&version("1. e4 e5 2. Qh5 Ke7 3. Qxe5#", "1-0"));
+    let games = || {
+        let sql = "SELECT count(*) AS n, max(ply_count) AS plies FROM games";
+        text(&notate(&["query", "--db", db, "--format", "csv", sql], "").stdout)
+    };
+    wait_until("the finished game in SQLite", || {
+        games() == "n,plies\n1,5\n"
+    });
+    assert_eq!(load.close(), (vec![], Some(0)));
+    let sql = "SELECT count(*) FROM moves";
+    let moves = notate(&["query", "--db", db, "--format", "csv", sql], "");
+    assert_eq!(text(&moves.stdout), "count(*)\n5\n");
+
+    // The summary counts them; without --live, a game in progress is a game like any.
+    let round: String = ["", "1. e4", "1. e4 e5 2. Qh5 Ke7 3. Qxe5#"]
+        .iter()
+        .map(|moves| version(moves, if moves.ends_with('#') { "1-0" } else { "*" }))
+        .collect();
+    let fresh = scratch.path().join("fresh.sqlite");
+    let fresh = fresh.to_str().unwrap();
+    let out = notate(&["load", "--live", "--db", fresh], &round);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "loaded into {fresh}: 1 new games with 5 moves, 0 already there, 2 in progress"
+        )),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = notate(&["load", "--db", fresh], &round);
+    assert!(
+        text(&out.stderr).contains(&format!(
+            "loaded into {fresh}: 2 new games with 1 moves, 1 already there\n"
+        )),
+        "{}",
+        text(&out.stderr)
+    );
 }
