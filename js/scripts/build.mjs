@@ -3,8 +3,8 @@
 //   1. the crate notate-wasm for wasm32-unknown-unknown (cargo profile `wasm`: small),
 //   2. its JavaScript glue by wasm-bindgen (`--target web`: ES modules for node and pages),
 //   3. the package's own modules (minified by esbuild, names kept) and type declarations from src/,
-//   4. dist/d3.js: the D3 modules the viewer uses (scripts/d3-modules.txt), their UMD builds
-//      run in one scope of their own (no global is touched), as one ES module,
+//   4. dist/d3.js: what the viewer's board takes from D3 (`d3.select` …), bundled by esbuild
+//      from the modules' ES builds, only the parts it uses, as one ES module,
 //   5. dist/viewer.html: the viewer app as a static page.
 // Needs `rustup target add wasm32-unknown-unknown` and the wasm-bindgen command of the
 // crate's exact wasm-bindgen version (`cargo install wasm-bindgen-cli --version =0.2.130`),
@@ -15,12 +15,20 @@ import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, write
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'esbuild';
+import { buildSync, transformSync } from 'esbuild';
 
 const js = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const root = resolve(js, '..');
 const dist = join(js, 'dist');
 const target = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(root, 'target');
+
+/** What the viewer's board takes from D3, by the module that has it. */
+const D3_PARTS = {
+  'd3-selection': ['select', 'pointer'],
+  'd3-transition': ['transition'],
+  'd3-zoom': ['zoom', 'zoomIdentity'],
+  'd3-ease': ['easeCubicInOut'],
+};
 
 function run(command, args) {
   process.stderr.write(`$ ${command} ${args.join(' ')}\n`);
@@ -109,13 +117,26 @@ function minified(file) {
   writeFileSync(file, out.code);
 }
 
-/** The D3 modules as one ES module exporting `d3`. Each UMD build attaches itself to the
- * `d3` of the `globalThis` it sees: here a local object, so nothing leaks into the page. */
+
+/**
+ * The parts of D3 the board uses, as one ES module exporting `d3`: bundled from the modules'
+ * ES builds, so that only what those parts need comes along (the whole of each module, as
+ * the command line's page has them from scripts/d3-modules.txt, was 2 KB more gzipped, in a
+ * package at its size budget). A `d3.name` the board uses and this lacks fails the build.
+ */
 function d3Module() {
-  const names = readFileSync(join(js, 'scripts', 'd3-modules.txt'), 'utf8').split('\n')
-    .map((line) => line.trim()).filter((line) => line && !line.startsWith('#'));
-  const code = names.map((name) => readFileSync(join(js, 'node_modules', name, 'dist', `${name}.min.js`), 'utf8'));
-  return `// D3 (ISC licence, https://d3js.org): ${names.join(', ')}.\n`
-    + 'export const d3 = (function (globalThis, exports, module, define) {\n'
-    + `${code.join('\n')}\nreturn globalThis.d3;\n}).call({}, {});\n`;
+  const board = readFileSync(join(js, 'src', 'board.js'), 'utf8');
+  const parts = Object.values(D3_PARTS).flat();
+  const used = new Set([...board.matchAll(/\bd3\.(\w+)/g)].map((m) => m[1]).filter((name) => name !== 'js'));
+  const missing = [...used].filter((name) => !parts.includes(name));
+  if (missing.length) throw new Error(`src/board.js uses d3.${missing.join(', d3.')}: add it to D3_PARTS in scripts/build.mjs`);
+  const entry = Object.entries(D3_PARTS)
+    .map(([module, names]) => `import { ${names.join(', ')} } from '${module}';`)
+    .concat(`export const d3 = { ${parts.join(', ')} };`)
+    .join('\n');
+  const { outputFiles } = buildSync({
+    stdin: { contents: entry, resolveDir: js, sourcefile: 'd3.js' },
+    bundle: true, minify: true, format: 'esm', target: 'esnext', legalComments: 'none', write: false,
+  });
+  return `// D3 (ISC licence, https://d3js.org): ${Object.keys(D3_PARTS).join(', ')} and what they use.\n${outputFiles[0].text}`;
 }

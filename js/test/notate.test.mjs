@@ -171,6 +171,23 @@ test('every shogi vector to every shogi format: the library\'s output (Shift_JIS
   }
 });
 
+test('compressed bytes are refused, not read as a text (zstd opens with `(`, which PGN may)', async () => {
+  const { gzipSync } = await import('node:zlib');
+  const zstd = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x58, 0x41, 0x00, 0x00]);
+  for (const [bytes, name] of [[zstd, 'zstd'], [gzipSync('1. e4 *\n'), 'gzip']]) {
+    for (const call of [() => convert(bytes, { to: 'uci' }), () => check(bytes)]) {
+      assert.throws(call, (e) => e instanceof NotateError && e.kind === 'usage'
+        && e.message.includes(`${name}-compressed: decompress it first`), name);
+    }
+  }
+});
+
+test('CSA V2.2 is written as a string of its characters (Shift_JIS is for a file: the command line)', () => {
+  const named = '先手：羽生\n後手：渡辺\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n';
+  assert.equal(convert(named, { to: 'csa', csaVersion: '2.2' }), 'V2.2\nN+羽生\nN-渡辺\nPI\n+\n+7776FU\n');
+  assert.equal(convert('position startpos moves 7g7f', { to: 'csa', csaVersion: '2.2' }), 'V2.2\nPI\n+\n+7776FU\n');
+});
+
 test('convert writes EPD and viewer documents, and reads SFEN, JKF, Western and the opening book, as the command line', () => {
   const pgn = read('egd/c01_opera_game_morphy_1858.pgn');
   for (const to of ['epd', 'view']) {

@@ -297,3 +297,15 @@ test('a call lists at most 10,000 warnings, and says how many more there were', 
   assert.equal(warnings.length, 10_001);
   assert.ok(notate('too-large', /^2000 more warnings, not listed \(at most 10000 a call are\)$/)(warnings[10_000]));
 });
+
+test('streamGames gives every game all of its warnings, however the stream is cut', async () => {
+  const one = '1. e4 ^5blergh e5 *\n\n';
+  for (const pushes of [[one.repeat(12_000)], Array(12_000).fill(one)]) {
+    let count = 0;
+    for await (const game of streamGames(pushes)) {
+      count += 1;
+      assert.deepEqual(game.warnings?.map((w) => [w.game, w.token]), [[count, '^5blergh']], `game ${count}`);
+    }
+    assert.equal(count, 12_000);
+  }
+});

@@ -10,9 +10,9 @@ mod report;
 mod shogi;
 mod store;
 
-use std::fs::File;
+use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
@@ -412,7 +412,7 @@ fn run_pipeline(command: &Command) -> ExitCode {
         eprintln!("notate: {why}");
         return ExitCode::from(1);
     }
-    let out = match open_output(run.output.as_ref()) {
+    let out = match open_output(run.output.as_ref(), &run.inputs) {
         Ok(out) => out,
         Err(code) => return code,
     };
@@ -538,8 +538,21 @@ fn check_inputs(inputs: &[InputName]) -> Result<(), ExitCode> {
     Ok(())
 }
 
-/// The output: the file `-o` names, or stdout, buffered.
-fn open_output(output: Option<&PathBuf>) -> Result<Box<dyn Write>, ExitCode> {
+/// The output: the file `-o` names, or stdout, buffered. A file that is also an input is
+/// refused: creating it would empty it before a byte of it was read.
+fn open_output(output: Option<&PathBuf>, inputs: &[InputName]) -> Result<Box<dyn Write>, ExitCode> {
+    if let Some(path) = output
+        && let Some(input) = inputs
+            .iter()
+            .filter_map(|i| i.path.as_ref())
+            .find(|i| same_file(path, i))
+    {
+        return Err(usage(&format!(
+            "-o {} is the input {}: writing it would empty it before it is read",
+            path.display(),
+            input.display()
+        )));
+    }
     Ok(match output {
         Some(path) => match File::create(path) {
             Ok(f) => Box::new(BufWriter::with_capacity(1 << 20, f)),
@@ -547,6 +560,27 @@ fn open_output(output: Option<&PathBuf>) -> Result<Box<dyn Write>, ExitCode> {
         },
         None => Box::new(BufWriter::with_capacity(1 << 20, io::stdout().lock())),
     })
+}
+
+/// Whether two paths name one plain file that exists (through links, or two spellings):
+/// not a device (`/dev/null` in and out is no harm).
+fn same_file(a: &Path, b: &Path) -> bool {
+    if !fs::metadata(a).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    match (fs::canonicalize(a), fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 /// A closed pipe (`notate … | head`) is not an error worth a message.

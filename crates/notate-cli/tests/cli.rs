@@ -1514,3 +1514,31 @@ fn load_live_keeps_back_a_game_in_progress() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn an_output_that_is_an_input_is_refused_and_left_whole() {
+    let scratch = notate_testdata::scratch_dir("notate-cli-output-is-input");
+    let path = scratch.path().join("games.pgn");
+    std::fs::write(&path, TWO_GAMES).unwrap();
+    let link = scratch.path().join("link.pgn");
+    std::os::unix::fs::symlink(&path, &link).unwrap();
+    let path = path.to_str().unwrap();
+    for output in [path, link.to_str().unwrap()] {
+        let out = notate(&["convert", path, "--to", "pgn", "-o", output], "");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "-o {output} is the input {path}: writing it would empty it before it is read"
+            )),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(std::fs::read_to_string(path).unwrap(), TWO_GAMES);
+    }
+    // A device is no file to empty.
+    let out = notate(
+        &["convert", "/dev/null", "--to", "uci", "-o", "/dev/null"],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}

@@ -269,17 +269,11 @@ impl Read for PyFile {
                 .file
                 .call_method1(py, self.method, (buf.len(),))
                 .map_err(|e| {
+                    // The exception is raised where the error is met: a KeyboardInterrupt
+                    // (Ctrl-C while Python ran read()) as itself, as `SystemExit` is, not as a
+                    // failed game (see `Raised::error`).
                     let error = io::Error::other(e.to_string());
-                    // Ctrl-C while Python ran read(): the reading stops with an error here, and
-                    // the interrupt is made pending again, so that Python raises
-                    // KeyboardInterrupt as soon as notate returns, instead of it becoming a
-                    // failed game. Any other exception is raised where the error is met.
-                    if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                        // SAFETY: takes no argument and only flags a signal; the GIL is held.
-                        unsafe { pyo3::ffi::PyErr_SetInterrupt() };
-                    } else {
-                        self.raised.keep(e);
-                    }
+                    self.raised.keep(e);
                     error
                 })?;
             let chunk = chunk.bind(py);

@@ -133,6 +133,9 @@ def test_options_by_name_and_json_outputs_as_dicts():
     assert "5,1>5,2" in icn
     kif = notate.convert("position startpos moves 7g7f 3c3d", to="csa", csa_version=2.2)
     assert kif.startswith("V2.2")
+    # V2.2 is Shift_JIS in a file (the command line's); a string holds its characters.
+    named = "先手：羽生\n後手：渡辺\n手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n"
+    assert notate.convert(named, to="csa", csa_version="2.2") == "V2.2\nN+羽生\nN-渡辺\nPI\n+\n+7776FU\n"
     for three in (3, 3.0, "3.0"):
         csa = notate.convert("position startpos moves 7g7f 3c3d", to="csa", csa_version=three)
         assert "\nV3.0\n" in csa, three

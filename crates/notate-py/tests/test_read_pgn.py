@@ -279,7 +279,7 @@ def test_a_game_error_made_by_hand_has_every_field():
     assert (read.kind, read.line, read.column, read.ply) == ("illegal", 1, 13, 3)
 
 
-def test_ctrl_c_in_a_file_objects_read_is_keyboard_interrupt():
+def test_ctrl_c_in_a_file_objects_read_is_keyboard_interrupt(tmp_path):
     class Interrupted(io.RawIOBase):
         def readable(self):
             return True
@@ -287,8 +287,33 @@ def test_ctrl_c_in_a_file_objects_read_is_keyboard_interrupt():
         def read(self, n=-1):
             raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
-        list(notate.read_pgn(Interrupted(), errors="collect"))
+    def loop(source):
+        for _ in notate.read_pgn(source):
+            pass
+
+    works = [
+        lambda source: next(notate.read_pgn(source)),
+        lambda source: list(notate.read_pgn(source, errors="collect")),
+        loop,
+        lambda source: notate.convert(source, to="uci", from_="pgn"),
+        lambda source: notate.load(source, str(tmp_path / "games.sqlite")),
+        lambda source: notate.to_arrow(source).read_all(),
+    ]
+    for number, work in enumerate(works):
+        # Raised as itself, once: not a failed game first (and the interrupt later, outside
+        # the caller's try).
+        seen = []
+        try:
+            try:
+                work(Interrupted())
+            except KeyboardInterrupt:
+                seen.append("interrupt")
+            except notate.NotateError as e:
+                seen.append(f"notate's error: {e!r}")
+            time.sleep(0.05)
+        except KeyboardInterrupt:
+            seen.append("a second interrupt")
+        assert seen == ["interrupt"], number
 
 
 def _read_all(source, tmp_path):

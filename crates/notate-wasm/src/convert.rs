@@ -556,8 +556,12 @@ impl GameFeed {
     /// The games and their warnings (each naming its game's number in the stream) as one
     /// call's results.
     fn take(&mut self, results: Vec<Result<ChessGame, Error>>, warnings: Vec<Error>) -> Converted {
+        // Each game keeps all of its own, uncapped: a cap per call (see [`MAX_WARNINGS`])
+        // would take games' warnings away depending on where the stream was cut, which the
+        // caller never sees. A game has few (its reading fails past 100) and a push is at most
+        // 1 MiB (live: what the stream sent at once).
         for warning in &warnings {
-            self.run.converted.warn(warning);
+            self.run.converted.warnings.push(&error_json(warning));
         }
         let json = &mut self.json;
         let mut write = |game: &ChessGame, out: &mut Vec<u8>| {

@@ -279,8 +279,17 @@ impl Format {
     /// assert!(Format::detect(b"hello").is_err());
     /// assert!(Format::detect(b"-- a comment of another language").is_err());
     /// assert!(Format::detect(b"a4 paper").is_err());
+    /// // Compressed bytes are no format: zstd's first byte is `(`, which PGN may start with.
+    /// let zstd = Format::detect(&[0x28, 0xB5, 0x2F, 0xFD, 0]).unwrap_err();
+    /// assert_eq!(zstd.message, "zstd-compressed: decompress it first");
     /// ```
     pub fn detect(head: &[u8]) -> Result<Format, Error> {
+        if let Some(compression) = Compression::detect(head) {
+            // (The command line and the wheel decompress before they look.)
+            return Err(usage(format!(
+                "{compression}-compressed: decompress it first"
+            )));
+        }
         if let Some(format) = shogi_content(head) {
             return Ok(format);
         }
@@ -653,7 +662,7 @@ pub struct Options {
     pub icn_json: long::WriteOptions,
     /// KIF (always UTF-8 here).
     pub kif: kif::WriteOptions,
-    /// CSA.
+    /// CSA (V2.2 too in UTF-8 here).
     pub csa: csa::WriteOptions,
     /// Western shogi notation.
     pub western: western::WriteOptions,
@@ -867,7 +876,12 @@ impl Converter {
                 Some(Format::Ki2) => boxed(ki2::Ki2::new(ki2::WriteOptions {
                     encoding: Encoding::Utf8,
                 })),
-                Some(Format::Csa) => boxed(csa::Csa::new(options.csa)),
+                // Text, as every output here: V2.2's Shift_JIS is for a file (the command
+                // line's `--to-encoding`); a binding's string holds the characters.
+                Some(Format::Csa) => {
+                    let mut csa = csa::Csa::new(options.csa);
+                    Box::new(move |record, out| csa.write_text(record, out))
+                }
                 Some(Format::Western) => boxed(western::Western::new(options.western)),
                 Some(Format::Jkf) => boxed(jkf::Jkf::new(options.jkf)),
                 Some(Format::Tracks) => boxed(shogi_tracks::Tracks::default()),

@@ -239,7 +239,7 @@ fn random_games_replay_to_their_positions() {
             "lnsgk2nl/1r4gs1/p1pppp1pp/1p4p2/7P1/2P6/PP1PPPP1P/1SG4R1/LN2KGSNL w Bb 12",
         )
         .unwrap(),
-        Position::from_sfen("4k4/9/9/9/4+R4/9/9/9/4K4 b 2G2S2N2L9Prb2g2s2n2l9p 1").unwrap(),
+        Position::from_sfen("4k4/9/9/9/+R8/9/9/9/4K4 b 2G2S2N2L9Prb2g2s2n2l9p 1").unwrap(),
     ];
     for game in 0..120 {
         let start = starts[game % starts.len()].clone();

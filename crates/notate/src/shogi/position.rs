@@ -861,7 +861,9 @@ impl Position {
     }
 
     /// Checks what no legal game can reach: more pieces of a kind than a set has, a second
-    /// king of a side, a piece that can never move, two unpromoted pawns of a side on a file.
+    /// king of a side, a piece that can never move, two unpromoted pawns of a side on a file,
+    /// the king of the side that has just moved in check (kings side by side included): the
+    /// side to move could take it.
     pub fn validate(&self) -> Result<(), String> {
         let mut counts = [0u8; 8];
         let mut kings = [0u8; 2];
@@ -906,6 +908,15 @@ impl Position {
                     kind.set_count()
                 ));
             }
+        }
+        let moved = self.side.flip();
+        if let Some(king) = self.king_square(moved)
+            && self.is_attacked(king, self.side)
+        {
+            return Err(format!(
+                "{moved:?}'s king on {king} is in check with {:?} to move",
+                self.side
+            ));
         }
         Ok(())
     }
@@ -955,8 +966,8 @@ mod tests {
             ))
         );
         assert!(pos.check_move(pawn("4e")).is_ok());
-        // Pawn-drop mate: White king 1a boxed in by its own pieces, Black lance 1i covers 1b.
-        let mate = Position::from_sfen("7nk/7p1/9/9/9/9/9/9/K7L b P 1").unwrap();
+        // Pawn-drop mate: White king 1a boxed in by its own pieces, Black gold 1c covers 1b.
+        let mate = Position::from_sfen("7nk/7p1/8G/9/9/9/9/9/K8 b P 1").unwrap();
         assert_eq!(
             mate.check_move(Move::Drop {
                 kind: PieceKind::Pawn,

@@ -457,6 +457,16 @@ mod tests {
             ("4k4/9/9/9/9/9/9/9 b - 1", "nine ranks"),
             ("P3k4/9/9/9/9/9/9/9/4K4 b - 1", "never move"),
             ("4k4/9/9/9/9/9/P8/P8/4K4 b - 1", "two unpromoted pawns"),
+            // The king of the side that has moved in check: the side to move takes it.
+            (
+                "4k4/4R4/9/9/9/9/9/9/4K4 b - 1",
+                "White's king on 5a is in check with Black to move",
+            ),
+            ("4k4/4K4/9/9/9/9/9/9/9 b - 1", "in check with Black to move"),
+            (
+                "4k4/9/9/9/9/9/9/9/4K3r w - 1",
+                "Black's king on 5i is in check",
+            ),
             ("4k4/9/9/9/9/9/9/9/4K4 b - 0", "from 1"),
             ("4k4/9/9/9/9/9/9/9/4K4 b K 1", "cannot be held"),
             ("4k4/9/9/9/9/9/9/9/4+K4 b - 1", "cannot promote"),
@@ -473,6 +483,8 @@ mod tests {
                 .map(|p| p.column),
             Some(23)
         );
+        // A king in check on the side to move is a position like any.
+        assert!(Position::from_sfen("4k4/4R4/9/9/9/9/9/9/4K4 w - 1").is_ok());
         // The move number defaults to 1.
         assert_eq!(
             Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 w -")

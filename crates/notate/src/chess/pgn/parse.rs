@@ -1145,14 +1145,34 @@ impl<'a> GameParser<'a> {
         // Comments after the result still belong to this game.
         loop {
             self.skip_blank();
-            if self.pos < self.end && matches!(self.src[self.pos], b'{' | b';') {
+            if self.pos >= self.end {
+                return Ok(true);
+            }
+            if matches!(self.src[self.pos], b'{' | b';') {
                 let comment = self.read_comment()?;
                 if self.limits.keeps_comments() {
                     game.final_comments.push(comment);
                 }
-            } else {
+                continue;
+            }
+            // A result written twice (`1-0 0-1`), or a draw spelt `1/2 - 1/2`: the results
+            // and dashes after the result are skipped with a warning, not read as a game of
+            // their own (with no tags and no moves).
+            let start = self.pos;
+            let end = self.src[start..self.end]
+                .iter()
+                .position(|&c| WORD_END[c as usize])
+                .map_or(self.end, |n| start + n)
+                .max(start + 1);
+            let word = &self.src[start..end];
+            if result_marker(word).is_none() && word != b"-" {
                 return Ok(true);
             }
+            self.warnings.push(
+                Error::at(start, "skipped: a result after the game's result")
+                    .with_token(decode_text(word)),
+            );
+            self.pos = end;
         }
     }
 }
@@ -1411,6 +1431,32 @@ mod tests {
             Some(GameResult::WhiteWins)
         );
         assert_eq!(games[3].as_ref().unwrap().tags.len(), 0);
+    }
+
+    #[test]
+    fn a_result_after_the_result_is_no_game_of_its_own() {
+        for (text, stray) in [
+            (
+                "1. e4 1-0 0-1\n\n[A \"2\"]\n\n1. d4 *",
+                vec!["10 Some(\"0-1\")"],
+            ),
+            (
+                "1. e4 1/2 - 1/2 {after}\n\n[A \"2\"]\n\n1. d4 *",
+                vec!["10 Some(\"-\")", "12 Some(\"1/2\")"],
+            ),
+            ("1. e4 * *\n1. d4 *", vec!["8 Some(\"*\")"]),
+        ] {
+            let games = read_written(text);
+            assert_eq!(games.len(), 2, "{text}");
+            let first = games[0].as_ref().unwrap();
+            assert_eq!(first.moves.plies.len(), 1, "{text}");
+            assert_eq!(warnings(text), stray, "{text}");
+            assert_eq!(games[1].as_ref().unwrap().moves.plies.len(), 1, "{text}");
+        }
+        // A comment after the stray result is still the game's.
+        let game = read_written("1. e4 1-0 0-1 {end}").remove(0).unwrap();
+        assert_eq!(game.final_comments.len(), 1);
+        assert_eq!(game.result, Some(GameResult::WhiteWins));
     }
 
     #[test]
