@@ -244,7 +244,11 @@ impl Fate {
     ) -> Fate {
         let game = match game {
             Ok(game) => game,
-            Err(error) => return Fate::failed(error, String::new(), Vec::new()),
+            Err(mut error) => {
+                // A reader that failed a game names its players in the error, if it can.
+                let players = error.players.take().map(String::from).unwrap_or_default();
+                return Fate::failed(error, players, Vec::new());
+            }
         };
         let mark = out.mark();
         match write(&game, out) {

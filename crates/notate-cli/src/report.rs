@@ -72,7 +72,8 @@ pub fn error_line(file: &str, game: u64, players: &str, error: &Error) -> String
         line.push_str(&format!(", ply {ply}"));
     }
     if let Some(token) = &error.token {
-        line.push_str(&format!(" {token:?}"));
+        line.push(' ');
+        line.push_str(&notate::error::quoted(token));
     }
     line.push_str(": ");
     line.push_str(&error.message);

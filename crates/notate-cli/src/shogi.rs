@@ -200,13 +200,6 @@ impl ShogiStage {
     }
 }
 
-/// The players of a record for messages, from its 先手 and 後手 (or 下手 and 上手) headers
-/// (nothing when neither is known).
-fn players(record: &Record) -> String {
-    let name = |keys: [&str; 2]| keys.iter().find_map(|k| record.header_value(k));
-    notate::error::players(name(["先手", "下手"]), name(["後手", "上手"]))
-}
-
 impl FamilyStage<Vec<u8>> for ShogiStage {
     fn process(
         &mut self,
@@ -251,7 +244,7 @@ impl FamilyStage<Vec<u8>> for ShogiStage {
                 }
                 Ok(notes)
             };
-            fates.push(Fate::of_game(record, out, write, players));
+            fates.push(Fate::of_game(record, out, write, Record::players));
         }
         self.records = records;
     }

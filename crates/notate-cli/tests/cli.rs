@@ -589,7 +589,7 @@ fn shogi_errors_name_file_line_and_text_and_the_run_goes_on() {
     let err = text(&out.stderr);
     assert!(
         err.contains(&format!(
-            "{}:3: game 1, ply 2 \"３五歩(33)\": the pawn on 3c cannot reach 3e",
+            "{}:3:6: game 1, ply 2 \"３五歩(33)\": the pawn on 3c cannot reach 3e",
             bad.display()
         )),
         "{err}"

@@ -425,10 +425,14 @@ def test_an_interrupted_convert_reads_its_source_no_more():
 
 
 def test_an_unknown_column_is_none():
-    # A shogi move that cannot be played is placed at its line only.
+    # A CSA move that cannot be played is placed at its line only (KIF's and KI2's at their
+    # column too).
+    with pytest.raises(notate.GameError) as raised:
+        notate.convert("PI\n+\n+5554FU\n".encode(), to="usi", from_="csa")
+    assert (raised.value.line, raised.value.column, raised.value.ply) == (3, None, 1)
     with pytest.raises(notate.GameError) as raised:
         notate.convert("   1 ５五歩(57)\n".encode(), to="usi", from_="kif")
-    assert (raised.value.line, raised.value.column, raised.value.ply) == (1, None, 1)
+    assert (raised.value.line, raised.value.column, raised.value.ply) == (1, 6, 1)
     # Bytes that are not text are placed at their column.
     with pytest.raises(notate.GameError) as raised:
         notate.convert(b"\xff\xff\n", to="usi", from_="kif")

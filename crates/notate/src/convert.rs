@@ -462,7 +462,13 @@ fn shogi_content(head: &[u8]) -> Option<Format> {
     if text.starts_with("#KIF") || text.contains("手数----") {
         return Some(Format::Kif);
     }
-    if first.starts_with("'CSA")
+    // (`'` opens a comment line, `$EVENT:` and the like an information line: a PGN glyph is
+    // `$` and digits.)
+    let information = first.strip_prefix('$').is_some_and(|rest| {
+        rest.starts_with(|c: char| c.is_ascii_uppercase()) && rest.contains(':')
+    });
+    if first.starts_with('\'')
+        || information
         || first.starts_with("V2")
         || first.starts_with("V3")
         || first.starts_with("PI")
@@ -484,6 +490,15 @@ fn shogi_content(head: &[u8]) -> Option<Format> {
         return Some(Format::ShogiBook);
     }
     if first.starts_with("position ") || first.starts_with("startpos") {
+        return Some(Format::Usi);
+    }
+    // `sfen BOARD SIDE HANDS [N] [moves …]`, a USI command without `position`.
+    let board = |text: &str| {
+        text.split_whitespace()
+            .next()
+            .is_some_and(|b| b.matches('/').count() == 8)
+    };
+    if first.strip_prefix("sfen ").is_some_and(board) {
         return Some(Format::Usi);
     }
     let fields: Vec<&str> = first.split_whitespace().collect();
@@ -1122,6 +1137,22 @@ mod tests {
         // JSON cut where the head ends is taken for JSON.
         let long = format!(r#"{{"Note": "{}"#, "x".repeat(5000));
         assert!(Format::detect(long.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn shogi_records_are_told_by_their_first_lines() {
+        for (text, format) in [
+            (
+                "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f",
+                Format::Usi,
+            ),
+            ("sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1", Format::Usi),
+            ("$EVENT:x\nPI\n+\n+7776FU\n", Format::Csa),
+            ("' a comment\nPI\n+\n", Format::Csa),
+            ("$1 e4 *", Format::Pgn),
+        ] {
+            assert_eq!(Format::detect(text.as_bytes()).ok(), Some(format), "{text}");
+        }
     }
 
     #[test]

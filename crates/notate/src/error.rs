@@ -162,6 +162,9 @@ pub struct Error {
     pub token: Option<String>,
     /// What is wrong, in words.
     pub message: String,
+    /// Who played the failed game (`A – B`, see [`players`]), when its reader had read that
+    /// far: messages name the game by it.
+    pub players: Option<Box<str>>,
 }
 
 impl Error {
@@ -175,7 +178,19 @@ impl Error {
             ply: None,
             token: None,
             message: message.into(),
+            players: None,
         }
+    }
+
+    /// The same error, naming the players of its game (see [`players`]).
+    ///
+    /// ```
+    /// let error = notate::Error::at(7, "no move").with_players("A – B".into());
+    /// assert_eq!(error.players.as_deref(), Some("A – B"));
+    /// ```
+    pub fn with_players(mut self, players: String) -> Error {
+        self.players = (!players.is_empty()).then(|| players.into_boxed_str());
+        self
     }
 
     /// A syntax error at byte `offset` (placed in lines later).
@@ -307,10 +322,47 @@ impl Error {
             sep = " ";
         }
         if let Some(token) = &self.token {
-            write!(out, "{sep}{token:?}")?;
+            write!(out, "{sep}{}", quoted(token))?;
         }
         Ok(())
     }
+}
+
+/// A token as messages quote it: in `"`, with `"`, `\`, control characters and characters
+/// that cannot be seen (a zero-width space, a byte-order mark, a direction mark) escaped as
+/// Rust writes them, and every other character as it is: a shogi move's ideographic space
+/// (`同　歩`) is one to read, not `\u{3000}` (as Rust's `{:?}` wrote it).
+///
+/// ```
+/// let token = "同　歩\t\u{200b}\"x\"";
+/// assert_eq!(notate::error::quoted(token), r#""同　歩\t\u{200b}\"x\"""#);
+/// ```
+pub fn quoted(token: &str) -> String {
+    let mut out = String::with_capacity(token.len() + 2);
+    out.push('"');
+    for c in token.chars() {
+        let hidden = matches!(
+            c,
+            '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+                | '\u{feff}'
+        );
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || hidden => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 impl fmt::Display for Error {

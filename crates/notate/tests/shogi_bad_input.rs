@@ -353,3 +353,181 @@ fn a_time_too_long_for_milliseconds_is_an_error() {
     let back = jkf::read_one(&jkf::to_string(&record).unwrap()).unwrap();
     assert_eq!(back.moves[0].time, record.moves[0].time);
 }
+
+/// What a failed record's error says: its players, the move's column (KI2 writes several
+/// moves a line), the ply, and a move no piece can make named as such, not as a drop.
+#[test]
+fn a_failed_records_error_names_its_players_its_column_and_ply() {
+    let header = "手合割：平手\n先手：A\n後手：B\n";
+    let kif =
+        format!("{header}手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３五歩(33)\n");
+    let e = kif::read_one(&kif).unwrap_err();
+    assert_eq!(e.players.as_deref(), Some("A – B"));
+    assert_eq!(
+        e.to_string(),
+        "line 6, column 6, ply 2 \"３五歩(33)\": the pawn on 3c cannot reach 3e"
+    );
+    let ki2 = format!("{header}\n▲７六歩 △３五歩\n");
+    let e = ki2::read_one(&ki2).unwrap_err();
+    assert_eq!(e.players.as_deref(), Some("A – B"));
+    assert_eq!(
+        e.to_string(),
+        "line 5, column 6, ply 2 \"△３五歩\": no pawn can move to 3e, and none is in hand to drop"
+    );
+    let csa = "N+A\nN-B\nPI\n+\n+7776FU\n-3335FU\n";
+    assert_eq!(
+        csa::read_one(csa).unwrap_err().players.as_deref(),
+        Some("A – B")
+    );
+    let jkf = r#"{"header":{"先手":"A","後手":"B"},"moves":[{},{"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":5},"piece":"FU","color":1}}]}"#;
+    assert_eq!(
+        jkf::read_one(jkf).unwrap_err().players.as_deref(),
+        Some("A – B")
+    );
+    // 同 first: the ply, and the ideographic space of the line as it is, not escaped.
+    let e = kif::read_one("手数----指手--\n   1 同　歩(77)\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 6, ply 1 \"   1 同　歩(77)\": 同 with no previous move"
+    );
+    assert_eq!(e.players, None);
+}
+
+/// A summary that counts otherwise than the moves is said, and the record read (cshogi
+/// writes `まで79手で持将棋` after 77 moves); cshogi's `入玉宣言` is 入玉勝ち.
+#[test]
+fn a_summary_that_miscounts_is_a_warning_and_entering_king_declared_reads() {
+    let kif = "手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで4手で持将棋\n";
+    let record = kif::read_one(kif).unwrap();
+    assert_eq!(record.moves.len(), 2);
+    assert_eq!(
+        record
+            .warnings
+            .iter()
+            .map(|w| w.to_string())
+            .collect::<Vec<_>>(),
+        ["line 4, column 1 \"まで4手で持将棋\": the summary says 4 moves, the main line has 2"]
+    );
+    let kif = "手数----指手--\n   1 ７六歩(77)\n   2 入玉宣言\n";
+    let record = kif::read_one(kif).unwrap();
+    assert_eq!(
+        record.ending.unwrap().kind,
+        notate::shogi::EndingKind::EnteringKing
+    );
+}
+
+/// CSA V2.2's times are whole seconds (fractions came with V3.0): cut, as KIF's are.
+#[test]
+fn csa_v2_2_writes_whole_seconds() {
+    let record =
+        csa::read_one("'CSA encoding=UTF-8\nV3.0\nPI\n+\n+7776FU\nT1.5\n-3334FU\nT3.999\n")
+            .unwrap();
+    let v22 = csa::WriteOptions {
+        version: csa::CsaVersion::V22,
+    };
+    let written = csa::to_string_with(&record, v22).unwrap();
+    assert!(written.ends_with("+7776FU\nT1\n-3334FU\nT3\n"), "{written}");
+    let v30 = csa::to_string(&record).unwrap();
+    assert!(v30.ends_with("+7776FU\nT1.5\n-3334FU\nT3.999\n"), "{v30}");
+}
+
+/// `不成` where the piece could not promote is refused, as `成` there is; where it could, it
+/// is a declined promotion.
+#[test]
+fn declining_a_promotion_that_was_never_offered_is_refused() {
+    let e = kif::read_one("手数----指手--\n   1 ７六歩不成(77)\n").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 6, ply 1 \"７六歩不成(77)\": 不成 on a move where the pawn could not promote"
+    );
+    let e = ki2::read_one("手合割：平手\n\n▲７六歩不成\n").unwrap_err();
+    assert!(e.to_string().ends_with("could not promote"), "{e}");
+    // A silver entering the zone may decline.
+    let sfen = "position sfen 4k4/9/9/2S6/9/9/9/9/4K4 b - 1 moves 7d7c";
+    let declined = kif::to_string(&usi::read_one(sfen).unwrap()).unwrap();
+    assert!(declined.contains("７三銀不成(74)"), "{declined}");
+    let record = kif::read_one(&declined).unwrap();
+    assert_eq!(record.moves[0].mv.to_string(), "7d7c");
+}
+
+/// A JKF move's `capture` and `same` are checked, as its `piece` and `color` are.
+#[test]
+fn a_jkf_moves_capture_and_same_are_checked() {
+    let game = |second: &str| {
+        format!(
+            r#"{{"header":{{}},"moves":[{{}},{{"move":{{"color":0,"from":{{"x":7,"y":7}},"to":{{"x":7,"y":6}},"piece":"FU"}}}},{second}]}}"#
+        )
+    };
+    let capture = r#"{"move":{"color":1,"from":{"x":8,"y":2},"to":{"x":5,"y":2},"piece":"HI","capture":"HI"}}"#;
+    let e = jkf::read_one(&game(capture)).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("$.moves[2].move.capture"));
+    assert!(
+        e.message
+            .ends_with("capture \"HI\", but the move takes nothing"),
+        "{e}"
+    );
+    let same =
+        r#"{"move":{"color":1,"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU","same":true}}"#;
+    let e = jkf::read_one(&game(same)).unwrap_err();
+    assert_eq!(e.path.as_deref(), Some("$.moves[2].move.same"));
+    // What notate writes reads back: captures and 同 included.
+    let record = usi::read_one("position startpos moves 7g7f 3c3d 8h2b+ 3a2b").unwrap();
+    let text = jkf::to_string(&record).unwrap();
+    assert!(
+        text.contains(r#""capture":"KA""#) && text.contains(r#""same":true"#),
+        "{text}"
+    );
+    assert_eq!(jkf::read_one(&text).unwrap().moves.len(), 4);
+}
+
+/// An opening book's later shape is read in the order of its keys' move numbers, so that a
+/// book whose keys were sorted (`jq -S`) reads as written.
+#[test]
+fn an_opening_books_positions_go_by_their_move_numbers() {
+    let book = r#"[{"name": "Sorted", "moves": {
+        "lnsgkgsnl/1r5b1/ppppppp1p/7p1/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3": [{"from": "27", "to": "26"}],
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2": [{"from": "23", "to": "24"}],
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1": [{"from": "77", "to": "76"}]
+    }}]"#;
+    let openings =
+        notate::format::read_bytes::<book::Book>(book.as_bytes(), ReadOptions::default());
+    let opening = openings.into_iter().next().unwrap().unwrap();
+    assert_eq!(
+        usi::to_string(&opening).unwrap(),
+        "position startpos moves 7g7f 2c2d 2g2f\n"
+    );
+}
+
+/// KIF is written as Kifu for Windows lays out variations: a `+` after each move (or ending)
+/// a variation replaces, and each line's own summary; such a file comes back byte for byte.
+#[test]
+fn kif_variations_are_written_with_their_marks_and_summaries() {
+    let kif = "手合割：平手
+先手：
+後手：
+手数----指手---------消費時間--
+   1 ７六歩(77)   ( 0:02/00:00:02)+
+   2 ３四歩(33)   ( 0:01/00:00:01)
+   3 ２六歩(27)   ( 0:01/00:00:03)+
+   4 投了         ( 0:00/00:00:01)
+まで3手で先手の勝ち
+
+変化：3手
+   3 ７五歩(76)   ( 0:01/00:00:03)
+   4 中断         ( 0:00/00:00:01)+
+まで3手で中断
+
+変化：4手
+   4 ８四歩(83)   ( 0:01/00:00:02)
+   5 詰み         ( 0:00/00:00:03)
+まで4手で詰
+
+変化：1手
+   1 ２六歩(27)   ( 0:05/00:00:05)
+   2 千日手       ( 0:00/00:00:03)
+まで1手で千日手
+";
+    let record = kif::read_one(kif).unwrap();
+    assert_eq!(record.variations.len(), 3);
+    assert_eq!(kif::to_string(&record).unwrap(), kif);
+}

@@ -214,7 +214,8 @@ fn the_expected_notations_of_every_ply_are_what_notate_writes() {
 
 #[test]
 fn kif_written_by_notate_is_the_vector_itself() {
-    // Everything but the leading `#` comment line, byte for byte.
+    // Everything but the leading `#` comment line, byte for byte, and a `+` after the move a
+    // variation replaces, which Kifu for Windows writes and the vector leaves out.
     for name in ["game1.kifu", "game1_variation.kifu", "pos2_bod.kifu"] {
         let source = text(name);
         let record = kif::read_one(&source).unwrap();
@@ -222,7 +223,12 @@ fn kif_written_by_notate_is_the_vector_itself() {
             .lines()
             .filter(|l| !l.starts_with('#'))
             .map(|l| format!("{l}\n"))
-            .collect();
+            .collect::<String>()
+            .replacen(
+                "( 0:01/00:00:26)\n",
+                "( 0:01/00:00:26)+\n",
+                usize::from(name == "game1_variation.kifu"),
+            );
         assert_eq!(kif::to_string(&record).unwrap(), without_comment, "{name}");
     }
     let source = text("game1.ki2");
@@ -446,7 +452,7 @@ fn a_line_notate_cannot_read_is_an_error_with_its_place() {
     let e = kif::read_one(&illegal).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "line 12, ply 6 \"１五歩(13)\": the pawn on 1c cannot reach 1e"
+        "line 12, column 6, ply 6 \"１五歩(13)\": the pawn on 1c cannot reach 1e"
     );
     let e = csa::read_one(&text("game1.csa").replace("-1314FU", "-1315FU")).unwrap_err();
     assert_eq!(
@@ -455,7 +461,8 @@ fn a_line_notate_cannot_read_is_an_error_with_its_place() {
     );
     let e = ki2::read_one(&text("game1.ki2").replace("▲３四角", "▲３四金")).unwrap_err();
     assert!(
-        e.to_string().starts_with("line 7, ply 7 \"▲３四金\": "),
+        e.to_string()
+            .starts_with("line 7, column 1, ply 7 \"▲３四金\": "),
         "{e}"
     );
     let e = csa::read_one("V2.2\nPI\n+\n+7776FU\nXYZ\n").unwrap_err();

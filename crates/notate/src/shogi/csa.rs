@@ -98,11 +98,11 @@ pub(crate) fn read_all(text: &str, bad: &BadBytes) -> Vec<Result<Record, Error>>
         if line.trim() == "/" {
             let bad = bad.first_within(text, record_start..end);
             record_start = end;
+            let done = std::mem::replace(&mut reader, CsaReader::new());
             records.push(match bad.or(failed.take()) {
                 Some(e) => Err(e),
-                None => reader.finish(number),
+                None => done.finish(number),
             });
-            reader = CsaReader::new();
             any = false;
             continue;
         }
@@ -113,7 +113,8 @@ pub(crate) fn read_all(text: &str, bad: &BadBytes) -> Vec<Result<Record, Error>>
             any = true;
         }
         if let Err(e) = reader.line(line, number) {
-            failed = Some(e);
+            // Messages name the failed game by its players, as far as its header was read.
+            failed = Some(e.with_players(reader.record.players()));
         }
     }
     if any || records.is_empty() {
@@ -152,8 +153,10 @@ impl CsaReader {
     }
 
     fn finish(mut self, number: usize) -> Result<Record, Error> {
-        self.settle(number, "")?;
-        Ok(self.record)
+        match self.settle(number, "") {
+            Ok(()) => Ok(self.record),
+            Err(e) => Err(e.with_players(self.record.players())),
+        }
     }
 
     fn settle(&mut self, number: usize, line: &str) -> Result<(), Error> {
@@ -546,9 +549,11 @@ pub fn move_text(pos: &Position, mv: Move) -> String {
     s
 }
 
-fn write_time(out: &mut String, t: MoveTime) {
+/// `T` and the seconds spent; fractions of a second only from V3.0 on (V2.2's are whole:
+/// cut, as KIF's are).
+fn write_time(out: &mut String, t: MoveTime, version: CsaVersion) {
     let _ = write!(out, "T{}", t.spent_ms / 1000);
-    if !t.spent_ms.is_multiple_of(1000) {
+    if version == CsaVersion::V30 && !t.spent_ms.is_multiple_of(1000) {
         let _ = write!(out, ".{:03}", t.spent_ms % 1000);
         while out.ends_with('0') {
             out.pop();
@@ -685,7 +690,7 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
         out.push_str(&move_text(&pos, m.mv));
         out.push('\n');
         if let Some(t) = m.time {
-            write_time(&mut out, t);
+            write_time(&mut out, t, options.version);
         }
         for c in &m.comments {
             write_comment(&mut out, c);
@@ -701,7 +706,7 @@ pub(crate) fn write(record: &Record, options: &WriteOptions) -> String {
         if let Some(word) = word {
             let _ = writeln!(out, "%{word}");
             if let Some(t) = e.time {
-                write_time(&mut out, t);
+                write_time(&mut out, t, options.version);
             }
             for c in &e.comments {
                 write_comment(&mut out, c);

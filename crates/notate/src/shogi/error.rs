@@ -37,6 +37,17 @@ pub(crate) fn illegal(
     error
 }
 
+/// `error` placed at byte `offset` of `line_text` when it names only the line (a move's
+/// error, found where the move's column is known: KIF and KI2).
+pub(crate) fn at_column(mut error: Error, line_text: &str, offset: usize) -> Error {
+    if let Some(place) = &mut error.place
+        && place.column == 0
+    {
+        place.column = 1 + line_text.get(..offset).map_or(0, |s| s.chars().count()) as u64;
+    }
+    error
+}
+
 /// A JSON document that does not fit, at `path` (`$.moves[3].move.to`).
 pub(crate) fn json(path: &str, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Syntax, message).with_path(path)

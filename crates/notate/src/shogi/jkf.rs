@@ -113,6 +113,15 @@ fn from_value(doc: &Value) -> Result<Record, Error> {
             record.header.push((k.clone(), v.to_string()));
         }
     }
+    match read_game(top, &mut record) {
+        Ok(()) => Ok(record),
+        // Messages name the failed game by its players.
+        Err(e) => Err(e.with_players(record.players())),
+    }
+}
+
+/// Reads the start and the moves of a JKF document into `record`, which has its header.
+fn read_game(top: &serde_json::Map<String, Value>, record: &mut Record) -> Result<(), Error> {
     record.start = read_initial(top.get("initial").unwrap_or(&Value::Null))?;
     let moves = top
         .get("moves")
@@ -131,7 +140,7 @@ fn from_value(doc: &Value) -> Result<Record, Error> {
     let mut main = Vec::new();
     let mut ending = None;
     read_line(
-        &mut record,
+        record,
         0,
         1,
         moves.get(1..).unwrap_or(&[]),
@@ -145,7 +154,7 @@ fn from_value(doc: &Value) -> Result<Record, Error> {
     record.moves = main;
     record.ending = ending;
     record.normalize_variations();
-    Ok(record)
+    Ok(())
 }
 
 fn read_comments(entry: &Value, path: &str) -> Result<Vec<String>, Error> {
@@ -377,11 +386,32 @@ fn read_line(
                 format!("ply {ply}: not the side to move"),
             ));
         }
-        let to = if m.get("same").and_then(Value::as_bool) == Some(true) && m.get("to").is_none() {
+        let same = m.get("same").and_then(Value::as_bool) == Some(true);
+        let to = if same && m.get("to").is_none() {
             last_to.ok_or_else(|| error::json(&mp, "same with no previous move"))?
         } else {
             read_place(m.get("to"), &format!("{mp}.to"))?
         };
+        // What a move says of itself besides is checked too, as `piece` and `color` are.
+        if same && last_to != Some(to) {
+            return Err(error::json(
+                &format!("{mp}.same"),
+                format!("ply {ply}: same, but the last move went elsewhere"),
+            ));
+        }
+        if let Some(capture) = m.get("capture").filter(|c| !c.is_null()) {
+            let taken = pos.piece_at(to).filter(|p| p.color != color);
+            if capture.as_str() != taken.map(|p| p.kind.csa()) {
+                let what = taken.map_or("nothing", |p| p.kind.csa());
+                return Err(error::json(
+                    &format!("{mp}.capture"),
+                    format!(
+                        "ply {ply}: capture {:?}, but the move takes {what}",
+                        capture.as_str().unwrap_or("?")
+                    ),
+                ));
+            }
+        }
         let kind = kind_of(
             m.get("piece").unwrap_or(&Value::Null),
             &format!("{mp}.piece"),

@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 use super::encoding::{self, Encoding};
 use super::error::{self, Error};
 use super::japanese::{
-    self, direction, push_destination, read_destination, read_mark, relative_words, rightness,
-    straight, width, write_comment, write_head, write_summary, RecordReader, Style,
+    self, check_declined, direction, push_destination, read_destination, read_mark, relative_words,
+    rightness, straight, width, write_comment, write_head, write_summary, Mark, RecordReader,
+    Style,
 };
 use super::piece::{Color, PieceKind};
 use super::position::{Move, Position};
@@ -78,11 +79,15 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
             });
             rest = &rest[c.len_utf8()..];
         }
-        let (promote, drop, after) = read_mark(rest);
+        let (mark, after) = read_mark(rest);
+        let (promote, drop) = (mark == Mark::Promotes, mark == Mark::Drops);
         rest = after;
         let written = line[start..line.len() - rest.len()].to_string();
         let ply = r.next_ply();
-        let fail = |reason: String| error::illegal(Some(number), ply, written.clone(), reason);
+        // KI2 writes several moves a line: an error names the move's column.
+        let place = |e: Error| error::at_column(e, line, start);
+        let fail =
+            |reason: String| place(error::illegal(Some(number), ply, written.clone(), reason));
         if side != r.pos.side_to_move() {
             return Err(fail(format!("{:?} is not the side to move", side)));
         }
@@ -91,17 +96,24 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
         } else {
             let origins = r.pos.origins(kind, to);
             if origins.is_empty() {
-                if kind.hand_index().is_some() && words.is_empty() && !promote {
+                // A drop needs no 打 where no piece on the board could move there instead.
+                let held = r.pos.hand_count(side, kind) > 0;
+                if kind.hand_index().is_some() && words.is_empty() && mark == Mark::Plain && held {
                     Move::Drop { kind, to }
+                } else if kind.hand_index().is_some() && words.is_empty() && mark == Mark::Plain {
+                    return Err(fail(format!(
+                        "no {kind} can move to {to}, and none is in hand to drop"
+                    )));
                 } else {
                     return Err(fail(format!("no {kind} can move to {to}")));
                 }
             } else {
                 let from = pick(side, to, &origins, &words).map_err(fail)?;
+                check_declined(mark, side, kind, from, to).map_err(fail)?;
                 Move::Normal { from, to, promote }
             }
         };
-        r.push(mv, None, number, &written)?;
+        r.push(mv, None, number, &written).map_err(place)?;
         rest = rest.trim_start_matches([' ', '\t', '　']);
     }
     Ok(())

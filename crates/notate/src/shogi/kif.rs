@@ -16,8 +16,8 @@ use std::fmt::Write as _;
 use super::encoding::{self, Encoding};
 use super::error::{self, Error};
 use super::japanese::{
-    self, push_destination, read_destination, read_mark, width, write_comment, write_head,
-    write_summary, RecordReader, Style,
+    self, check_declined, push_destination, read_destination, read_mark, width, write_comment,
+    write_head, write_summary, Mark, RecordReader, Style,
 };
 use super::piece::PieceKind;
 use super::position::{Move, Position};
@@ -156,6 +156,8 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
         r.end(kind, time);
         return Ok(());
     }
+    // A move's error names its column.
+    let at_move = |e: Error| error::at_column(e, line, line.len() - body.len());
     let (to, len) = read_destination(r, body, line, number)?;
     let rest = &body[len..];
     let (kind, len) = PieceKind::parse_kanji(rest).ok_or_else(|| {
@@ -166,7 +168,8 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
             "expected a piece (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
         )
     })?;
-    let (promote, drop, rest) = read_mark(&rest[len..]);
+    let (mark, rest) = read_mark(&rest[len..]);
+    let (promote, drop) = (mark == Mark::Promotes, mark == Mark::Drops);
     // Some writers pad the piece to a fixed width before the origin (`同銀　(79)`).
     let mut rest = rest.trim_start_matches(['　', ' ']);
     let mv = if drop {
@@ -191,7 +194,7 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
             })?;
         rest = &rest[4..];
         if let Some(on_board) = r.pos.piece_at(from).map(|p| p.kind).filter(|&k| k != kind) {
-            return Err(error::illegal(
+            return Err(at_move(error::illegal(
                 Some(number),
                 ply,
                 body[..body.len() - rest.len()].trim_end(),
@@ -199,12 +202,17 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
                     "the piece on {} is a {on_board}, not a {kind}",
                     String::from_utf8_lossy(&from.digits()),
                 ),
-            ));
+            )));
         }
+        check_declined(mark, r.pos.side_to_move(), kind, from, to).map_err(|reason| {
+            let written = body[..body.len() - rest.len()].trim_end();
+            at_move(error::illegal(Some(number), ply, written, reason))
+        })?;
         Move::Normal { from, to, promote }
     };
     let time = read_tail(rest, line, number)?;
     r.push(mv, time, number, body[..body.len() - rest.len()].trim_end())
+        .map_err(at_move)
 }
 
 fn write_time(out: &mut String, t: MoveTime, total_ms: u64) {
@@ -251,7 +259,10 @@ pub(crate) fn move_text(
     s
 }
 
-/// Writes a line of moves (the main line or a variation) as KIF move lines.
+/// Writes a line of moves (the main line or a variation) as KIF move lines, a `+` after each
+/// move (or ending) that a variation replaces, as Kifu for Windows marks them (`forks`: the
+/// plies of the line where one branches). Returns the position at its end.
+#[allow(clippy::too_many_arguments)]
 fn write_line(
     out: &mut String,
     options: &WriteOptions,
@@ -260,7 +271,8 @@ fn write_line(
     ending: Option<&Ending>,
     mut pos: Position,
     mut last_to: Option<Square>,
-) {
+    forks: &[u32],
+) -> Position {
     let mut totals = [0u64; 2];
     for (i, m) in moves.iter().enumerate() {
         let ply = first_ply + i as u32;
@@ -271,6 +283,9 @@ fn write_line(
             totals[side] += t.spent_ms;
             out.push_str(&" ".repeat(13usize.saturating_sub(width(&text)).max(1)));
             write_time(out, t, totals[side]);
+        }
+        if forks.contains(&ply) {
+            out.push('+');
         }
         out.push('\n');
         for c in &m.comments {
@@ -289,11 +304,15 @@ fn write_line(
             out.push_str(&" ".repeat(13usize.saturating_sub(width(word)).max(1)));
             write_time(out, t, totals[side]);
         }
+        if forks.contains(&ply) {
+            out.push('+');
+        }
         out.push('\n');
         for c in &e.comments {
             write_comment(out, c);
         }
     }
+    pos
 }
 
 /// Writes a record as KIF text with `options` (the encoding aside).
@@ -308,7 +327,12 @@ pub(crate) fn write_with(record: &Record, options: &WriteOptions) -> String {
     let mut out = String::with_capacity(64 + record.moves.len() * 40);
     write_head(&mut out, record);
     out.push_str("手数----指手---------消費時間--\n");
-    write_line(
+    // The plies where variations branch, by the line they branch from (0: the main line).
+    let mut forks = vec![Vec::new(); record.variations.len() + 1];
+    for v in &record.variations {
+        forks[v.parent].push(v.first_ply);
+    }
+    let end = write_line(
         &mut out,
         options,
         1,
@@ -316,17 +340,23 @@ pub(crate) fn write_with(record: &Record, options: &WriteOptions) -> String {
         record.ending.as_ref(),
         record.start.clone(),
         None,
+        &forks[0],
     );
     if let Some(e) = &record.ending {
-        let side = record.end_position().side_to_move();
-        write_summary(&mut out, record, record.moves.len(), e.kind, side);
+        write_summary(
+            &mut out,
+            record,
+            record.moves.len(),
+            e.kind,
+            end.side_to_move(),
+        );
     }
     let kept = MainLinePositions::new(record);
     for i in record.listing_order() {
         let v = &record.variations[i];
         let _ = write!(out, "\n変化：{}手\n", v.first_ply);
         let (pos, last_to) = record.position_before_with(&kept, v.parent, v.first_ply);
-        write_line(
+        let end = write_line(
             &mut out,
             options,
             v.first_ply,
@@ -334,7 +364,14 @@ pub(crate) fn write_with(record: &Record, options: &WriteOptions) -> String {
             v.ending.as_ref(),
             pos,
             last_to,
+            &forks[i + 1],
         );
+        // Each line's own summary, as Kifu for Windows writes it (readers take only the
+        // main line's).
+        if let Some(e) = &v.ending {
+            let plies = v.first_ply as usize - 1 + v.moves.len();
+            write_summary(&mut out, record, plies, e.kind, end.side_to_move());
+        }
     }
     out
 }

@@ -182,7 +182,8 @@ impl EndingKind {
         }
     }
 
-    /// The ending a KIF word names (also 時間切れ for 切れ負け).
+    /// The ending a KIF word names (also 時間切れ for 切れ負け, and 入玉宣言, as cshogi
+    /// writes 入玉勝ち).
     pub fn from_kif(word: &str) -> Option<EndingKind> {
         use EndingKind::*;
         [
@@ -207,6 +208,7 @@ impl EndingKind {
         .find(|k| k.kif() == word)
         .or(match word {
             "時間切れ" => Some(TimeUp),
+            "入玉宣言" => Some(EnteringKing),
             _ => None,
         })
     }
@@ -399,6 +401,19 @@ impl Record {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The players for messages, `先手 – 後手` (or 下手 and 上手, a handicap game's), from the
+    /// header (CSA's `N+` and `N-` are kept there too); empty when neither is known.
+    ///
+    /// ```
+    /// use notate::shogi::kif;
+    /// let record = kif::read_one("先手：羽生\n手数----指手--\n   1 ７六歩(77)\n").unwrap();
+    /// assert_eq!(record.players(), "羽生 – ?");
+    /// ```
+    pub fn players(&self) -> String {
+        let name = |keys: [&str; 2]| keys.iter().find_map(|k| self.header_value(k));
+        crate::error::players(name(["先手", "下手"]), name(["後手", "上手"]))
     }
 
     /// The position after `plies` main-line moves, `None` past the end.
