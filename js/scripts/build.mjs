@@ -108,8 +108,9 @@ export function __notateRestart() {
  * The module minified by esbuild: without comments, blanks or redundant syntax, and its local
  * names shortened (exports keep theirs): the package ships within its 512 KiB, and its
  * documentation is in the declarations (`.d.ts`) and in src/, whose comments say why. A stack
- * trace then names a function by its short name, at its place in the file; keeping the names
- * cost 2.7 KB, which the fixes of 2026-12-04 needed.
+ * trace then names a function by its short name, at its place in the file (keeping the names
+ * cost 2.7 KB, which the fixes of 2026-12-04 needed). The exported classes say their own
+ * `name` in src/ (`console.log(error)` shows `NotateError`, not its short name).
  */
 function minified(file) {
   const out = transformSync(readFileSync(file, 'utf8'), {

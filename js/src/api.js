@@ -8,10 +8,22 @@ const CHESS_STREAMS = ['pgn', 'json', 'egd', 'jsonchess'];
 /** The most bytes handed to a stream's feed at once (see streamGames). */
 const PUSH_BYTES = 1 << 20;
 
+/**
+ * Refuses bytes that open as zstd, gzip or bzip2 do (the magic numbers the command line tells
+ * compression by): read as a text, whatever its format said, they were a garbage game.
+ */
+function refuseCompressed(input, bytes) {
+  if (typeof input === 'string') return;
+  const head = String.fromCharCode(...bytes.subarray(0, 4));
+  const name = head === '\x28\xb5\x2f\xfd' ? 'zstd' : head.startsWith('\x1f\x8b') ? 'gzip' : /^BZh[1-9]/.test(head) ? 'bzip2' : '';
+  if (name) throw usage(`${name}-compressed: decompress it first`);
+}
+
 /** Runs the layer's `convert` and takes its results out of the WebAssembly memory. */
 function run(input, from, to, options, items) {
   const { errors: _errors, from: _from, to: _to, ...rest } = options ?? {};
   const bytes = bytesOf(input);
+  refuseCompressed(input, bytes);
   const converted = track(call(wasm.convert, bytes, text(from, 'from', true), text(to, 'to', true), jsonOf(rest, 'options'), items));
   return taken(converted, (c) => ({
     output: c.takeOutput(),
@@ -255,6 +267,7 @@ export async function* streamGames(stream, options) {
     }
   };
   const chunks = chunksOf(stream);
+  let started = false;
   try {
     for (;;) {
       let next;
@@ -262,6 +275,8 @@ export async function* streamGames(stream, options) {
       try {
         next = await chunks.next();
         if (!next.done) bytes = bytesOf(next.value);
+        if (!next.done && !started) refuseCompressed(next.value, bytes);
+        started = true;
       } catch (failure) {
         // The games known to be whole, read before the failure (of the stream, or a chunk
         // that is no bytes), are the stream's too.
@@ -294,6 +309,9 @@ export async function* streamGames(stream, options) {
  * the pieces it touches, to animate a board.
  */
 export class Tracker {
+  // Its own name, which the package's minified build would shorten.
+  static { Object.defineProperty(this, 'name', { value: 'Tracker' }); }
+
   #inner;
   /** The instance the WebAssembly tracker belongs to (see `instanceNumber`). */
   #instance;

@@ -205,6 +205,9 @@ function failureOf(entry) {
 }
 
 export class Viewer {
+  // Its own name, which the package's minified build would shorten.
+  static { Object.defineProperty(this, 'name', { value: 'Viewer' }); }
+
   constructor(container, games, options) {
     const entries = typeof games === 'string' ? games.split('\n').filter((l) => l.trim() !== '') : [...games];
     // The games, and the list as the input had it: a game (its index in `sources`) or a

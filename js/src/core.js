@@ -86,6 +86,9 @@ export function wasmMemoryBytes() {
  * as the command line prints it (line and column 1-based).
  */
 export class NotateError extends Error {
+  // Its own name, which the package's minified build would shorten.
+  static { Object.defineProperty(this, 'name', { value: 'NotateError' }); }
+
   constructor(message, fields = {}) {
     super(message);
     this.name = 'NotateError';

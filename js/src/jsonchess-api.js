@@ -66,6 +66,9 @@ function square(value, name) {
  * the piece's move. Squares as `"e2"` or 0 … 63.
  */
 export class Premove {
+  // Its own name, which the package's minified build would shorten.
+  static { Object.defineProperty(this, 'name', { value: 'Premove' }); }
+
   #json;
 
   constructor(fen, from, to, promoteTo) {

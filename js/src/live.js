@@ -41,6 +41,9 @@ export function unpack(packed) {
  * move as piece-track actions (identities as notate's tracks name them).
  */
 export class Tracker {
+  // Its own name, which the package's minified build would shorten.
+  static { Object.defineProperty(this, 'name', { value: 'Tracker' }); }
+
   constructor() {
     this.board = new Map(Object.entries(START).map(([name, square]) => [square, name]));
     this.made = {};
@@ -174,6 +177,9 @@ export function live(container, options) {
 }
 
 export class Live {
+  // Its own name, which the package's minified build would shorten.
+  static { Object.defineProperty(this, 'name', { value: 'Live' }); }
+
   constructor(container, options) {
     // `null` is no options. (This module is served alone with the board, without the
     // WebAssembly package's core: no import from it.)

@@ -175,11 +175,22 @@ test('compressed bytes are refused, not read as a text (zstd opens with `(`, whi
   const { gzipSync } = await import('node:zlib');
   const zstd = Uint8Array.from([0x28, 0xb5, 0x2f, 0xfd, 0x04, 0x58, 0x41, 0x00, 0x00]);
   for (const [bytes, name] of [[zstd, 'zstd'], [gzipSync('1. e4 *\n'), 'gzip']]) {
-    for (const call of [() => convert(bytes, { to: 'uci' }), () => check(bytes)]) {
+    const calls = [
+      () => convert(bytes, { to: 'uci' }), () => check(bytes), () => readPgn(bytes), () => readGames(bytes),
+      () => convert(bytes, { from: 'pgn', to: 'uci' }), () => egd(bytes), () => tracks(bytes),
+    ];
+    for (const call of calls) {
       assert.throws(call, (e) => e instanceof NotateError && e.kind === 'usage'
         && e.message.includes(`${name}-compressed: decompress it first`), name);
     }
   }
+  await assert.rejects(async () => {
+    for await (const _ of streamGames([zstd])) { /* nothing */ }
+  }, (e) => e instanceof NotateError && e.message.includes('zstd-compressed'));
+  // A text that opens so is a text.
+  assert.equal(readPgn('BZh9 1. e4 *', { errors: 'collect' }).length, 1);
+  // The exported classes keep their names in the minified build.
+  assert.deepEqual([NotateError.name, Tracker.name], ['NotateError', 'Tracker']);
 });
 
 test('CSA V2.2 is written as a string of its characters (Shift_JIS is for a file: the command line)', () => {

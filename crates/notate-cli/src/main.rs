@@ -210,7 +210,6 @@ struct Common {
     piece_letters: Option<PieceLetters>,
 }
 
-/// `--piece-letters`: a language code.
 /// A game's number in its input: from 1, as errors and `render` count them.
 fn game_number(text: &str) -> Result<u64, String> {
     match text.parse::<u64>() {
@@ -220,6 +219,7 @@ fn game_number(text: &str) -> Result<u64, String> {
     }
 }
 
+/// `--piece-letters`: a language code.
 fn piece_letters(code: &str) -> Result<PieceLetters, String> {
     PieceLetters::from_code(code).ok_or_else(|| {
         let codes: Vec<&str> = PieceLetters::ALL
@@ -541,11 +541,12 @@ fn check_inputs(inputs: &[InputName]) -> Result<(), ExitCode> {
 /// The output: the file `-o` names, or stdout, buffered. A file that is also an input is
 /// refused: creating it would empty it before a byte of it was read.
 fn open_output(output: Option<&PathBuf>, inputs: &[InputName]) -> Result<Box<dyn Write>, ExitCode> {
+    // (stdin as the file it was redirected from, `< games.pgn`.)
+    let stdin = Path::new("/dev/stdin");
     if let Some(path) = output
         && let Some(input) = inputs
             .iter()
-            .filter_map(|i| i.path.as_ref())
-            .find(|i| same_file(path, i))
+            .find(|i| same_file(path, i.path.as_deref().unwrap_or(stdin)))
     {
         return Err(usage(&format!(
             "-o {} is the input {}: writing it would empty it before it is read",

@@ -1535,6 +1535,19 @@ fn an_output_that_is_an_input_is_refused_and_left_whole() {
         );
         assert_eq!(std::fs::read_to_string(path).unwrap(), TWO_GAMES);
     }
+    // Nor when it is stdin, redirected from the file.
+    let out = Command::new(env!("CARGO_BIN_EXE_notate"))
+        .args(["convert", "--to", "pgn", "-o", path])
+        .stdin(std::fs::File::open(path).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("is the input <stdin>"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(path).unwrap(), TWO_GAMES);
     // A device is no file to empty.
     let out = notate(
         &["convert", "/dev/null", "--to", "uci", "-o", "/dev/null"],

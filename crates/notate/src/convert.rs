@@ -492,13 +492,17 @@ fn shogi_content(head: &[u8]) -> Option<Format> {
     if first.starts_with("position ") || first.starts_with("startpos") {
         return Some(Format::Usi);
     }
-    // `sfen BOARD SIDE HANDS [N] [moves …]`, a USI command without `position`.
+    // `sfen BOARD SIDE HANDS [N] moves …`, a USI command without `position` (without moves,
+    // it is also how Western notation opens a game that does not start from the even-game
+    // position, which is never guessed).
     let board = |text: &str| {
         text.split_whitespace()
             .next()
             .is_some_and(|b| b.matches('/').count() == 8)
     };
-    if first.strip_prefix("sfen ").is_some_and(board) {
+    if first.strip_prefix("sfen ").is_some_and(board)
+        && first.split_whitespace().any(|word| word == "moves")
+    {
         return Some(Format::Usi);
     }
     let fields: Vec<&str> = first.split_whitespace().collect();
@@ -1146,13 +1150,16 @@ mod tests {
                 "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f",
                 Format::Usi,
             ),
-            ("sfen 4k4/9/9/9/9/9/9/9/4K4 b - 1", Format::Usi),
             ("$EVENT:x\nPI\n+\n+7776FU\n", Format::Csa),
             ("' a comment\nPI\n+\n", Format::Csa),
             ("$1 e4 *", Format::Pgn),
         ] {
             assert_eq!(Format::detect(text.as_bytes()).ok(), Some(format), "{text}");
         }
+        // Western notation opens a game from another start so, and is never guessed.
+        let western =
+            "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGS1L w - 1\n1. P-8d P-7f\n";
+        assert!(Format::detect(western.as_bytes()).is_err());
     }
 
     #[test]

@@ -343,7 +343,12 @@ pub fn quoted(token: &str) -> String {
     for c in token.chars() {
         let hidden = matches!(
             c,
-            '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+            '\u{ad}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}'
                 | '\u{feff}'
         );
         match c {

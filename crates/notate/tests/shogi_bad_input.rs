@@ -480,24 +480,6 @@ fn a_jkf_moves_capture_and_same_are_checked() {
     assert_eq!(jkf::read_one(&text).unwrap().moves.len(), 4);
 }
 
-/// An opening book's later shape is read in the order of its keys' move numbers, so that a
-/// book whose keys were sorted (`jq -S`) reads as written.
-#[test]
-fn an_opening_books_positions_go_by_their_move_numbers() {
-    let book = r#"[{"name": "Sorted", "moves": {
-        "lnsgkgsnl/1r5b1/ppppppp1p/7p1/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3": [{"from": "27", "to": "26"}],
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2": [{"from": "23", "to": "24"}],
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1": [{"from": "77", "to": "76"}]
-    }}]"#;
-    let openings =
-        notate::format::read_bytes::<book::Book>(book.as_bytes(), ReadOptions::default());
-    let opening = openings.into_iter().next().unwrap().unwrap();
-    assert_eq!(
-        usi::to_string(&opening).unwrap(),
-        "position startpos moves 7g7f 2c2d 2g2f\n"
-    );
-}
-
 /// KIF is written as Kifu for Windows lays out variations: a `+` after each move (or ending)
 /// a variation replaces, and each line's own summary; such a file comes back byte for byte.
 #[test]
@@ -530,4 +512,25 @@ fn kif_variations_are_written_with_their_marks_and_summaries() {
     let record = kif::read_one(kif).unwrap();
     assert_eq!(record.variations.len(), 3);
     assert_eq!(kif::to_string(&record).unwrap(), kif);
+    // Two alternatives at one ply: the first is marked too, as another follows it; without
+    // times, the `+` stands where the time would.
+    let siblings = "手合割：平手
+先手：
+後手：
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)
+   3 ２六歩(27)   +
+   4 ８四歩(83)
+
+変化：3手
+   3 ６八銀(79)   +
+   4 ８四歩(83)
+
+変化：3手
+   3 ４八銀(39)
+";
+    let record = kif::read_one(siblings).unwrap();
+    assert_eq!(record.variations.len(), 2);
+    assert_eq!(kif::to_string(&record).unwrap(), siblings);
 }

@@ -9,9 +9,8 @@
 //! Each opening becomes a [`Record`] from the even-game position, with its name as the
 //! `戦型` header, so every record writer (USI, KIF, Western …) can write it. In the later
 //! shape the keys are not trusted (the app's own tests skip two openings whose keys do not
-//! match their moves): the line is the first move listed under each key, in the order of the
-//! keys' move numbers (their last field; as listed, when a key has none), replayed from the
-//! start; an illegal move is an error naming the opening, the ply and the path.
+//! match their moves): the line is the first move listed under each key, in order, replayed
+//! from the start; an illegal move is an error naming the opening, the ply and the path.
 
 use super::encoding;
 /// How this format is read (every shogi format takes the same options).
@@ -106,33 +105,16 @@ fn read_opening(o: &Value, path: &str) -> Result<Record, Error> {
             .enumerate()
             .map(|(i, m)| (format!("{path}.moves[{i}]"), m))
             .collect(),
-        Some(Value::Object(by_position)) => {
-            let mut keyed: Vec<(&String, &Value)> = by_position.iter().collect();
-            // In the order of the positions' move numbers (their keys' last field), when
-            // every key has one: a book whose keys were sorted (`jq -S`) reads as written.
-            let number = |key: &str| key.rsplit(' ').next()?.parse::<u32>().ok();
-            if keyed.iter().all(|(key, _)| number(key).is_some()) {
-                // An insertion sort, stable, of an opening's few moves: the library's sorts
-                // made the WebAssembly package kilobytes larger for this one use.
-                for i in 1..keyed.len() {
-                    let mut j = i;
-                    while j > 0 && number(keyed[j - 1].0) > number(keyed[j].0) {
-                        keyed.swap(j - 1, j);
-                        j -= 1;
-                    }
-                }
-            }
-            keyed
-                .into_iter()
-                .map(|(key, candidates)| {
-                    let first = candidates.as_array().and_then(|c| c.first());
-                    (
-                        format!("{path}.moves[{key:?}][0]"),
-                        first.unwrap_or(&Value::Null),
-                    )
-                })
-                .collect()
-        }
+        Some(Value::Object(by_position)) => by_position
+            .iter()
+            .map(|(key, candidates)| {
+                let first = candidates.as_array().and_then(|c| c.first());
+                (
+                    format!("{path}.moves[{key:?}][0]"),
+                    first.unwrap_or(&Value::Null),
+                )
+            })
+            .collect(),
         _ => {
             return Err(error::json(
                 &format!("{path}.moves"),

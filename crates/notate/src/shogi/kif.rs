@@ -285,6 +285,10 @@ fn write_line(
             write_time(out, t, totals[side]);
         }
         if forks.contains(&ply) {
+            if m.time.is_none() {
+                // Where the time would be, as Kifu for Windows pads it.
+                out.push_str(&" ".repeat(13usize.saturating_sub(width(&text)).max(1)));
+            }
             out.push('+');
         }
         out.push('\n');
@@ -305,6 +309,9 @@ fn write_line(
             write_time(out, t, totals[side]);
         }
         if forks.contains(&ply) {
+            if e.time.is_none() {
+                out.push_str(&" ".repeat(13usize.saturating_sub(width(word)).max(1)));
+            }
             out.push('+');
         }
         out.push('\n');
@@ -327,10 +334,21 @@ pub(crate) fn write_with(record: &Record, options: &WriteOptions) -> String {
     let mut out = String::with_capacity(64 + record.moves.len() * 40);
     write_head(&mut out, record);
     out.push_str("手数----指手---------消費時間--\n");
-    // The plies where variations branch, by the line they branch from (0: the main line).
+    // The plies of each line (0: the main line) whose move another follows as an alternative:
+    // where a variation branches from it, and a variation's first move when a later one
+    // branches at the same ply (Kifu for Windows marks every alternative but the last).
     let mut forks = vec![Vec::new(); record.variations.len() + 1];
-    for v in &record.variations {
-        forks[v.parent].push(v.first_ply);
+    for (line, branches) in record.branches().iter().enumerate() {
+        for (k, &i) in branches.iter().enumerate() {
+            let ply = record.variations[i].first_ply;
+            forks[line].push(ply);
+            if branches
+                .get(k + 1)
+                .is_some_and(|&next| record.variations[next].first_ply == ply)
+            {
+                forks[i + 1].push(ply);
+            }
+        }
     }
     let end = write_line(
         &mut out,

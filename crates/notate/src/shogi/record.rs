@@ -412,7 +412,11 @@ impl Record {
     /// assert_eq!(record.players(), "羽生 – ?");
     /// ```
     pub fn players(&self) -> String {
-        let name = |keys: [&str; 2]| keys.iter().find_map(|k| self.header_value(k));
+        // (Kifu for Windows writes `先手：` with no name: none known.)
+        let name = |keys: [&str; 2]| {
+            keys.iter()
+                .find_map(|k| self.header_value(k).filter(|v| !v.trim().is_empty()))
+        };
         crate::error::players(name(["先手", "下手"]), name(["後手", "上手"]))
     }
 
