@@ -267,7 +267,9 @@ export async function* streamGames(stream, options) {
     }
   };
   const chunks = chunksOf(stream);
+  // Whether the stream's first bytes were looked at (see refuseCompressed), and them.
   let started = false;
+  let head = new Uint8Array(0);
   try {
     for (;;) {
       let next;
@@ -275,8 +277,16 @@ export async function* streamGames(stream, options) {
       try {
         next = await chunks.next();
         if (!next.done) bytes = bytesOf(next.value);
-        if (!next.done && !started) refuseCompressed(next.value, bytes);
-        started = true;
+        // The stream's first 4 bytes, however its chunks cut them, or all of a shorter one.
+        if (!started && (next.done || typeof next.value !== 'string' || next.value === '')) {
+          head = next.done ? head : Uint8Array.from([...head, ...bytes.subarray(0, 4 - head.length)]);
+          if (head.length === 4 || next.done) {
+            refuseCompressed(head, head);
+            started = true;
+          }
+        } else {
+          started = true;
+        }
       } catch (failure) {
         // The games known to be whole, read before the failure (of the stream, or a chunk
         // that is no bytes), are the stream's too.

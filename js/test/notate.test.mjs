@@ -184,9 +184,16 @@ test('compressed bytes are refused, not read as a text (zstd opens with `(`, whi
         && e.message.includes(`${name}-compressed: decompress it first`), name);
     }
   }
-  await assert.rejects(async () => {
-    for await (const _ of streamGames([zstd])) { /* nothing */ }
-  }, (e) => e instanceof NotateError && e.message.includes('zstd-compressed'));
+  // However the stream's chunks cut its first bytes.
+  for (const pushes of [[zstd], [new Uint8Array(0), zstd], [zstd.subarray(0, 2), zstd.subarray(2)], [zstd.subarray(0, 1), zstd.subarray(1, 3), zstd.subarray(3)], ['', zstd]]) {
+    await assert.rejects(async () => {
+      for await (const _ of streamGames(pushes)) { /* nothing */ }
+    }, (e) => e instanceof NotateError && e.message.includes('zstd-compressed'), String(pushes.map((p) => p.length)));
+  }
+  // A short stream of text is read.
+  const short = [];
+  for await (const game of streamGames([new TextEncoder().encode('*')])) short.push(game);
+  assert.equal(short.length, 1);
   // A text that opens so is a text.
   assert.equal(readPgn('BZh9 1. e4 *', { errors: 'collect' }).length, 1);
   // The exported classes keep their names in the minified build.

@@ -329,7 +329,8 @@ impl Error {
 }
 
 /// A token as messages quote it: in `"`, with `"`, `\`, control characters and characters
-/// that cannot be seen (a zero-width space, a byte-order mark, a direction mark) escaped as
+/// that cannot be seen (zero-width spaces and joiners, a byte-order mark, direction marks and
+/// isolates, variation selectors, fillers, tag characters) escaped as
 /// Rust writes them, and every other character as it is: a shogi move's ideographic space
 /// (`同　歩`) is one to read, not `\u{3000}` (as Rust's `{:?}` wrote it).
 ///
@@ -344,12 +345,19 @@ pub fn quoted(token: &str) -> String {
         let hidden = matches!(
             c,
             '\u{ad}'
+                | '\u{34f}'
                 | '\u{61c}'
-                | '\u{180e}'
+                | '\u{115f}'..='\u{1160}'
+                | '\u{180b}'..='\u{180f}'
                 | '\u{200b}'..='\u{200f}'
                 | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{2069}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{3164}'
+                | '\u{fe00}'..='\u{fe0f}'
                 | '\u{feff}'
+                | '\u{ffa0}'
+                | '\u{fff9}'..='\u{fffb}'
+                | '\u{e0000}'..='\u{e007f}'
         );
         match c {
             '"' | '\\' => {

@@ -534,3 +534,19 @@ fn kif_variations_are_written_with_their_marks_and_summaries() {
     assert_eq!(record.variations.len(), 2);
     assert_eq!(kif::to_string(&record).unwrap(), siblings);
 }
+
+/// A JKF fork whose first move has forks of its own is, in KIF's listing, alternatives at
+/// one ply: each but the last gets its `+`, so the KIF written reads back to what it writes.
+#[test]
+fn kif_marks_the_alternatives_a_jkf_nests_at_one_ply() {
+    let jkf = r#"{"header":{},"initial":{"preset":"HIRATE"},"moves":[{},
+{"move":{"color":0,"from":{"x":7,"y":7},"to":{"x":7,"y":6},"piece":"FU"}},
+{"move":{"color":1,"from":{"x":3,"y":3},"to":{"x":3,"y":4},"piece":"FU"},"forks":[
+  [{"move":{"color":1,"from":{"x":8,"y":3},"to":{"x":8,"y":4},"piece":"FU"},"forks":[[{"move":{"color":1,"from":{"x":7,"y":1},"to":{"x":6,"y":2},"piece":"GI"}}]]}],
+  [{"move":{"color":1,"from":{"x":4,"y":3},"to":{"x":4,"y":4},"piece":"FU"}}]
+]}]}"#;
+    let first = kif::to_string(&jkf::read_one(jkf).unwrap()).unwrap();
+    assert_eq!(first.matches("   +\n").count(), 3, "{first}");
+    let again = kif::to_string(&kif::read_one(&first).unwrap()).unwrap();
+    assert_eq!(again, first);
+}

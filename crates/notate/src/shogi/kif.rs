@@ -334,21 +334,29 @@ pub(crate) fn write_with(record: &Record, options: &WriteOptions) -> String {
     let mut out = String::with_capacity(64 + record.moves.len() * 40);
     write_head(&mut out, record);
     out.push_str("手数----指手---------消費時間--\n");
-    // The plies of each line (0: the main line) whose move another follows as an alternative:
-    // where a variation branches from it, and a variation's first move when a later one
-    // branches at the same ply (Kifu for Windows marks every alternative but the last).
+    // The plies of each line (0: the main line) whose move another follows as an alternative,
+    // as a reader attaches each `変化：N手` (see `RecordReader::branch_parent`): to the newest
+    // line listed so far that has a move (or its ending) at ply N. That line's move at N gets
+    // the `+`: Kifu for Windows marks every alternative but the last.
     let mut forks = vec![Vec::new(); record.variations.len() + 1];
-    for (line, branches) in record.branches().iter().enumerate() {
-        for (k, &i) in branches.iter().enumerate() {
-            let ply = record.variations[i].first_ply;
-            forks[line].push(ply);
-            if branches
-                .get(k + 1)
-                .is_some_and(|&next| record.variations[next].first_ply == ply)
-            {
-                forks[i + 1].push(ply);
-            }
+    // (The newest line at each ply, from 1.)
+    let mut covered_by: Vec<usize> = Vec::new();
+    fn cover(covered_by: &mut Vec<usize>, line: usize, first: u32, plies: usize) {
+        let (start, end) = (first as usize - 1, first as usize - 1 + plies);
+        if covered_by.len() < end {
+            covered_by.resize(end, line);
         }
+        covered_by[start..end].fill(line);
+    }
+    let main_plies = record.moves.len() + usize::from(record.ending.is_some());
+    cover(&mut covered_by, 0, 1, main_plies);
+    for i in record.listing_order() {
+        let v = &record.variations[i];
+        if let Some(&line) = covered_by.get(v.first_ply as usize - 1) {
+            forks[line].push(v.first_ply);
+        }
+        let plies = v.moves.len() + usize::from(v.ending.is_some());
+        cover(&mut covered_by, i + 1, v.first_ply, plies);
     }
     let end = write_line(
         &mut out,
