@@ -97,15 +97,16 @@ fn read_move_line(r: &mut RecordReader, line: &str, number: usize) -> Result<(),
             let origins = r.pos.origins(kind, to);
             if origins.is_empty() {
                 // A drop needs no 打 where no piece on the board could move there instead.
-                let held = r.pos.hand_count(side, kind) > 0;
-                if kind.hand_index().is_some() && words.is_empty() && mark == Mark::Plain && held {
-                    Move::Drop { kind, to }
-                } else if kind.hand_index().is_some() && words.is_empty() && mark == Mark::Plain {
-                    return Err(fail(format!(
-                        "no {kind} can move to {to}, and none is in hand to drop"
-                    )));
-                } else {
-                    return Err(fail(format!("no {kind} can move to {to}")));
+                let may_drop =
+                    kind.hand_index().is_some() && words.is_empty() && mark == Mark::Plain;
+                match (may_drop, r.pos.hand_count(side, kind) > 0) {
+                    (true, true) => Move::Drop { kind, to },
+                    (true, false) => {
+                        return Err(fail(format!(
+                            "no {kind} can move to {to}, and none is in hand to drop"
+                        )))
+                    }
+                    (false, _) => return Err(fail(format!("no {kind} can move to {to}"))),
                 }
             } else {
                 let from = pick(side, to, &origins, &words).map_err(fail)?;
